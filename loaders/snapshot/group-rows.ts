@@ -1,0 +1,45 @@
+// Orders rows by (symbol, date) with a counting sort and finds duplicate (symbol, date) pairs.
+
+export interface GroupedRows {
+  /** order[i] = original row at sorted position i; null when the input was already sorted. */
+  order: Uint32Array | null;
+  /** Rows of the symbol ranked r are sorted positions [offsets[r], offsets[r+1]). */
+  offsets: Int32Array;
+  /** The earliest row (in file order) repeating an earlier row's (symbol, date), if any. */
+  duplicate: { row: number; first: number } | null;
+}
+
+/** Groups rows by `rank[symbolIds[row]]`, sorts each group by date (stable), finds repeats. */
+export function groupRows(symbolIds: Int32Array, dates: Int32Array, rank: Int32Array): GroupedRows {
+  const n = symbolIds.length;
+  const offsets = new Int32Array(rank.length + 1);
+  for (let i = 0; i < n; i++) offsets[rank[symbolIds[i]] + 1]++;
+  for (let r = 0; r < rank.length; r++) offsets[r + 1] += offsets[r];
+  const cursor = offsets.slice(0, rank.length);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[cursor[rank[symbolIds[i]]]++] = i;
+
+  let duplicate: GroupedRows['duplicate'] = null;
+  for (let r = 0; r < rank.length; r++) {
+    const group = order.subarray(offsets[r], offsets[r + 1]);
+    let sorted = true;
+    for (let k = 1; k < group.length && sorted; k++) sorted = dates[group[k]] >= dates[group[k - 1]];
+    if (!sorted) group.sort((a, b) => dates[a] - dates[b] || a - b);
+    for (let k = 1; k < group.length; k++) {
+      if (dates[group[k]] !== dates[group[k - 1]]) continue;
+      const row = Math.max(group[k], group[k - 1]);
+      if (duplicate === null || row < duplicate.row) duplicate = { row, first: Math.min(group[k], group[k - 1]) };
+    }
+  }
+  let identity = true;
+  for (let i = 0; i < n && identity; i++) identity = order[i] === i;
+  return { order: identity ? null : order, offsets, duplicate };
+}
+
+/** `column` rearranged into sorted order (the column itself when the order is the identity). */
+export function permute<T extends Float64Array | Int32Array>(column: T, order: Uint32Array | null): T {
+  if (order === null) return column;
+  const out = new (column.constructor as new (n: number) => T)(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = column[order[i]];
+  return out;
+}
