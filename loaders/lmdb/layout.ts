@@ -12,6 +12,8 @@ import type { MacroPoint, Manifest } from '../snapshot/parsed-snapshot.js';
  */
 export const snapshotsDir = (stateDir: string): string => join(stateDir, 'snapshots');
 export const versionDir = (stateDir: string, version: string): string => join(snapshotsDir(stateDir), version);
+/** The LMDB file inside a version folder (lmdb-js keeps `data.mdb-lock` beside it). */
+export const envFile = (dir: string): string => join(dir, 'data.mdb');
 export const currentPointer = (stateDir: string): string => join(snapshotsDir(stateDir), 'current.json');
 
 /** Bumped when the stored layout changes; an environment of another format is re-read from its folder. */

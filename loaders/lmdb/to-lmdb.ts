@@ -1,11 +1,10 @@
 // Writes a validated snapshot into a fresh LMDB environment as binary column blocks.
 
-import { open as openFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open as openFile } from 'node:fs/promises';
 import { open } from 'lmdb';
 import { KLINE_VALUE_COLUMNS } from '../../engine/dataset/kline-columns.js';
 import type { ParsedSnapshot } from '../snapshot/parsed-snapshot.js';
-import { FORMAT, fundamentalsKey, klineKey, type SnapshotMeta, type StoredMarketMeta } from './layout.js';
+import { envFile, FORMAT, fundamentalsKey, klineKey, type SnapshotMeta, type StoredMarketMeta } from './layout.js';
 
 const bytesOf = (column: Float64Array | Int32Array): Buffer => Buffer.from(column.buffer, column.byteOffset, column.byteLength);
 
@@ -45,7 +44,8 @@ export function describe(parsed: ParsedSnapshot, version: string, fingerprint: s
 export async function writeSnapshotEnv(parsed: ParsedSnapshot, meta: SnapshotMeta, dir: string): Promise<void> {
   const rawBytes = parsed.rows * 60 + 64 * 1024 * 1024;
   // noSync: nothing reads this environment before the explicit fsync below.
-  const env = open({ path: dir, encoding: 'msgpack', noSync: true, mapSize: Math.ceil(rawBytes * 1.5) });
+  await mkdir(dir, { recursive: true });
+  const env = open({ path: envFile(dir), encoding: 'msgpack', noSync: true, mapSize: Math.ceil(rawBytes * 1.5) });
   const blocks = env.openDB({ name: 'blocks', encoding: 'binary' });
   try {
     env.transactionSync(() => {
@@ -65,7 +65,7 @@ export async function writeSnapshotEnv(parsed: ParsedSnapshot, meta: SnapshotMet
   } finally {
     await env.close();
   }
-  const file = await openFile(join(dir, 'data.mdb'), 'r+');
+  const file = await openFile(envFile(dir), 'r+');
   try {
     await file.sync();
   } finally {

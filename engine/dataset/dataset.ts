@@ -1,0 +1,43 @@
+// The immutable Dataset every query runs on: one snapshot version of all six markets.
+
+import { MARKETS, type Market } from '../markets.js';
+import type { SnapshotTable } from '../kernels/derive-snapshot.js';
+import type { FundamentalColumns, KlineColumns } from './kline-columns.js';
+import type { MacroRow } from './macro-series.js';
+import type { SymbolIndex } from './symbol-index.js';
+
+/** One market of a Dataset; a market the snapshot lacks is present with no symbols. */
+export interface MarketData {
+  readonly market: Market;
+  readonly symbols: SymbolIndex;
+  readonly klines: KlineColumns;
+  readonly fundamentals: FundamentalColumns;
+  readonly snapshots: SnapshotTable;
+  /** Earliest and latest K-line day of the market, or null without rows. */
+  readonly firstDate: number | null;
+  readonly lastDate: number | null;
+}
+
+/**
+ * Built once from a stored snapshot and never mutated: a reload builds a new Dataset beside
+ * this one and swaps a single reference, so a request keeps the Dataset it started with.
+ */
+export interface Dataset {
+  /** The data version (`X-Data-Version`). */
+  readonly version: string;
+  readonly manifest: Readonly<Record<string, unknown>>;
+  readonly markets: Readonly<Record<Market, MarketData>>;
+  /** Macro rows by indicator order then date; empty when the snapshot had no macro.csv. */
+  readonly macro: readonly MacroRow[];
+  readonly hasMacro: boolean;
+}
+
+/** Market order of every listing. */
+export function marketsInOrder(dataset: Dataset): MarketData[] {
+  return MARKETS.map((m) => dataset.markets[m]);
+}
+
+/** Total K-line rows of the Dataset. */
+export function rowCount(dataset: Dataset): number {
+  return marketsInOrder(dataset).reduce((sum, m) => sum + m.klines.date.length, 0);
+}

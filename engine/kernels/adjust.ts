@@ -1,0 +1,30 @@
+// Price adjustment (qfq / hfq) over a slice of one symbol's rows.
+
+import { round4 } from './round.js';
+
+export type AdjustMode = 'bfq' | 'qfq' | 'hfq';
+
+/**
+ * Writes the adjusted prices of rows [from, to) into `out` (length ≥ to − from), rounded
+ * to 4 decimals. hfq = price × adj_factor; qfq = price × (adj_factor / adj_factor of
+ * `latestRow`), the symbol's latest stored day, so on that day qfq equals bfq exactly.
+ * bfq is not an adjustment: callers answer stored prices directly.
+ */
+export function adjustPrices(
+  prices: Float64Array,
+  adj: Float64Array,
+  from: number,
+  to: number,
+  mode: 'qfq' | 'hfq',
+  latestRow: number,
+  out: Float64Array,
+): Float64Array {
+  const base = mode === 'qfq' ? adj[latestRow] : 1;
+  for (let row = from, k = 0; row < to; row++, k++) out[k] = round4(prices[row] * (adj[row] / base));
+  return out;
+}
+
+/** Convenience for one column: a fresh array of the adjusted slice. */
+export function adjustedSlice(prices: Float64Array, adj: Float64Array, from: number, to: number, mode: 'qfq' | 'hfq', latestRow: number): Float64Array {
+  return adjustPrices(prices, adj, from, to, mode, latestRow, new Float64Array(Math.max(0, to - from)));
+}

@@ -1,0 +1,61 @@
+// Turns a stored snapshot (shared columns read from LMDB) into the engine's Dataset.
+
+import { type FundamentalColumns, type KlineColumns, sharedInt32 } from '../engine/dataset/kline-columns.js';
+import type { Dataset, MarketData } from '../engine/dataset/dataset.js';
+import { groupMacro } from '../engine/dataset/macro-series.js';
+import { SymbolIndex } from '../engine/dataset/symbol-index.js';
+import { deriveSnapshots } from '../engine/kernels/derive-snapshot.js';
+import { MARKETS, type Market } from '../engine/markets.js';
+import type { StoredSnapshot } from './lmdb/from-lmdb.js';
+
+function emptyMarket(market: Market): MarketData {
+  const klines = { offsets: sharedInt32(1), date: sharedInt32(0) } as KlineColumns;
+  for (const name of ['open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'] as const) klines[name] = new Float64Array(0);
+  const fundamentals: FundamentalColumns = { offsets: sharedInt32(1), date: sharedInt32(0), columns: {} };
+  return {
+    market,
+    symbols: new SymbolIndex([], { names: [], marketNames: [], marketTypes: [] }),
+    klines,
+    fundamentals,
+    snapshots: deriveSnapshots(market, klines, fundamentals),
+    firstDate: null,
+    lastDate: null,
+  };
+}
+
+function dateSpan(klines: KlineColumns): [number | null, number | null] {
+  let first = Infinity;
+  let last = -Infinity;
+  const { offsets, date } = klines;
+  for (let i = 0; i + 1 < offsets.length; i++) {
+    if (offsets[i + 1] === offsets[i]) continue;
+    first = Math.min(first, date[offsets[i]]);
+    last = Math.max(last, date[offsets[i + 1] - 1]);
+  }
+  return first === Infinity ? [null, null] : [first, last];
+}
+
+/** Builds every market's symbol table and derived snapshot table; markets absent are empty. */
+export function buildDataset(stored: StoredSnapshot): Dataset {
+  const markets = {} as Record<Market, MarketData>;
+  for (const market of MARKETS) markets[market] = emptyMarket(market);
+  for (const { meta, klines, fundamentals } of stored.markets) {
+    const [firstDate, lastDate] = dateSpan(klines);
+    markets[meta.market] = {
+      market: meta.market,
+      symbols: new SymbolIndex(meta.symbols, meta),
+      klines,
+      fundamentals,
+      snapshots: deriveSnapshots(meta.market, klines, fundamentals),
+      firstDate,
+      lastDate,
+    };
+  }
+  return {
+    version: stored.meta.version,
+    manifest: stored.meta.manifest,
+    markets,
+    macro: groupMacro(stored.meta.macro),
+    hasMacro: stored.meta.macro.length > 0,
+  };
+}

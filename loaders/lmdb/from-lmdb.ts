@@ -1,0 +1,86 @@
+// Reads a stored snapshot environment back into SharedArrayBuffer-backed columns.
+
+import { open, type Database, type Key } from 'lmdb';
+import { KLINE_VALUE_COLUMNS, type FundamentalColumns, type KlineColumns, sharedFloat64, sharedInt32 } from '../../engine/dataset/kline-columns.js';
+import { envFile, FORMAT, fundamentalsKey, klineKey, type SnapshotMeta, type StoredMarketMeta } from './layout.js';
+
+export interface StoredMarket {
+  meta: StoredMarketMeta;
+  klines: KlineColumns;
+  fundamentals: FundamentalColumns;
+}
+
+export interface StoredSnapshot {
+  meta: SnapshotMeta;
+  markets: StoredMarket[];
+}
+
+/** The meta record of the environment at `dir`, or null if it holds none of this format. */
+export async function readMeta(dir: string): Promise<SnapshotMeta | null> {
+  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  try {
+    const meta = env.get('meta') as SnapshotMeta | undefined;
+    return meta !== undefined && meta.format === FORMAT ? meta : null;
+  } finally {
+    await env.close();
+  }
+}
+
+/** Copies every block of the environment at `dir` into fresh shared memory. */
+export async function readSnapshotEnv(dir: string): Promise<StoredSnapshot> {
+  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  try {
+    const meta = env.get('meta') as SnapshotMeta | undefined;
+    if (meta === undefined || meta.format !== FORMAT) throw new Error(`${dir}: not a stored snapshot of format ${FORMAT}`);
+    const blocks = env.openDB({ name: 'blocks', encoding: 'binary' });
+    const markets = meta.markets.map((m) => ({ meta: m, klines: readKlines(blocks, m), fundamentals: readFundamentals(blocks, m) }));
+    return { meta, markets };
+  } finally {
+    await env.close();
+  }
+}
+
+function offsetsOf(counts: readonly number[]): Int32Array {
+  const offsets = sharedInt32(counts.length + 1);
+  counts.forEach((n, i) => (offsets[i + 1] = offsets[i] + n));
+  return offsets;
+}
+
+/**
+ * Copies one block into `target` at element `at`. getBinaryFast's buffer is only valid
+ * until the next read, so it is copied before anything else touches the database.
+ */
+function copyBlock(blocks: Database, key: Key[], target: Float64Array | Int32Array, at: number, count: number): void {
+  const bytes = count * target.BYTES_PER_ELEMENT;
+  if (bytes === 0) return;
+  const block = blocks.getBinaryFast(key);
+  if (block === undefined || block.length !== bytes) throw new Error(`stored snapshot is damaged: block ${key.join('/')} is missing or has the wrong size`);
+  new Uint8Array(target.buffer, target.byteOffset + at * target.BYTES_PER_ELEMENT, bytes).set(block.subarray(0, bytes));
+}
+
+function readKlines(blocks: Database, m: StoredMarketMeta): KlineColumns {
+  const offsets = offsetsOf(m.klineRows);
+  const rows = offsets[offsets.length - 1];
+  const columns = { offsets, date: sharedInt32(rows) } as KlineColumns;
+  for (const name of KLINE_VALUE_COLUMNS) columns[name] = sharedFloat64(rows);
+  m.symbols.forEach((symbol, i) => {
+    const at = offsets[i];
+    const count = offsets[i + 1] - at;
+    copyBlock(blocks, klineKey(m.market, symbol, 'date'), columns.date, at, count);
+    for (const name of KLINE_VALUE_COLUMNS) copyBlock(blocks, klineKey(m.market, symbol, name), columns[name], at, count);
+  });
+  return columns;
+}
+
+function readFundamentals(blocks: Database, m: StoredMarketMeta): FundamentalColumns {
+  const offsets = offsetsOf(m.fundamentalRows);
+  const rows = offsets[offsets.length - 1];
+  const date = sharedInt32(rows);
+  copyBlock(blocks, fundamentalsKey(m.market, 'date'), date, 0, rows);
+  const columns: Record<string, Float64Array> = {};
+  for (const name of m.fundamentalColumns) {
+    columns[name] = sharedFloat64(rows);
+    copyBlock(blocks, fundamentalsKey(m.market, name), columns[name], 0, rows);
+  }
+  return { offsets, date, columns };
+}
