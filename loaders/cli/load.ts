@@ -1,7 +1,7 @@
 // `npm run load -- <snapshot folder>`: validate and store a snapshot without serving it.
 
 import { parseArgs } from 'node:util';
-import { storeSnapshot } from '../lmdb/snapshot-store.js';
+import { loadSnapshot } from '../load-snapshot.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 
 const USAGE = 'usage: npm run load -- <snapshot folder> [--state DIR]';
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   }
   const stateDir = values.state ?? process.env.STATE_DIR ?? './var';
   try {
-    const result = await storeSnapshot(positionals[0], stateDir);
+    const result = await loadSnapshot(positionals[0], stateDir);
     const what = result.unchanged ? 'unchanged, nothing written' : 'stored';
     console.log(`${result.version}: ${result.rows} K-line rows, ${what} in ${result.seconds.toFixed(1)} s`);
     return 0;

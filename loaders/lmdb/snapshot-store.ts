@@ -2,7 +2,7 @@
 
 import { mkdir, open as openFile, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { readSnapshot, type LoadProgress } from '../snapshot/read-snapshot.js';
+import { readSnapshot, type ReadOptions } from '../snapshot/read-snapshot.js';
 import { folderFingerprint } from './fingerprint.js';
 import { readMeta } from './from-lmdb.js';
 import { currentPointer, envFile, type CurrentPointer, snapshotsDir, versionDir } from './layout.js';
@@ -34,7 +34,7 @@ export async function readCurrent(stateDir: string): Promise<CurrentPointer | nu
  * content hashes the same as a stored version only moves the pointer. A folder that fails
  * validation throws a SnapshotError and leaves everything stored as it was.
  */
-export async function storeSnapshot(folder: string, stateDir: string, onFile?: LoadProgress): Promise<StoreResult> {
+export async function storeSnapshot(folder: string, stateDir: string, options: ReadOptions = {}): Promise<StoreResult> {
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   const source = resolve(folder);
@@ -44,7 +44,7 @@ export async function storeSnapshot(folder: string, stateDir: string, onFile?: L
     const meta = await existingMeta(versionDir(stateDir, current.version));
     if (meta !== null) return { version: current.version, unchanged: true, skippedRead: true, rows: meta.rows, seconds: seconds() };
   }
-  const parsed = await readSnapshot(source, onFile);
+  const parsed = await readSnapshot(source, options);
   const version = `${parsed.manifest.id ?? 'snapshot'}.${parsed.contentHash.slice(0, 12)}`;
   const dir = versionDir(stateDir, version);
   const stored = await existingMeta(dir);

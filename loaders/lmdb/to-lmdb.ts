@@ -6,7 +6,14 @@ import { KLINE_VALUE_COLUMNS } from '../../engine/dataset/kline-columns.js';
 import type { ParsedSnapshot } from '../snapshot/parsed-snapshot.js';
 import { envFile, FORMAT, fundamentalsKey, klineKey, type SnapshotMeta, type StoredMarketMeta } from './layout.js';
 
-const bytesOf = (column: Float64Array | Int32Array): Buffer => Buffer.from(column.buffer, column.byteOffset, column.byteLength);
+/**
+ * The column's bytes as a Buffer. lmdb-js writes garbage from a Buffer over a
+ * SharedArrayBuffer (measured: it ignores the view), so shared columns are copied first.
+ */
+function bytesOf(column: Float64Array | Int32Array): Buffer {
+  const view = new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+  return column.buffer instanceof SharedArrayBuffer ? Buffer.from(view) : Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
 
 const countsOf = (offsets: Int32Array): number[] => Array.from({ length: offsets.length - 1 }, (_, i) => offsets[i + 1] - offsets[i]);
 

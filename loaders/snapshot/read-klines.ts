@@ -21,7 +21,9 @@ export interface RawKlines {
 }
 
 /** Reads `path`; the registry learns every symbol met. `sizeHint` is the file's byte size. */
-export async function readKlines(path: string, display: string, symbols: SymbolRegistry, sizeHint: number): Promise<RawKlines> {
+const PROGRESS_EVERY = 1 << 17;
+
+export async function readKlines(path: string, display: string, symbols: SymbolRegistry, sizeHint: number, onRows: (rows: number) => void = () => {}): Promise<RawKlines> {
   const capacity = estimateRows(sizeHint);
   const growable = new GrowableColumns(
     { symbolIds: new Int32Array(capacity), date: new Int32Array(capacity), ...float64Columns(KLINE_VALUE_COLUMNS, capacity) },
@@ -49,8 +51,10 @@ export async function readKlines(path: string, display: string, symbols: SymbolR
       if (high < low) throw new RowError(rowIndex, `high ${high} is below low ${low}`);
       if (volume < 0) throw new RowError(rowIndex, `volume: negative (${volume})`);
       if (adj <= 0) throw new RowError(rowIndex, `adj_factor: must be positive (${adj})`);
+      if ((i & (PROGRESS_EVERY - 1)) === PROGRESS_EVERY - 1) onRows(PROGRESS_EVERY);
     },
   });
+  onRows(growable.length % PROGRESS_EVERY);
   const { symbolIds, date, ...values } = growable.trimmed();
   return { symbolIds, date, values, file };
 }

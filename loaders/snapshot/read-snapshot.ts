@@ -2,6 +2,7 @@
 
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { isMarket, MARKETS, type Market } from '../../engine/markets.js';
 import type { MacroPoint, Manifest, ParsedMarket, ParsedSnapshot } from './parsed-snapshot.js';
@@ -12,12 +13,21 @@ import { readManifest } from './read-manifest.js';
 import { readSymbols, type SymbolLabels } from './read-symbols.js';
 import { SnapshotError } from './snapshot-error.js';
 import { SymbolRegistry } from './symbol-registry.js';
+import type { MarketTask, MarketTaskResult } from './read-market-task.js';
+import { Piscina } from 'piscina';
 
-/** Called after each file with its display path and the K-line rows read so far. */
-export type LoadProgress = (file: string, klineRows: number) => void;
+/** Told every so often how many more K-line rows were read. */
+export type LoadProgress = (rows: number) => void;
+
+export interface ReadOptions {
+  onRows?: LoadProgress;
+  /** Worker threads reading markets side by side (default: cores, at most 6; 0 = this thread). */
+  threads?: number;
+}
 
 /** Reads `folder`; the first violation of §5 rejects the whole snapshot with a SnapshotError. */
-export async function readSnapshot(folder: string, onFile: LoadProgress = () => {}): Promise<ParsedSnapshot> {
+export async function readSnapshot(folder: string, options: ReadOptions = {}): Promise<ParsedSnapshot> {
+  const onRows = options.onRows ?? (() => {});
   const entries = await listFolder(folder, folder);
   const hashes: string[] = [];
   let manifest: Manifest = {};
@@ -40,20 +50,23 @@ export async function readSnapshot(folder: string, onFile: LoadProgress = () => 
     macro = read.points;
     hashes.push(`${macroFile}\t${read.file.sha256}`);
   }
-  const markets: ParsedMarket[] = [];
-  let rows = 0;
-  for (const market of MARKETS) {
-    if (!marketFolders.has(market)) continue;
-    const parsed = await readMarket(folder, market, hashes, (file, n) => onFile(file, rows + n));
-    rows += parsed.klines.date.length;
-    markets.push(parsed);
-  }
+  const present = MARKETS.filter((m) => marketFolders.has(m));
+  const threads = Math.min(options.threads ?? availableParallelism(), present.length);
+  const markets =
+    threads > 0
+      ? await readMarketsInWorkers(folder, present, threads, hashes, onRows)
+      : await readMarketsHere(folder, present, hashes, onRows);
+  const rows = markets.reduce((sum, m) => sum + m.klines.date.length, 0);
   hashes.sort();
   const contentHash = createHash('sha256').update(hashes.join('\n')).digest('hex');
   return { manifest, markets, macro, contentHash, rows };
 }
 
-async function readMarket(folder: string, market: Market, hashes: string[], onFile: LoadProgress): Promise<ParsedMarket> {
+/**
+ * Reads one market folder; `hashes` receives a `path\tsha256` line per file. Runs on the
+ * calling thread, or in a pool worker through read-market-task.ts.
+ */
+export async function readMarket(folder: string, market: Market, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket> {
   const dir = join(folder, market);
   const files = await listFolder(dir, `${market}/`);
   const klinesFile = pick(files, `${market}/`, 'klines');
@@ -67,9 +80,8 @@ async function readMarket(folder: string, market: Market, hashes: string[], onFi
     hashes.push(`${market}/${symbolsFile}\t${labels.file.sha256}`);
   }
   const klinesPath = join(dir, klinesFile);
-  const rawKlines = await readKlines(klinesPath, `${market}/${klinesFile}`, registry, (await stat(klinesPath)).size);
+  const rawKlines = await readKlines(klinesPath, `${market}/${klinesFile}`, registry, (await stat(klinesPath)).size, onRows);
   hashes.push(`${market}/${klinesFile}\t${rawKlines.file.sha256}`);
-  onFile(`${market}/${klinesFile}`, rawKlines.date.length);
   const rawFundamentals = fundamentalsFile === null ? null : await readFundamentals(join(dir, fundamentalsFile), `${market}/${fundamentalsFile}`, registry);
   if (rawFundamentals !== null) hashes.push(`${market}/${fundamentalsFile}\t${rawFundamentals.file.sha256}`);
 
@@ -90,6 +102,46 @@ async function readMarket(folder: string, market: Market, hashes: string[], onFi
     klines,
     fundamentals,
   };
+}
+
+async function readMarketsHere(folder: string, markets: Market[], hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
+  const out: ParsedMarket[] = [];
+  for (const market of markets) out.push(await readMarket(folder, market, hashes, onRows));
+  return out;
+}
+
+/** Reads markets on a pool of worker threads, largest K-line file first, and keeps market order. */
+async function readMarketsInWorkers(folder: string, markets: Market[], threads: number, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
+  const pool = new Piscina<MarketTask, MarketTaskResult>({
+    filename: new URL('./read-market-task.js', import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+  });
+  pool.on('message', (message: { rows?: number }) => onRows(message.rows ?? 0));
+  try {
+    const sizes = new Map(await Promise.all(markets.map(async (m) => [m, await klinesBytes(join(folder, m))] as const)));
+    const bySize = [...markets].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+    const results = new Map(await Promise.all(bySize.map(async (market) => [market, await pool.run({ folder, market })] as const)));
+    return markets.map((market) => {
+      const result = results.get(market)!;
+      if (!result.ok) throw new SnapshotError(result.file, result.line, result.reason);
+      hashes.push(...result.hashes);
+      return result.parsed;
+    });
+  } finally {
+    await pool.destroy();
+  }
+}
+
+async function klinesBytes(dir: string): Promise<number> {
+  for (const name of ['klines.csv', 'klines.csv.gz']) {
+    try {
+      return (await stat(join(dir, name))).size * (name.endsWith('.gz') ? 4 : 1);
+    } catch {
+      // try the other spelling
+    }
+  }
+  return 0;
 }
 
 /** `values` (indexed by symbol id) rearranged so that index = rank. */

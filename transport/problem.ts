@@ -1,0 +1,66 @@
+// The one catalogue of API errors (decisions §2) and their RFC 9457 problem bodies.
+
+/** Every problem `code` the API answers, with its status and title. */
+export const PROBLEMS = {
+  invalid_parameter: { status: 400, title: 'Bad Request' },
+  unknown_market: { status: 400, title: 'Bad Request' },
+  batch_too_large: { status: 400, title: 'Bad Request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  csrf_failed: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not Found' },
+  unknown_symbol: { status: 404, title: 'Not Found' },
+  macro_not_ready: { status: 404, title: 'Not Found' },
+  method_not_allowed: { status: 405, title: 'Method Not Allowed' },
+  rate_limited: { status: 429, title: 'Too Many Requests' },
+  quota_exhausted: { status: 429, title: 'Too Many Requests' },
+  internal_error: { status: 500, title: 'Internal Server Error' },
+  shutting_down: { status: 503, title: 'Service Unavailable' },
+  mail_not_configured: { status: 503, title: 'Service Unavailable' },
+  not_ready: { status: 503, title: 'Service Unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** An error answer: thrown or returned by routes, rendered by respond.ts. */
+export class Problem extends Error {
+  readonly status: number;
+  /** Extra response headers (Retry-After on 429/503, Allow on 405). */
+  headers: Record<string, string> = {};
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly param?: string,
+  ) {
+    super(detail);
+    this.status = PROBLEMS[code].status;
+  }
+
+  withHeader(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
+  }
+
+  /** The RFC 9457 body: type, title, status, code, detail and (for parameters) param. */
+  body(): string {
+    const body: Record<string, unknown> = { type: 'about:blank', title: PROBLEMS[this.code].title, status: this.status, code: this.code, detail: this.detail };
+    if (this.param !== undefined) body.param = this.param;
+    return JSON.stringify(body);
+  }
+}
+
+/** A 400 invalid_parameter naming the parameter. */
+export const badParam = (param: string, detail: string): Problem => new Problem('invalid_parameter', `${param}: ${detail}`, param);
+
+/** HTTP status lines uWS expects ("200 OK"). */
+export const STATUS_LINES: Record<number, string> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
