@@ -9,6 +9,9 @@ export interface SymbolLabels {
 export class SymbolIndex {
   private readonly exact = new Map<string, number>();
   private readonly folded = new Map<string, number>();
+  /** Lower-cased codes and names, for case-insensitive search. */
+  readonly lowerCodes: readonly string[];
+  readonly lowerNames: readonly string[];
 
   /** `codes` ascending by code unit, unique even without regard to case. */
   constructor(
@@ -19,6 +22,8 @@ export class SymbolIndex {
       this.exact.set(code, i);
       this.folded.set(code.toLowerCase(), i);
     });
+    this.lowerCodes = codes.map((code) => code.toLowerCase());
+    this.lowerNames = codes.map((_, i) => (labels.names[i] ?? '').toLowerCase());
   }
 
   get size(): number {

@@ -15,15 +15,18 @@ const KLINE_NAMES = new Set<string>(KLINE_FIELDS);
  */
 export function projectKlineFields(items: readonly string[]): Projection<KlineField> {
   const wanted = new Set<KlineField>();
+  let all = false;
   for (const raw of items) {
     const item = raw.toLowerCase();
-    if (item === '*') return { ok: true, fields: [...KLINE_FIELDS] };
-    if (ALWAYS_KLINE.has(item)) continue;
-    const field = KLINE_SHORT_CODES[item] ?? (KLINE_NAMES.has(item) ? (item as KlineField) : undefined);
-    if (field === undefined) return { ok: false, unknown: raw };
-    wanted.add(field);
+    if (item === '*') all = true;
+    else if (ALWAYS_KLINE.has(item)) continue;
+    else {
+      const field = KLINE_SHORT_CODES[item] ?? (KLINE_NAMES.has(item) ? (item as KlineField) : undefined);
+      if (field === undefined) return { ok: false, unknown: raw };
+      wanted.add(field);
+    }
   }
-  return { ok: true, fields: KLINE_FIELDS.filter((f) => wanted.has(f)) };
+  return { ok: true, fields: all ? [...KLINE_FIELDS] : KLINE_FIELDS.filter((f) => wanted.has(f)) };
 }
 
 const SNAPSHOT_NAMES = SNAPSHOT_COLUMNS.map((c) => c.name);
@@ -32,11 +35,12 @@ const SNAPSHOT_SET = new Set(SNAPSHOT_NAMES);
 /** Snapshot columns in the spec's table order; `*` means all; symbol and date always lead. */
 export function projectSnapshotColumns(items: readonly string[]): Projection<string> {
   const wanted = new Set<string>(['symbol', 'date']);
+  let all = false;
   for (const raw of items) {
     const item = raw.toLowerCase();
-    if (item === '*') return { ok: true, fields: [...SNAPSHOT_NAMES] };
-    if (!SNAPSHOT_SET.has(item)) return { ok: false, unknown: raw };
-    wanted.add(item);
+    if (item === '*') all = true;
+    else if (!SNAPSHOT_SET.has(item)) return { ok: false, unknown: raw };
+    else wanted.add(item);
   }
-  return { ok: true, fields: SNAPSHOT_NAMES.filter((n) => wanted.has(n)) };
+  return { ok: true, fields: all ? [...SNAPSHOT_NAMES] : SNAPSHOT_NAMES.filter((n) => wanted.has(n)) };
 }

@@ -1,11 +1,14 @@
 // Rounding of answered values to 4 decimals.
 
+/** Nudge of two ulps: x·1e4 can land just under a .5 the decimal text has (0.00015·1e4 = 1.4999999999999998). */
+const TIE_NUDGE = 1 + 2 * Number.EPSILON;
+
 /**
- * Rounds half away from zero to 4 decimals. Beyond 1e11 a double has no 4th decimal
- * to spare, so such values are returned as they are rather than disturbed by x·1e4.
- * NaN (null) stays NaN.
+ * Rounds half away from zero to 4 decimals, as the decimal text of `x` reads (0.00015 →
+ * 0.0002, 12.34565 → 12.3457). Beyond 1e11 a double has no 4th decimal to spare, so such
+ * values are returned as they are. NaN (null) stays NaN.
  */
 export function round4(x: number): number {
   if (!(x < 1e11 && x > -1e11)) return x;
-  return x < 0 ? -Math.round(-x * 1e4) / 1e4 : Math.round(x * 1e4) / 1e4;
+  return x < 0 ? -Math.round(-x * 1e4 * TIE_NUDGE) / 1e4 : Math.round(x * 1e4 * TIE_NUDGE) / 1e4;
 }

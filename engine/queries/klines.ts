@@ -1,0 +1,37 @@
+// GET /{market}/klines[/{symbol}]: one symbol's window of rows, adjusted and projected.
+
+import { type KlineField, PRICE_FIELDS } from '../columns.js';
+import type { MarketData } from '../dataset/dataset.js';
+import { adjustedSlice, type AdjustMode } from '../kernels/adjust.js';
+import { klineWindow, type WindowQuery } from '../kernels/kline-window.js';
+
+/**
+ * Rows [from, to) of one symbol, as arrays indexed 0 … count−1. Stored columns are
+ * subarray views of the Dataset's shared memory (valid as long as the Dataset is);
+ * adjusted prices are fresh arrays owned by the slice.
+ */
+export interface KlineSlice {
+  symbol: number;
+  count: number;
+  /** Rows in the date range before offset and limit. */
+  total: number;
+  date: Int32Array;
+  adjFactor: Float64Array;
+  /** Only the requested fields. */
+  values: Partial<Record<KlineField, Float64Array>>;
+}
+
+export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[]): KlineSlice {
+  const k = m.klines;
+  const rowsFrom = k.offsets[symbol];
+  const rowsTo = k.offsets[symbol + 1];
+  const { from, to, total } = klineWindow(k.date, rowsFrom, rowsTo, q);
+  const values: Partial<Record<KlineField, Float64Array>> = {};
+  for (const field of fields) {
+    values[field] =
+      adj !== 'bfq' && PRICE_FIELDS.has(field)
+        ? adjustedSlice(k[field], k.adj_factor, from, to, adj, rowsTo - 1)
+        : k[field].subarray(from, to);
+  }
+  return { symbol, count: to - from, total, date: k.date.subarray(from, to), adjFactor: k.adj_factor.subarray(from, to), values };
+}
