@@ -1,0 +1,14 @@
+// First start: one key per plan on an empty key store, for main.ts to print once.
+
+import { PLAN_NAMES, type IssuedKey, type KeyStore } from './key-store.js';
+
+/**
+ * On an empty key store, creates one key per plan (free, pro, enterprise, internal) and
+ * returns them; on a store with any key (disabled ones too) creates nothing and returns [].
+ */
+export async function ensureFirstKeys(keys: KeyStore, org = 'first start'): Promise<IssuedKey[]> {
+  if (keys.list().length > 0) return [];
+  const out: IssuedKey[] = [];
+  for (const plan of PLAN_NAMES) out.push(await keys.create(plan, org));
+  return out;
+}

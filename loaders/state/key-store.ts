@@ -1,0 +1,102 @@
+// Key records in LMDB: id, plan, org, created, disabled and the secret's hash, never the key.
+
+import type { Database, RootDatabase } from 'lmdb';
+import { formatKey, hashSecret, newKeyId, newSecret } from './key-secret.js';
+
+/** Plan identifiers (transport/guard/plans.ts holds their limits; a test checks both lists agree). */
+export const PLAN_NAMES = ['free', 'pro', 'enterprise', 'internal'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** True when `value` names a plan. */
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** One stored key. `hash` is SHA-256 of the secret; the key text itself is never stored. */
+export interface KeyRecord {
+  readonly id: string;
+  readonly plan: PlanName;
+  readonly org: string;
+  /** ISO 8601 instant of creation. */
+  readonly created: string;
+  readonly disabled: boolean;
+  readonly hash: Uint8Array;
+}
+
+/** A key just created or rotated: the record and the key text, to show once. */
+export interface IssuedKey {
+  readonly record: KeyRecord;
+  readonly key: string;
+}
+
+const VERSION = 'keys_version';
+
+/** The key table. Every change bumps a counter that a running server polls to reload its copy. */
+export class KeyStore {
+  private readonly db: Database<KeyRecord, string>;
+  private readonly meta: Database<number, string>;
+
+  constructor(env: RootDatabase) {
+    this.db = env.openDB<KeyRecord, string>({ name: 'keys' });
+    this.meta = env.openDB<number, string>({ name: 'meta' });
+  }
+
+  /** Change counter: differs whenever any key changed since it was last read. */
+  version(): number {
+    return this.meta.get(VERSION) ?? 0;
+  }
+
+  /** Every key, oldest first. */
+  list(): KeyRecord[] {
+    const out: KeyRecord[] = [];
+    for (const { value } of this.db.getRange()) out.push(value);
+    return out.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
+  }
+
+  /** The key with this id, if any. */
+  get(id: string): KeyRecord | undefined {
+    return this.db.get(id);
+  }
+
+  /** Creates a key; the returned key text exists nowhere else. */
+  async create(plan: PlanName, org: string, now: Date = new Date()): Promise<IssuedKey> {
+    const secret = newSecret();
+    let record!: KeyRecord;
+    await this.db.transaction(() => {
+      let id = newKeyId();
+      while (this.db.doesExist(id)) id = newKeyId();
+      record = { id, plan, org, created: now.toISOString(), disabled: false, hash: hashSecret(secret) };
+      this.write(record);
+    });
+    return { record, key: formatKey(record.id, secret) };
+  }
+
+  /** Disables or enables a key; undefined when the id is unknown. */
+  async setDisabled(id: string, disabled: boolean): Promise<KeyRecord | undefined> {
+    return this.change(id, (r) => ({ ...r, disabled }));
+  }
+
+  /** Gives a key a new secret (same id, plan and usage); the old key text stops working. */
+  async rotate(id: string): Promise<IssuedKey | undefined> {
+    const secret = newSecret();
+    const record = await this.change(id, (r) => ({ ...r, hash: hashSecret(secret) }));
+    return record && { record, key: formatKey(id, secret) };
+  }
+
+  private async change(id: string, edit: (r: KeyRecord) => KeyRecord): Promise<KeyRecord | undefined> {
+    let out: KeyRecord | undefined;
+    await this.db.transaction(() => {
+      const old = this.db.get(id);
+      if (old === undefined) return;
+      out = edit(old);
+      this.write(out);
+    });
+    return out;
+  }
+
+  /** Inside a write transaction: stores the record and bumps the counter in the same commit. */
+  private write(record: KeyRecord): void {
+    this.db.put(record.id, record);
+    this.meta.put(VERSION, (this.meta.get(VERSION) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,60 @@
+// Opens the state environment `<STATE_DIR>/state/` (keys and usage) and resolves STATE_DIR.
+
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import { KeyStore } from './key-store.js';
+import { UsageStore } from './usage-store.js';
+
+/** STATE_DIR: the `--state` flag, else the environment's STATE_DIR, else `./var`. */
+export function resolveStateDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(flag || env.STATE_DIR || './var');
+}
+
+/** lmdb-js forbids opening one environment twice in a process (lmdb-js#164): refuse early. */
+const openPaths = new Set<string>();
+
+/** The keys and usage of one STATE_DIR, in one LMDB environment separate from snapshot data. */
+export class StateStore {
+  private closed = false;
+
+  private constructor(
+    /** The environment's folder, `<STATE_DIR>/state`. */
+    readonly path: string,
+    private readonly env: RootDatabase,
+    /** Key records (hashes only) and their change counter. */
+    readonly keys: KeyStore,
+    /** Per-key, per-day usage counts. */
+    readonly usage: UsageStore,
+  ) {}
+
+  /** Opens (creating if needed) the state environment of `stateDir`. */
+  static open(stateDir: string): StateStore {
+    const path = join(resolve(stateDir), 'state');
+    if (openPaths.has(path)) throw new Error(`state store ${path} is already open in this process`);
+    mkdirSync(path, { recursive: true, mode: 0o700 }); // hashes and usage: owner only
+    const env = open({ path, maxDbs: 4 });
+    openPaths.add(path);
+    return new StateStore(path, env, new KeyStore(env), new UsageStore(env));
+  }
+
+  /** Makes the next reads see what other processes (the keys command) committed. */
+  refresh(): void {
+    this.env.resetReadTxn();
+  }
+
+  /** Resolves when every write so far is committed and synced to disk. */
+  async flushed(): Promise<void> {
+    await this.env.committed;
+    await this.env.flushed;
+  }
+
+  /** Waits for pending writes to reach the disk, then closes the environment. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flushed();
+    await this.env.close();
+    openPaths.delete(this.path);
+  }
+}

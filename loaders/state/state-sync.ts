@@ -1,0 +1,163 @@
+// Keeps a running guard and the state store in step, off the request path: key reloads and usage flushes.
+
+import { performance } from 'node:perf_hooks';
+import type { KeyRecord } from './key-store.js';
+import type { StateStore } from './state-store.js';
+
+/** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
+export interface GuardPort {
+  setKeys(records: Iterable<KeyRecord>): void;
+  dayLabel(nowMs: number): string;
+  seedUsage(id: string, used: number, requests: number, nowMs: number): boolean;
+  drainDirty(visit: (id: string, day: string, used: number, requests: number) => void): number;
+}
+
+export interface SyncOptions {
+  /** Period of key checks and usage flushes, ms (default 1000: `kill -9` loses at most this much). */
+  intervalMs?: number;
+  /** Clock, ms since the epoch (default Date.now). */
+  now?: () => number;
+  /** Days of usage kept before the current one; older entries are pruned at start (default 31). */
+  keepDays?: number;
+  /** Called with a failed flush or reload; the sync keeps running (default: console.error). */
+  onError?: (err: unknown) => void;
+}
+
+/** Figures of the flushes so far (the bench reports them). */
+export interface SyncStats {
+  flushes: number;
+  entries: number;
+  /** Longest stretch a flush held the event loop (the drain, or one slice of puts), ms. */
+  maxSyncMs: number;
+  /** Longest time from a flush's drain to the commit of its last put, ms. */
+  maxFlushMs: number;
+  keyReloads: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+/** Puts queued per event turn in a flush: about half a millisecond of main-thread work. */
+const SLICE = 500;
+
+interface UsageRows {
+  ids: string[];
+  days: string[];
+  used: number[];
+  requests: number[];
+}
+
+/**
+ * Loads keys and today's usage into the guard, then every `intervalMs` (an unref'd timer)
+ * reloads the keys when the keys command changed them and writes changed usage as async
+ * puts. `close()` writes the last counts and waits until they are on disk: call it after
+ * the server stopped serving, then close the store.
+ */
+export class StateSync {
+  readonly stats: SyncStats = { flushes: 0, entries: 0, maxSyncMs: 0, maxFlushMs: 0, keyReloads: 0 };
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+  private readonly onError: (err: unknown) => void;
+  private version: number;
+  private pending: Promise<void> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+
+  private constructor(private readonly store: StateStore, private readonly guard: GuardPort, opts: SyncOptions) {
+    this.now = opts.now ?? Date.now;
+    this.onError = opts.onError ?? ((err) => console.error('state sync:', err));
+    this.version = store.keys.version();
+    guard.setKeys(store.keys.list());
+    const t = this.now();
+    for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u.used, u.requests, t);
+    this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
+    this.timer.unref(); // never what keeps the process alive
+  }
+
+  /** Seeds `guard` from `store` and starts the timer. Prunes usage older than `keepDays` in the background. */
+  static start(store: StateStore, guard: GuardPort, opts: SyncOptions = {}): StateSync {
+    const sync = new StateSync(store, guard, opts);
+    const cutoff = new Date(Date.parse(guard.dayLabel(sync.now())) - (opts.keepDays ?? 31) * MS_PER_DAY);
+    store.usage.pruneBefore(cutoff.toISOString().slice(0, 10)).catch(sync.onError);
+    return sync;
+  }
+
+  /** One round: reload keys if they changed, then flush. The timer calls it; tests may too. */
+  tick(): Promise<void> {
+    try {
+      this.reloadKeys();
+    } catch (err) {
+      this.onError(err);
+    }
+    return this.flush();
+  }
+
+  /** Reloads the key table when its change counter moved (the keys command bumps it). */
+  reloadKeys(): boolean {
+    this.store.refresh(); // see commits of other processes now, not at lmdb-js's next reset
+    const v = this.store.keys.version();
+    if (v === this.version) return false;
+    this.version = v;
+    this.guard.setKeys(this.store.keys.list());
+    this.stats.keyReloads++;
+    return true;
+  }
+
+  /**
+   * Takes every changed key's counts from the guard and writes them as async puts, in
+   * slices of {@link SLICE} per event turn: lmdb-js encodes each put on the main thread
+   * (~1–1.5 µs), so 10,000 keys in one turn would stall the loop ~15 ms. Slices commit as
+   * lmdb-js batches them; the counts are absolute, so a flush cut short by a crash leaves
+   * each key at an older count, never a wrong one. Flushes run one after another, so a
+   * later count is never overwritten by an earlier one.
+   */
+  flush(): Promise<void> {
+    const t0 = performance.now();
+    const rows: UsageRows = { ids: [], days: [], used: [], requests: [] };
+    // Parallel arrays, not an object per key: less for the young-generation GC to copy.
+    this.guard.drainDirty((id, day, used, requests) => {
+      rows.ids.push(id);
+      rows.days.push(day);
+      rows.used.push(used);
+      rows.requests.push(requests);
+    });
+    this.noteSync(performance.now() - t0);
+    if (rows.ids.length === 0) return this.pending;
+    this.pending = this.pending.then(() => this.write(rows, t0)).catch((err) => this.onError(err));
+    return this.pending;
+  }
+
+  private async write(rows: UsageRows, t0: number): Promise<void> {
+    const n = rows.ids.length;
+    let last: Promise<boolean> | undefined;
+    for (let i = 0; i < n; i += SLICE) {
+      if (i > 0) await new Promise<void>((r) => setImmediate(r));
+      const s0 = performance.now();
+      for (let j = i; j < n && j < i + SLICE; j++) {
+        last = this.store.usage.put(rows.days[j], rows.ids[j], rows.used[j], rows.requests[j]);
+      }
+      this.noteSync(performance.now() - s0);
+    }
+    await last;
+    const s = this.stats;
+    s.flushes++;
+    s.entries += n;
+    s.maxFlushMs = Math.max(s.maxFlushMs, performance.now() - t0);
+  }
+
+  /** Zeroes the figures (benches measure a steady state after a warm-up). */
+  resetStats(): void {
+    Object.assign(this.stats, { flushes: 0, entries: 0, maxSyncMs: 0, maxFlushMs: 0, keyReloads: 0 });
+  }
+
+  private noteSync(ms: number): void {
+    if (ms > this.stats.maxSyncMs) this.stats.maxSyncMs = ms;
+  }
+
+  /** Stops the timer, writes the last counts and waits until they are on disk. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.timer);
+      await this.flush();
+      await this.store.flushed();
+    })();
+    return this.closing;
+  }
+}

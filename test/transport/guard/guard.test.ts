@@ -1,0 +1,171 @@
+// The guard facade: key check, order of checks, header figures, quota, day rollover, internal keys.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { secretHash } from '../../../transport/guard/api-key.js';
+import { Guard, type KeyRecordLike } from '../../../transport/guard/guard.js';
+import type { PlanName } from '../../../transport/guard/plans.js';
+
+const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
+
+function record(id: string, plan: PlanName, over: Partial<KeyRecordLike> = {}): KeyRecordLike {
+  return { id, plan, org: 'Desk A', created: '2024-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET), ...over };
+}
+
+function guardWith(...recs: KeyRecordLike[]): Guard {
+  const g = new Guard('UTC');
+  g.setKeys(recs);
+  return g;
+}
+
+const T0 = Date.parse('2024-06-01T12:00:00Z');
+
+test('a well-formed key with the right secret authenticates', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  assert.equal(g.authenticate(`mdq_abcd1234_${SECRET}`)?.id, 'abcd1234');
+  assert.equal(g.authenticate(`mdq_abcd1234_${SECRET}`)?.id, 'abcd1234', 'and again from the verified cache');
+});
+
+test('missing, malformed, unknown-id and wrong-secret keys fail', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  for (const k of [undefined, '', 'abcd1234', `mdq_abcd1234_${SECRET}x`, `mdq_zzzz9999_${SECRET}`, `mdq_abc_${SECRET}`, `mdq_abcd1234_short`, `mdq_abcd-234_${SECRET}`]) {
+    assert.equal(g.authenticate(k), null, `${String(k)} is refused`);
+  }
+});
+
+test('a key disabled after it was verified fails once the table is refreshed', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  assert.ok(g.authenticate(`mdq_abcd1234_${SECRET}`));
+  g.setKeys([record('abcd1234', 'pro', { disabled: true })]);
+  assert.equal(g.authenticate(`mdq_abcd1234_${SECRET}`), null, 'disabled key is a 401');
+});
+
+test('a rotated-away secret fails and the new one works, keeping the key usage', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  const fresh = 'NewSecretNewSecretNewSecret12345';
+  g.setKeys([record('abcd1234', 'pro', { hash: secretHash(fresh) })]);
+  assert.equal(g.authenticate(`mdq_abcd1234_${SECRET}`), null, 'old key fails');
+  const k2 = g.authenticate(`mdq_abcd1234_${fresh}`)!;
+  assert.equal(g.quota(k2, T0).requests_today, 1, 'usage follows the id across rotation');
+});
+
+test('admit reports the rate and quota header figures', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  const v = g.admit(k, T0, true);
+  assert.deepEqual({ ...v }, { ok: true, code: null, retryAfter: 0, rateLimit: 30, rateRemaining: 29, quotaLimit: 5000, quotaRemaining: 5000 });
+  assert.equal(g.charge(k, 120, T0), 4880, 'X-Quota-Remaining after the charge');
+});
+
+test('the 31st request of a free key in one instant is rate_limited with Retry-After 2', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  for (let i = 0; i < 30; i++) assert.equal(g.admit(k, T0, true).ok, true, `request ${i + 1} served`);
+  const v = g.admit(k, T0, true);
+  assert.deepEqual([v.ok, v.code, v.retryAfter, v.rateRemaining], [false, 'rate_limited', 2, 0]);
+});
+
+test('requests_today counts refused requests too', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  for (let i = 0; i < 35; i++) g.admit(k, T0, true);
+  assert.equal(g.quota(k, T0).requests_today, 35);
+});
+
+test('a request that starts with rows left is charged in full; the next one is quota_exhausted', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  g.charge(k, 4_990, T0);
+  assert.equal(g.admit(k, T0 + 10_000, true).ok, true, '10 rows left: served');
+  assert.equal(g.charge(k, 100, T0 + 10_000), 0, 'remaining is max(0, quota - used)');
+  const q = g.quota(k, T0 + 10_000);
+  assert.deepEqual([q.used, q.remaining], [5_090, 0], 'charged whole');
+  const v = g.admit(k, T0 + 20_000, true);
+  assert.deepEqual([v.ok, v.code, v.retryAfter, v.quotaRemaining], [false, 'quota_exhausted', 12 * 3600 - 20, 0], 'Retry-After runs to 00:00Z');
+});
+
+test('an exhausted quota still lets /quota (no rows) through', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.charge(k, 5_000, T0);
+  assert.equal(g.admit(k, T0, false).ok, true);
+});
+
+test('rate is checked before quota, and a quota refusal still takes a token', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.charge(k, 5_000, T0);
+  for (let i = 0; i < 30; i++) assert.equal(g.admit(k, T0, true).code, 'quota_exhausted', `request ${i + 1}`);
+  assert.equal(g.admit(k, T0, true).code, 'rate_limited', 'bucket emptied by quota refusals');
+});
+
+test('a new day in Asia/Shanghai starts from zero and moves reset_at', () => {
+  const g = new Guard('Asia/Shanghai');
+  g.setKeys([record('abcd1234', 'free')]);
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  const before = Date.parse('2024-06-01T15:59:59Z'); // 23:59:59 local
+  g.admit(k, before, true);
+  g.charge(k, 5_000, before);
+  assert.equal(g.quota(k, before).reset_at, '2024-06-01T16:00:00.000Z');
+  const after = before + 1_000;
+  assert.equal(g.admit(k, after, true).ok, true, 'served on the new day');
+  assert.deepEqual(
+    (({ used, remaining, requests_today, reset_at }) => ({ used, remaining, requests_today, reset_at }))(g.quota(k, after)),
+    { used: 0, remaining: 5_000, requests_today: 1, reset_at: '2024-06-02T16:00:00.000Z' },
+  );
+});
+
+test('internal keys are never limited and carry no rate or quota figures', () => {
+  const g = guardWith(record('intern001', 'internal'));
+  const k = g.authenticate(`mdq_intern001_${SECRET}`)!;
+  for (let i = 0; i < 10_000; i++) {
+    const v = g.admit(k, T0, true);
+    if (!v.ok) assert.fail(`request ${i} refused with ${v.code}`);
+    g.charge(k, 1_000, T0);
+  }
+  const v = g.admit(k, T0, true);
+  assert.deepEqual([v.rateLimit, v.rateRemaining, v.quotaLimit, v.quotaRemaining], [null, null, null, null]);
+  assert.equal(g.charge(k, 1, T0), null, 'no X-Quota-Remaining');
+  const q = g.quota(k, T0);
+  assert.deepEqual([q.daily_quota, q.remaining, q.used, q.requests_today], [null, null, 10_000_001, 10_001], 'counted, not limited');
+});
+
+test('the /quota record carries the spec fields plus reset_at', () => {
+  const g = guardWith(record('abcd1234', 'pro', { org: '' }));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, false);
+  assert.deepEqual(g.quota(k, T0), {
+    plan: 'pro', org_name: '', daily_quota: 200_000, used: 0, remaining: 200_000, requests_today: 1, reset_at: '2024-06-02T00:00:00.000Z',
+  });
+});
+
+test('drainDirty hands over each changed key once with its day', () => {
+  const g = guardWith(record('abcd1234', 'pro'), record('efgh5678', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  g.charge(k, 7, T0);
+  const seen: unknown[] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1]]);
+  assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'second drain is empty');
+});
+
+test('seeded usage continues the day from stored counts', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  g.seedUsage('abcd1234', 4_000, 12, T0);
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  assert.equal(g.charge(k, 500, T0), 500);
+  assert.equal(g.quota(k, T0).requests_today, 13);
+});
+
+test('a table refresh keeps the bucket of a key that stays', () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  for (let i = 0; i < 30; i++) g.admit(k, T0, true);
+  g.setKeys([record('abcd1234', 'free', { org: 'Desk B' })]);
+  assert.equal(g.admit(g.authenticate(`mdq_abcd1234_${SECRET}`)!, T0, true).code, 'rate_limited', 'refresh grants no tokens');
+});

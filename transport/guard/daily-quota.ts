@@ -1,0 +1,38 @@
+// The daily row quota and request count of decisions.md §3, as pure functions over a key's usage.
+
+import type { QuotaDay } from './quota-day.js';
+
+/** The mutable usage of one key for its current day. */
+export interface DayUsage {
+  /** Day number the counts belong to (see {@link QuotaDay}). */
+  day: number;
+  /** `YYYY-MM-DD` of `day`: where the counts are stored. */
+  dayLabel: string;
+  /** Rows charged this day. */
+  used: number;
+  /** Authenticated requests this day, refused ones included. */
+  requests: number;
+}
+
+/** Starts a fresh day (zero counts) when the clock's day is not the usage's day. */
+export function rollDay(u: DayUsage, clock: QuotaDay, nowMs: number): void {
+  const d = clock.day(nowMs);
+  if (u.day !== d) {
+    u.day = d;
+    u.dayLabel = clock.label;
+    u.used = 0;
+    u.requests = 0;
+  }
+}
+
+/** Rows left: `max(0, quota - used)`. A request that started with rows left may overshoot `used`. */
+export function rowsLeft(quota: number, used: number): number {
+  return used >= quota ? 0 : quota - used;
+}
+
+/** Whole seconds, at least 1, until the day resets: `Retry-After` of a quota refusal. */
+export function secondsToReset(clock: QuotaDay, nowMs: number): number {
+  clock.day(nowMs);
+  const s = Math.ceil((clock.nextResetMs - nowMs) / 1000);
+  return s > 1 ? s : 1;
+}

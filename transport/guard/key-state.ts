@@ -1,0 +1,57 @@
+// One key as the guard holds it in memory: its record, token bucket and today's usage.
+
+import type { DayUsage } from './daily-quota.js';
+import { PLANS, type Plan, type PlanName } from './plans.js';
+import { NO_DAY } from './quota-day.js';
+import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
+
+/** A stored key as the key table hands it over (loaders/state's KeyRecord has this shape). */
+export interface KeyRecordLike {
+  readonly id: string;
+  readonly plan: PlanName;
+  readonly org: string;
+  readonly created: string;
+  readonly disabled: boolean;
+  /** SHA-256 of the secret. */
+  readonly hash: Uint8Array;
+}
+
+/** One key as the guard keeps it: its record, bucket and today's usage. Callers only read it. */
+export class KeyState implements BucketState, DayUsage {
+  plan: Plan;
+  org: string;
+  created: string;
+  disabled: boolean;
+  hash: Uint8Array;
+  units = 0;
+  lastMs = 0;
+  day = NO_DAY;
+  dayLabel = '';
+  used = 0;
+  requests = 0;
+  /** Queued for the next flush. */
+  dirty = false;
+
+  constructor(readonly id: string, rec: KeyRecordLike) {
+    this.plan = PLANS[rec.plan];
+    this.org = rec.org;
+    this.created = rec.created;
+    this.disabled = rec.disabled;
+    this.hash = rec.hash;
+    if (this.plan.rpm !== null) fillBucket(this, this.plan.rpm, 0); // a new key starts full
+  }
+
+  /** Takes a refreshed record, keeping bucket and usage. */
+  update(rec: KeyRecordLike): void {
+    const plan = PLANS[rec.plan];
+    if (plan !== this.plan && plan.rpm !== null) {
+      const cap = capacityUnits(plan.rpm);
+      if (this.plan.rpm === null || this.units > cap) this.units = cap;
+    }
+    this.plan = plan;
+    this.org = rec.org;
+    this.created = rec.created;
+    this.disabled = rec.disabled;
+    this.hash = rec.hash;
+  }
+}
