@@ -1,0 +1,86 @@
+// Starts the real API server on port 0 over a fixture snapshot, with one key per plan, for end-to-end tests.
+
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { Dataset } from '../../engine/dataset/dataset.js';
+import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
+import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { StateStore } from '../../loaders/state/state-store.js';
+import { StateSync } from '../../loaders/state/state-sync.js';
+import { Guard } from '../../transport/guard/guard.js';
+import type { PlanName } from '../../transport/guard/plans.js';
+import { buildOpenApi } from '../../transport/openapi.js';
+import { startServer, type ServerState } from '../../transport/server.js';
+import { tempDir } from './snapshot-folder.js';
+
+/** The hand-made fixture every endpoint test reads (see snapshots/fixtures/derived). */
+export const FIXTURE = fileURLToPath(new URL('../../../snapshots/fixtures/derived', import.meta.url));
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The parsed body (undefined when it is not JSON). */
+  body: any;
+}
+
+export interface TestServer {
+  port: number;
+  keys: Record<PlanName, string>;
+  dataset: Dataset;
+  state: ServerState;
+  guard: Guard;
+  /** GET (or another method) with an optional key and extra headers; one connection per request. */
+  get(path: string, options?: { key?: string | null; method?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+/** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string } = {}): Promise<TestServer> {
+  const dir = await tempDir('mdq-api-');
+  await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
+  const dataset = (await openCurrentDataset(dir.path))!;
+  const store = StateStore.open(dir.path);
+  const keys = {} as Record<PlanName, string>;
+  for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
+  const guard = new Guard(options.timeZone ?? 'UTC');
+  const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
+  const state: ServerState = { dataset, draining: false };
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {} });
+  const get: TestServer['get'] = (path, opts = {}) =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { connection: 'close', ...(opts.headers ?? {}) };
+      const key = opts.key === undefined ? keys.pro : opts.key;
+      if (key !== null) headers['x-api-key'] = key;
+      const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return {
+    port: server.port,
+    keys,
+    dataset,
+    state,
+    guard,
+    get,
+    async close() {
+      server.close();
+      await sync.close();
+      await store.close();
+      await dir.cleanup();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// Parses a raw query string strictly: no duplicates, no malformed percent-encoding.
+
+import { badParam } from '../problem.js';
+
+function decode(text: string, name: string): string {
+  if (text.indexOf('%') < 0 && text.indexOf('+') < 0) return text;
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw badParam(name, 'malformed percent-encoding');
+  }
+}
+
+/**
+ * Name → value of `raw` (the part after `?`). `+` is a space, as in HTML forms. A name given
+ * twice is a 400, and so is text that does not percent-decode; empty segments are skipped.
+ */
+export function parseQueryString(raw: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (raw.length === 0) return out;
+  for (const part of raw.split('&')) {
+    if (part.length === 0) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const name = decode(rawName, 'query');
+    const value = eq < 0 ? '' : decode(part.slice(eq + 1), name);
+    if (out.has(name)) throw badParam(name, 'given more than once');
+    out.set(name, value);
+  }
+  return out;
+}
+

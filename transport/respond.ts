@@ -1,0 +1,30 @@
+// The one way a response leaves: cork → status → headers → end (the socket discipline of style.md).
+
+import type { HttpResponse } from 'uWebSockets.js';
+import { Problem, STATUS_LINES } from './problem.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const PROBLEM_TYPE = 'application/problem+json';
+
+/** Response headers as a flat list: name, value, name, value, … (no object per response). */
+export type HeaderList = string[];
+
+/**
+ * Writes a whole response. Corking packs status, headers and body into one send, and is
+ * required when this runs outside the handler's synchronous part. `close` answers with
+ * `Connection: close` (used while draining).
+ */
+export function send(res: HttpResponse, status: number, contentType: string, body: string, headers: HeaderList, close = false): void {
+  res.cork(() => {
+    res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
+    res.writeHeader('content-type', contentType);
+    for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i], headers[i + 1]);
+    res.end(body, close);
+  });
+}
+
+/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added. */
+export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false): void {
+  for (const [name, value] of Object.entries(problem.headers)) headers.push(name, value);
+  send(res, problem.status, PROBLEM_TYPE, problem.body(), headers, close);
+}

@@ -1,0 +1,38 @@
+// What a route is: a uWS pattern, whether it needs a key and charges rows, and its handler.
+
+import type { Dataset } from '../engine/dataset/dataset.js';
+import type { KeyState } from './guard/guard.js';
+import type { Plan } from './guard/plans.js';
+import type { ShapeName } from './schemas/responses.js';
+
+/** Everything a handler may read; copied out of the uWS request before anything else runs. */
+export interface RequestContext {
+  /** The Dataset this request runs on from start to end, even if a reload swaps in another. */
+  dataset: Dataset;
+  /** Path parameters in pattern order, percent-decoded. */
+  params: string[];
+  /** The parsed query string. */
+  query: ReadonlyMap<string, string>;
+  /** The authenticated key and its plan (routes that need no key get null). */
+  key: KeyState | null;
+  plan: Plan;
+  nowMs: number;
+}
+
+/** A successful answer: a value of a schema'd shape and the rows it charges. */
+export interface Reply {
+  shape: ShapeName;
+  value: unknown;
+  rows: number;
+}
+
+export interface Route {
+  /** uWS pattern under the server root, e.g. `/api/v1/:market/klines/:symbol`. */
+  pattern: string;
+  /** Names of the pattern's parameters, for 400 problems on bad percent-encoding. */
+  paramNames: string[];
+  auth: boolean;
+  /** False only for /quota: it charges no rows and is served even with no rows left. */
+  charges: boolean;
+  handle(ctx: RequestContext): Reply;
+}

@@ -1,0 +1,50 @@
+// GET /{market}/detail/{symbol} and GET /{market}/detail: latest snapshots.
+
+import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
+import { badParam } from '../problem.js';
+import { list, parseParams } from '../params/rules.js';
+import type { Route } from '../route.js';
+import { snapshotRow } from '../serialise/rows.js';
+import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
+
+/** Selected snapshot columns (all when `fields` is absent), or 400 naming the unknown item. */
+export function snapshotColumns(items: string[] | null): string[] {
+  const projection = projectSnapshotColumns(items ?? ['*']);
+  if (!projection.ok) throw badParam('fields', `unknown column '${projection.unknown}'`);
+  return projection.fields;
+}
+
+const SINGLE = { fields: list(false) };
+const BATCH = { symbols: list(true), fields: list(false) };
+
+export const detailRoute: Route = {
+  pattern: '/api/v1/:market/detail/:symbol',
+  paramNames: ['market', 'symbol'],
+  auth: true,
+  charges: true,
+  handle({ dataset, params, query }) {
+    const m = marketOf(dataset, params[0]);
+    const columns = snapshotColumns(parseParams(query, SINGLE).fields);
+    const i = symbolOf(m, params[1]);
+    return { shape: 'detail', value: { market: m.market, symbol: m.symbols.codes[i], count: 1, data: snapshotRow(m, i, columns) }, rows: 1 };
+  },
+};
+
+export const detailBatchRoute: Route = {
+  pattern: '/api/v1/:market/detail',
+  paramNames: ['market'],
+  auth: true,
+  charges: true,
+  handle({ dataset, params, query, plan }) {
+    const m = marketOf(dataset, params[0]);
+    const p = parseParams(query, BATCH);
+    const columns = snapshotColumns(p.fields);
+    const batch = batchOf(m, p.symbols!, plan);
+    requireSome(batch, m);
+    const data: Record<string, unknown> = {};
+    for (const i of batch.found) data[m.symbols.codes[i]] = snapshotRow(m, i, columns);
+    const value: Record<string, unknown> = { market: m.market, count: batch.found.length, data };
+    if (batch.missing.length > 0) value.missing = batch.missing;
+    return { shape: 'detailBatch', value, rows: batch.found.length };
+  },
+};

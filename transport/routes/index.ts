@@ -1,0 +1,25 @@
+// Every API route, registered by server.ts in this order.
+
+import type { Route } from '../route.js';
+import { detailBatchRoute, detailRoute } from './detail.js';
+import { klinesBatchRoute } from './klines-batch.js';
+import { klinesRoute } from './klines.js';
+import { macroRoute } from './macro.js';
+import { marketsRoute } from './markets.js';
+import { quotaRouteOf } from './quota.js';
+import type { Guard } from '../guard/guard.js';
+import { screenRoute } from './screen.js';
+import { symbolsRoute } from './symbols.js';
+
+/** The routes of one server; /quota reads that server's guard. */
+export const routesFor = (guard: Guard): Route[] => [
+  marketsRoute,
+  macroRoute,
+  quotaRouteOf(guard),
+  symbolsRoute,
+  klinesRoute,
+  klinesBatchRoute,
+  detailRoute,
+  detailBatchRoute,
+  screenRoute,
+];

@@ -1,0 +1,75 @@
+// GET /{market}/screen: filter, sort and page the latest snapshots of one market.
+
+import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
+import { screen } from '../../engine/queries/screen.js';
+import { badParam } from '../problem.js';
+import { decimal, integer, list, oneOf, parseParams } from '../params/rules.js';
+import type { Route } from '../route.js';
+import { snapshotRow } from '../serialise/rows.js';
+import { clamp, marketOf } from './lookup.js';
+
+const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
+const sortColumn = (raw: string | undefined, name: string): string => {
+  if (raw === undefined) return 'change_percent';
+  if (!WHITELIST.has(raw)) throw badParam(name, `cannot sort by '${raw}' (a numeric snapshot column)`);
+  return raw;
+};
+const PARAMS = { sort: sortColumn, order: oneOf(['asc', 'desc'] as const, 'desc'), limit: integer(50, 1), offset: integer(0, 0), fields: list(false) };
+
+/** Columns of a screen row by default: identity, close, change, valuation, size, momentum. */
+const DEFAULT_COLUMNS = new Set(
+  SNAPSHOT_COLUMNS.filter((c) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c.name) || ['valuation', 'size', 'momentum'].includes(c.category)).map((c) => c.name),
+);
+const ALL_COLUMNS = SNAPSHOT_COLUMNS.map((c) => c.name);
+const ROW_KEYS: ReadonlySet<string> = new Set(ALL_COLUMNS);
+
+/** `min_<column>` / `max_<column>` parameters as inclusive bounds; a column off the whitelist is a 400. */
+function boundsOf(query: ReadonlyMap<string, string>): Map<string, { min: number; max: number }> {
+  const bounds = new Map<string, { min: number; max: number }>();
+  for (const [name, raw] of query) {
+    const side = name.startsWith('min_') ? 'min' : name.startsWith('max_') ? 'max' : null;
+    if (side === null) continue;
+    const column = name.slice(4);
+    if (!WHITELIST.has(column)) throw badParam(name, `'${column}' is not a screenable column`);
+    const bound = bounds.get(column) ?? { min: -Infinity, max: Infinity };
+    bound[side] = decimal(raw, name);
+    bounds.set(column, bound);
+  }
+  for (const [column, b] of bounds) if (b.min > b.max) throw badParam(`min_${column}`, `min_${column} is above max_${column}`);
+  return bounds;
+}
+
+/** The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults, plus bounded and sort columns. */
+function rowColumns(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): string[] {
+  let wanted: Set<string>;
+  if (fields === null) wanted = new Set(DEFAULT_COLUMNS);
+  else {
+    wanted = new Set(['symbol', 'name', 'date']);
+    for (const f of fields) {
+      if (f === '*') ALL_COLUMNS.forEach((c) => wanted.add(c));
+      else if (!ROW_KEYS.has(f)) throw badParam('fields', `unknown column '${f}'`);
+      else wanted.add(f);
+    }
+  }
+  for (const column of bounds.keys()) wanted.add(column);
+  wanted.add(sort);
+  return ALL_COLUMNS.filter((c) => wanted.has(c));
+}
+
+export const screenRoute: Route = {
+  pattern: '/api/v1/:market/screen',
+  paramNames: ['market'],
+  auth: true,
+  charges: true,
+  handle({ dataset, params, query, plan }) {
+    const m = marketOf(dataset, params[0]);
+    const p = parseParams(query, PARAMS);
+    const bounds = boundsOf(query);
+    const columns = rowColumns(p.fields, bounds, p.sort);
+    const limit = clamp(p.limit, plan.rowsPerCall);
+    const result = screen(m.snapshots, { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit });
+    const data = Array.from(result.rows, (i) => snapshotRow(m, i, columns));
+    const value = { market: m.market, total: result.total, count: data.length, limit, offset: p.offset, sort: p.sort, order: p.order, data };
+    return { shape: 'screen', value, rows: data.length };
+  },
+};

@@ -1,0 +1,162 @@
+// The HTTP server on uWebSockets.js: routes, key check, limits, parameters, serialisation.
+
+import { createRequire } from 'node:module';
+import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import type { Dataset } from '../engine/dataset/dataset.js';
+import type { Guard, KeyState, Verdict } from './guard/guard.js';
+import { PLANS } from './guard/plans.js';
+import { parseQueryString } from './params/query-string.js';
+import { badParam, Problem } from './problem.js';
+import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';
+import type { Route } from './route.js';
+import { routesFor } from './routes/index.js';
+import { serialisers } from './serialise/compile.js';
+
+/** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
+export interface ServerState {
+  dataset: Dataset | null;
+  draining: boolean;
+}
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  guard: Guard;
+  state: ServerState;
+  /** The OpenAPI document's JSON text, served at /api/v1/openapi.json without a key. */
+  openapi?: string;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  port: number;
+  /** Stops listening; open connections finish (draining is the operations layer's). */
+  close(): void;
+}
+
+/** uWS quietly falls back to a slow pure-JS server when its binary does not load: refuse that. */
+export function assertNativeUws(): void {
+  const require = createRequire(import.meta.url);
+  require('uWebSockets.js');
+  if (!Object.keys(require.cache).some((path) => /[\\/]binaries[\\/]uws_[^\\/]+\.node$/.test(path))) {
+    throw new Error('uWebSockets.js did not load its native binary (it fell back to its JavaScript implementation); refusing to start');
+  }
+}
+
+/** Stands for two different X-API-Key headers: no key at all (uWS's getHeader sees only the first). */
+const AMBIGUOUS_KEY = '\u0000ambiguous';
+
+function presentedKey(req: HttpRequest): string | null {
+  let key: string | null = null;
+  req.forEach((name, value) => {
+    if (name !== 'x-api-key') return;
+    key = key !== null && key !== value ? AMBIGUOUS_KEY : value;
+  });
+  return key;
+}
+
+function unauthorizedDetail(presented: string | null): string {
+  if (presented === null || presented === '') return 'X-API-Key is missing';
+  return presented === AMBIGUOUS_KEY ? 'X-API-Key is given twice with different values' : 'X-API-Key is invalid or disabled';
+}
+
+function decodeParams(raw: string[], names: string[]): string[] {
+  return raw.map((text, i) => {
+    if (text.indexOf('%') < 0) return text;
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      throw badParam(names[i], 'malformed percent-encoding');
+    }
+  });
+}
+
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  assertNativeUws();
+  const { guard, state } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const app: TemplatedApp = uWS.App();
+
+  /** Headers every response carries once data is loaded. */
+  const baseHeaders = (): HeaderList => (state.dataset === null ? [] : ['x-data-version', state.dataset.version]);
+
+  /** Rate and quota headers of an authenticated response (none for internal keys). */
+  function limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
+    if (v === null) return headers;
+    if (v.rateLimit !== null) headers.push('x-ratelimit-limit', String(v.rateLimit), 'x-ratelimit-remaining', String(v.rateRemaining));
+    if (v.quotaLimit !== null) headers.push('x-quota-limit', String(v.quotaLimit), 'x-quota-remaining', String(quotaRemaining ?? v.quotaRemaining));
+    return headers;
+  }
+
+  function serve(route: Route, res: HttpResponse, req: HttpRequest): void {
+    // Everything is read from `req` now: it is gone once this function returns.
+    const nowMs = now();
+    const rawQuery = req.getQuery() ?? '';
+    const rawParams = route.paramNames.map((_, i) => req.getParameter(i));
+    const presented = route.auth ? presentedKey(req) : null;
+    const dataset = state.dataset;
+    let key: KeyState | null = null;
+    let verdict: Verdict | null = null;
+    try {
+      if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
+      if (route.auth) {
+        key = guard.authenticate(presented);
+        if (key === null) throw new Problem('unauthorized', unauthorizedDetail(presented));
+        verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
+        if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
+      }
+      const reply = route.handle({
+        dataset,
+        params: decodeParams(rawParams, route.paramNames),
+        query: parseQueryString(rawQuery),
+        key,
+        plan: key?.plan ?? PLANS.internal,
+        nowMs,
+      });
+      const body = serialisers[reply.shape](reply.value);
+      const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
+      send(res, 200, JSON_TYPE, body, limitHeaders(baseHeaders(), verdict, remaining));
+    } catch (error) {
+      const problem = error instanceof Problem ? error : internalError(error, route, log);
+      const remaining = key === null ? null : guard.charge(key, 0, nowMs);
+      sendProblem(res, problem, limitHeaders(baseHeaders(), verdict, remaining));
+    }
+  }
+
+  for (const route of routesFor(guard)) {
+    app.get(route.pattern, (res, req) => serve(route, res, req));
+    app.any(route.pattern, (res) => sendProblem(res, new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET'), baseHeaders()));
+  }
+  app.get('/healthz', (res) => {
+    if (state.dataset === null || state.draining) {
+      const problem = state.draining ? new Problem('shutting_down', 'the server is draining') : new Problem('not_ready', 'no snapshot is loaded yet');
+      sendProblem(res, problem.withHeader('retry-after', '1'), baseHeaders());
+      return;
+    }
+    send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), baseHeaders());
+  });
+  const openapi = options.openapi;
+  if (openapi !== undefined) app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
+  app.any('/*', (res, req) => {
+    const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`);
+    sendProblem(res, problem, baseHeaders());
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (token: us_listen_socket | false) => {
+      if (!token) {
+        reject(new Error(`cannot listen on ${options.host}:${options.port}`));
+        return;
+      }
+      resolve({ port: uWS.us_socket_local_port(token), close: () => uWS.us_listen_socket_close(token) });
+    });
+  });
+}
+
+/** An unexpected exception: logged with its stack, answered as a plain 500 problem. */
+function internalError(error: unknown, route: Route, log: (line: string) => void): Problem {
+  log(`internal error on ${route.pattern}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new Problem('internal_error', 'an unexpected error occurred; it has been logged');
+}
