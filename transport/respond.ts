@@ -14,7 +14,7 @@ export type HeaderList = string[];
  * required when this runs outside the handler's synchronous part. `close` answers with
  * `Connection: close` (used while draining).
  */
-export function send(res: HttpResponse, status: number, contentType: string, body: string, headers: HeaderList, close = false): void {
+export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer, headers: HeaderList, close = false): void {
   res.cork(() => {
     res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
     res.writeHeader('content-type', contentType);

@@ -19,12 +19,12 @@ export interface RequestContext {
   nowMs: number;
 }
 
-/** A successful answer: a value of a schema'd shape and the rows it charges. */
-export interface Reply {
-  shape: ShapeName;
-  value: unknown;
-  rows: number;
-}
+/**
+ * A successful answer of a schema'd shape and the rows it charges: either a value the
+ * shape's compiled serialiser writes, or the body already rendered (hot paths that keep
+ * rendered row text; tests hold such bodies to the same schema).
+ */
+export type Reply = { shape: ShapeName; rows: number } & ({ value: unknown; body?: undefined } | { body: string | Buffer; value?: undefined });
 
 export interface Route {
   /** uWS pattern under the server root, e.g. `/api/v1/:market/klines/:symbol`. */

@@ -101,6 +101,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     let verdict: Verdict | null = null;
     try {
       if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
+      if (state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
       if (route.auth) {
         key = guard.authenticate(presented);
         if (key === null) throw new Problem('unauthorized', unauthorizedDetail(presented));
@@ -115,13 +116,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         plan: key?.plan ?? PLANS.internal,
         nowMs,
       });
-      const body = serialisers[reply.shape](reply.value);
+      const body = reply.body ?? serialisers[reply.shape](reply.value);
       const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
       send(res, 200, JSON_TYPE, body, limitHeaders(baseHeaders(), verdict, remaining));
     } catch (error) {
       const problem = error instanceof Problem ? error : internalError(error, route, log);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
-      sendProblem(res, problem, limitHeaders(baseHeaders(), verdict, remaining));
+      sendProblem(res, problem, limitHeaders(baseHeaders(), verdict, remaining), state.draining); // draining: Connection: close
     }
   }
 

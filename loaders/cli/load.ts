@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { loadSnapshot } from '../load-snapshot.js';
+import { resolveStateDir } from '../state/state-store.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 
 const USAGE = 'usage: npm run load -- <snapshot folder> [--state DIR]';
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const stateDir = values.state ?? process.env.STATE_DIR ?? './var';
+  const stateDir = resolveStateDir(values.state);
   try {
     const result = await loadSnapshot(positionals[0], stateDir);
     const what = result.unchanged ? 'unchanged, nothing written' : 'stored';

@@ -1,7 +1,7 @@
 // Cell readers shared by the snapshot file readers: null, number and date rules of §5.
 
 import { INVALID_DATE, parseSnapshotDate } from '../../engine/calendar/days.js';
-import { parseDecimal } from './parse-cells.js';
+import { parseDecimal } from '../../engine/text/decimal.js';
 import { RowError } from './snapshot-error.js';
 
 /** A numeric cell: NaN for an empty cell (null), a RowError for anything unparsable. */

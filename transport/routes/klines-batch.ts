@@ -1,14 +1,13 @@
 // GET /{market}/klines: daily K-line rows of several symbols.
 
-import { klineSlice } from '../../engine/queries/klines.js';
 import { badParam } from '../problem.js';
-import { list, parseParams } from '../params/rules.js';
+import { list, optionalDate, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
-import { klineRows } from '../serialise/rows.js';
+import { renderedWindow } from './kline-text.js';
 import { fieldNames, KLINE_PARAMS, klineFields } from './kline-params.js';
 import { batchOf, checkRange, clamp, marketOf, requireSome } from './lookup.js';
-import { optionalDate } from '../params/rules.js';
 
+const CLOSE_ARRAY = Buffer.from(']');
 const PARAMS = { ...KLINE_PARAMS, symbols: list(true), date: optionalDate };
 
 export const klinesBatchRoute: Route = {
@@ -26,16 +25,15 @@ export const klinesBatchRoute: Route = {
     const batch = batchOf(m, p.symbols!, plan);
     requireSome(batch, m);
     const window = p.date !== null ? { start: p.date, end: p.date, offset: p.offset, limit } : { start: p.start, end: p.end, offset: p.offset, limit };
-    const data: Record<string, unknown[]> = {};
+    const data: Buffer[] = [];
     let count = 0;
     for (const i of batch.found) {
-      const slice = klineSlice(m, i, window, p.adj, fields);
-      const symbol = m.symbols.codes[i];
-      data[symbol] = klineRows(slice, symbol, fields);
-      count += slice.count;
+      data.push(Buffer.from(`${data.length > 0 ? ',' : ''}"${m.symbols.codes[i]}":[`)); // codes need no escaping
+      count += renderedWindow(dataset, m, i, window, p.adj, fields, data).count;
+      data.push(CLOSE_ARRAY);
     }
-    const value: Record<string, unknown> = { market: m.market, count, limit, offset: p.offset, fields: fieldNames(fields), data };
-    if (batch.missing.length > 0) value.missing = batch.missing;
-    return { shape: 'klinesBatch', value, rows: count };
+    const missing = batch.missing.length > 0 ? `,"missing":${JSON.stringify(batch.missing)}` : '';
+    const head = `{"market":"${m.market}","count":${count},"limit":${limit},"offset":${p.offset},"fields":${JSON.stringify(fieldNames(fields))},"data":{`;
+    return { shape: 'klinesBatch', body: Buffer.concat([Buffer.from(head), ...data, Buffer.from(`}${missing}}`)]), rows: count };
   },
 };

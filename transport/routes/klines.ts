@@ -1,12 +1,14 @@
 // GET /{market}/klines/{symbol}: daily K-line rows of one symbol.
 
-import { klineSlice } from '../../engine/queries/klines.js';
 import { parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
-import { klineRows } from '../serialise/rows.js';
+import { renderedWindow } from './kline-text.js';
 import { fieldNames, KLINE_PARAMS, klineFields } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
 
+const CLOSE = Buffer.from(']}');
+
+/** Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped. */
 export const klinesRoute: Route = {
   pattern: '/api/v1/:market/klines/:symbol',
   paramNames: ['market', 'symbol'],
@@ -19,9 +21,11 @@ export const klinesRoute: Route = {
     const fields = klineFields(p.fields, ['*']);
     const limit = clamp(p.limit, plan.rowsPerCall);
     const i = symbolOf(m, params[1]);
-    const slice = klineSlice(m, i, { start: p.start, end: p.end, offset: p.offset, limit }, p.adj, fields);
-    const symbol = m.symbols.codes[i];
-    const value = { market: m.market, symbol, count: slice.count, total: slice.total, offset: p.offset, limit, fields: fieldNames(fields), data: klineRows(slice, symbol, fields) };
-    return { shape: 'klines', value, rows: slice.count };
+    const rows: Buffer[] = [];
+    const w = renderedWindow(dataset, m, i, { start: p.start, end: p.end, offset: p.offset, limit }, p.adj, fields, rows);
+    const head =
+      `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":${w.count},"total":${w.total},` +
+      `"offset":${p.offset},"limit":${limit},"fields":${JSON.stringify(fieldNames(fields))},"data":[`;
+    return { shape: 'klines', body: Buffer.concat([Buffer.from(head), ...rows, CLOSE]), rows: w.count };
   },
 };

@@ -1,0 +1,97 @@
+// The problem catalogue (decisions §2): every code's status and title, and the RFC 9457 body each renders.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
+import { SCHEMAS } from '../../transport/schemas/responses.js';
+
+/** decisions.md §2, code → status, plus internal_error: the logged 500 of an unexpected exception. */
+const DECIDED: Record<string, number> = {
+  invalid_parameter: 400,
+  unknown_market: 400,
+  batch_too_large: 400,
+  unauthorized: 401,
+  csrf_failed: 403,
+  not_found: 404,
+  unknown_symbol: 404,
+  macro_not_ready: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  quota_exhausted: 429,
+  shutting_down: 503,
+  mail_not_configured: 503,
+  not_ready: 503,
+  internal_error: 500,
+};
+
+/** Reason phrases of RFC 9110 §15 (429 is RFC 6585 §4). */
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+const CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+test('the catalogue holds exactly the codes of decisions §2 plus internal_error', () => {
+  assert.deepEqual([...CODES].sort(), Object.keys(DECIDED).sort());
+});
+
+for (const code of CODES) {
+  test(`${code}: status ${DECIDED[code]} with the standard reason phrase as title`, () => {
+    const { status, title } = PROBLEMS[code];
+    assert.equal(status, DECIDED[code], 'status of decisions §2');
+    assert.equal(title, REASON[status], 'title is the reason phrase');
+    assert.equal(STATUS_LINES[status], `${status} ${title}`, 'the status line uWS writes agrees');
+  });
+}
+
+test('body() is the §2 shape in order: type about:blank, title, status, code, detail, param when given', () => {
+  for (const code of CODES) {
+    const withParam = JSON.parse(new Problem(code, 'detail text', 'fields').body());
+    assert.deepEqual(Object.keys(withParam), ['type', 'title', 'status', 'code', 'detail', 'param'], code);
+    assert.deepEqual(withParam, { type: 'about:blank', title: PROBLEMS[code].title, status: PROBLEMS[code].status, code, detail: 'detail text', param: 'fields' });
+  }
+});
+
+test('body() leaves param out when none is given', () => {
+  for (const code of CODES) {
+    const body = JSON.parse(new Problem(code, 'd').body());
+    assert.deepEqual(Object.keys(body), ['type', 'title', 'status', 'code', 'detail'], code);
+    assert.equal('param' in body, false);
+  }
+});
+
+test('every body validates against the Problem schema, with and without param', () => {
+  const ajv = new Ajv2020.default({ strict: true, allowUnionTypes: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile(SCHEMAS.problem);
+  for (const code of CODES) {
+    for (const problem of [new Problem(code, 'd'), new Problem(code, 'd', 'p')]) assert.ok(validate(JSON.parse(problem.body())), `${code}: ${ajv.errorsText(validate.errors)}`);
+  }
+});
+
+test('a Problem carries the catalogue status of its code', () => {
+  for (const code of CODES) assert.equal(new Problem(code, 'd').status, PROBLEMS[code].status, code);
+});
+
+test('badParam is a 400 invalid_parameter naming the parameter', () => {
+  const problem = badParam('limit', 'must be at least 1');
+  assert.equal(problem.code, 'invalid_parameter');
+  assert.equal(problem.status, 400);
+  assert.equal(problem.param, 'limit');
+  assert.equal(JSON.parse(problem.body()).param, 'limit');
+});
+
+test('withHeader adds response headers without touching the body', () => {
+  const problem = new Problem('rate_limited', 'd').withHeader('retry-after', '3');
+  assert.deepEqual(problem.headers, { 'retry-after': '3' });
+  assert.equal('retry-after' in JSON.parse(problem.body()), false);
+});

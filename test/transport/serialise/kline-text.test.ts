@@ -1,0 +1,77 @@
+// Rendered K-line row text equals JSON.stringify of the row objects, for every window, adjustment and field set.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { generateDemoSnapshot } from '../../../bench/data-gen/index.js';
+import { KLINE_FIELDS, type KlineField } from '../../../engine/columns.js';
+import type { Dataset } from '../../../engine/dataset/dataset.js';
+import type { AdjustMode } from '../../../engine/kernels/adjust.js';
+import { klineWindow } from '../../../engine/kernels/kline-window.js';
+import { klineSlice } from '../../../engine/queries/klines.js';
+import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
+import { openCurrentDataset } from '../../../loaders/open-dataset.js';
+import { fieldMask } from '../../../transport/routes/kline-text.js';
+import { KlineTextCache } from '../../../transport/serialise/kline-text.js';
+import { klineRows } from '../../../transport/serialise/rows.js';
+import { tempDir } from '../../helpers/snapshot-folder.js';
+
+let dataset: Dataset;
+let cleanup: () => Promise<void>;
+
+before(async () => {
+  const dir = await tempDir();
+  cleanup = dir.cleanup;
+  // ~2.5 years: symbols with 600+ rows, so windows cross the 256-row chunks.
+  await generateDemoSnapshot(join(dir.path, 'demo'), { symbolScale: 0.004, years: 2.5, progress: false });
+  await storeSnapshot(join(dir.path, 'demo'), join(dir.path, 'state'), { threads: 0 });
+  dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
+});
+after(() => cleanup());
+
+const FIELD_SETS: KlineField[][] = [[...KLINE_FIELDS], ['close'], ['open', 'close', 'volume'], ['high', 'low', 'amount']];
+const WINDOWS = [
+  { start: null, end: null, offset: 0, limit: 100 },
+  { start: null, end: null, offset: 200, limit: 500 },
+  { start: null, end: null, offset: 0, limit: 5000 },
+  { start: 0, end: null, offset: 250, limit: 10 },
+  { start: 0, end: null, offset: 255, limit: 2 },
+  { start: 0, end: null, offset: 0, limit: 1 },
+];
+
+test('every market, symbol sample, window, adjustment and field set renders the reference JSON exactly', () => {
+  const cache = new KlineTextCache(1 << 20); // small: evictions happen during the test too
+  let compared = 0;
+  for (const m of Object.values(dataset.markets)) {
+    for (let i = 0; i < m.symbols.size; i += Math.max(1, Math.floor(m.symbols.size / 4))) {
+      for (const adj of ['bfq', 'qfq', 'hfq'] as AdjustMode[]) {
+        for (const fields of FIELD_SETS) {
+          for (const q of WINDOWS) {
+            const expected = JSON.stringify(klineRows(klineSlice(m, i, q, adj, fields), m.symbols.codes[i], fields)).slice(1, -1);
+            const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], q);
+            const pieces: Buffer[] = [];
+            cache.rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
+            const text = Buffer.concat(pieces).toString();
+            assert.equal(text, expected, `${m.market} ${m.symbols.codes[i]} ${adj} ${fields.join(',')} ${JSON.stringify(q)}`);
+            compared++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(compared > 500, `compared ${compared} windows`);
+});
+
+test('a symbol spanning several chunks is rendered whole and in order', () => {
+  const m = dataset.markets.crypto; // every calendar day: the longest histories
+  const i = 0;
+  const rows = m.klines.offsets[i + 1] - m.klines.offsets[i];
+  assert.ok(rows > 600, `crypto symbol has ${rows} rows`);
+  const pieces: Buffer[] = [];
+  new KlineTextCache(1 << 30).rows(m, i, 'bfq', [...KLINE_FIELDS], 63, m.klines.offsets[i], m.klines.offsets[i + 1], pieces);
+  assert.ok(pieces.length >= 3, `the history spans ${pieces.length} chunks`);
+  const text = Buffer.concat(pieces).toString();
+  const parsed = JSON.parse(`[${text}]`) as { date: string }[];
+  assert.equal(parsed.length, rows);
+  assert.deepEqual(parsed.map((r) => r.date), [...parsed.map((r) => r.date)].sort());
+});

@@ -1,0 +1,110 @@
+// K-line rows as JSON bytes, rendered once per chunk of rows and kept: the rows never change.
+
+import { dateText } from '../../engine/calendar/date-text.js';
+import { type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
+import type { MarketData } from '../../engine/dataset/dataset.js';
+import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
+import { ByteWriter } from './byte-writer.js';
+
+/**
+ * Rows per cached chunk. Chunks are counted back from a symbol's latest row, because most
+ * windows end there: the latest 100 rows are one chunk.
+ */
+const CHUNK = 256;
+
+interface Chunk {
+  /** `,{row},{row}…`: every row with a leading comma, as UTF-8 (all ASCII). */
+  bytes: Buffer;
+  /** starts[k] = offset of row k's comma; starts[n] = bytes.length. */
+  starts: Int32Array;
+}
+
+/**
+ * An LRU of rendered chunks for one Dataset, keyed by market, symbol, chunk, adjustment and
+ * field set, bounded by the bytes it holds. A Dataset is immutable, so a chunk never goes
+ * stale; a reload brings a new Dataset and with it a new cache.
+ */
+export class KlineTextCache {
+  private readonly chunks = new Map<string, Chunk>();
+  private size = 0;
+  private readonly writer = new ByteWriter(CHUNK * 200);
+
+  constructor(private readonly budgetBytes: number) {}
+
+  /**
+   * JSON of rows [from, to) (absolute positions within symbol `i`), comma-separated, as
+   * byte views: `pieces` receives one view per chunk touched (usually one). The views share
+   * the cache's memory and stay valid as long as the caller holds them (eviction only
+   * drops the cache's reference).
+   */
+  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: Buffer[]): void {
+    if (to <= from) return;
+    const end = m.klines.offsets[i + 1]; // chunk c holds rows [end − (c+1)·CHUNK, end − c·CHUNK)
+    let first = true;
+    for (let c = Math.floor((end - from - 1) / CHUNK); c >= 0 && end - (c + 1) * CHUNK < to; c--) {
+      const chunk = this.chunk(m, i, c, adj, fields, mask);
+      const base = end - c * CHUNK - (chunk.starts.length - 1); // the chunk's first row
+      const a = Math.max(from, base) - base;
+      const b = Math.min(to, end - c * CHUNK) - base;
+      pieces.push(chunk.bytes.subarray(chunk.starts[a] + (first ? 1 : 0), chunk.starts[b])); // no comma before the first row
+      first = false;
+    }
+  }
+
+  private chunk(m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[], mask: number): Chunk {
+    const key = `${m.market}\u0000${i}\u0000${c}\u0000${adj}\u0000${mask}`;
+    const hit = this.chunks.get(key);
+    if (hit !== undefined) {
+      this.chunks.delete(key); // re-insert: Map order is the LRU order
+      this.chunks.set(key, hit);
+      return hit;
+    }
+    const made = renderChunk(this.writer, m, i, c, adj, fields);
+    this.chunks.set(key, made);
+    this.size += made.bytes.length + made.starts.byteLength;
+    for (const [oldKey, old] of this.chunks) {
+      if (this.size <= this.budgetBytes) break;
+      this.chunks.delete(oldKey);
+      this.size -= old.bytes.length + old.starts.byteLength;
+    }
+    return made;
+  }
+}
+
+/** Renders chunk `c` of symbol `i`: symbol, date, fields (adjusted prices for qfq/hfq), adj_factor. */
+function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[]): Chunk {
+  const k = m.klines;
+  const last = k.offsets[i + 1] - 1;
+  const to = last + 1 - c * CHUNK;
+  const from = Math.max(k.offsets[i], to - CHUNK);
+  const columns = fields.map((field) =>
+    adj !== 'bfq' && PRICE_FIELDS.has(field) ? adjustPrices(k[field], k.adj_factor, from, to, adj, last, new Float64Array(to - from)) : k[field].subarray(from, to),
+  );
+  const keys = fields.map((field) => `,"${field}":`);
+  const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`; // codes are [A-Za-z0-9._-]: nothing to escape
+  const starts = new Int32Array(to - from + 1);
+  for (let r = 0; r < to - from; r++) {
+    starts[r] = w.pos;
+    w.ascii(head);
+    w.ascii(dateText(k.date[from + r]));
+    w.ascii('"');
+    for (let f = 0; f < columns.length; f++) {
+      w.ascii(keys[f]);
+      w.number(columns[f][r]);
+    }
+    w.ascii(',"adj_factor":');
+    w.number(k.adj_factor[from + r]);
+    w.ascii('}');
+  }
+  starts[to - from] = w.pos;
+  return { bytes: w.take(), starts };
+}
+
+const caches = new WeakMap<object, KlineTextCache>();
+
+/** The cache of `dataset` (created on first use); dropped with the Dataset after a reload. */
+export function klineTextCacheOf(dataset: object, budgetBytes: number): KlineTextCache {
+  let cache = caches.get(dataset);
+  if (cache === undefined) caches.set(dataset, (cache = new KlineTextCache(budgetBytes)));
+  return cache;
+}
