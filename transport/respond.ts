@@ -14,17 +14,19 @@ export type HeaderList = string[];
  * required when this runs outside the handler's synchronous part. `close` answers with
  * `Connection: close` (used while draining).
  */
-export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer, headers: HeaderList, close = false): void {
+export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer, headers: HeaderList, close = false, headOnly = false): void {
   res.cork(() => {
     res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
     res.writeHeader('content-type', contentType);
     for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i], headers[i + 1]);
-    res.end(body, close);
+    // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a length.)
+    if (headOnly) res.endWithoutBody();
+    else res.end(body, close);
   });
 }
 
 /** Writes a problem+json response with its own extra headers (Retry-After, Allow) added. */
-export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false): void {
+export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false): void {
   for (const [name, value] of Object.entries(problem.headers)) headers.push(name, value);
-  send(res, problem.status, PROBLEM_TYPE, problem.body(), headers, close);
+  send(res, problem.status, PROBLEM_TYPE, problem.body(), headers, close, headOnly);
 }

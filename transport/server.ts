@@ -128,7 +128,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
   for (const route of routesFor(guard)) {
     app.get(route.pattern, (res, req) => serve(route, res, req));
-    app.any(route.pattern, (res) => sendProblem(res, new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET'), baseHeaders()));
+    app.any(route.pattern, (res, req) => {
+      const problem = new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET');
+      sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
+    });
   }
   app.get('/healthz', (res) => {
     if (state.dataset === null || state.draining) {
@@ -142,7 +145,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   if (openapi !== undefined) app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
   app.any('/*', (res, req) => {
     const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`);
-    sendProblem(res, problem, baseHeaders());
+    sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
   });
 
   return new Promise((resolve, reject) => {

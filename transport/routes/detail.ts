@@ -4,7 +4,7 @@ import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
 import { badParam } from '../problem.js';
 import { list, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
-import { snapshotRow } from '../serialise/rows.js';
+import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
 
 /** Selected snapshot columns (all when `fields` is absent), or 400 naming the unknown item. */
@@ -14,6 +14,7 @@ export function snapshotColumns(items: string[] | null): string[] {
   return projection.fields;
 }
 
+const CLOSE = Buffer.from('}');
 const SINGLE = { fields: list(false) };
 const BATCH = { symbols: list(true), fields: list(false) };
 
@@ -26,7 +27,9 @@ export const detailRoute: Route = {
     const m = marketOf(dataset, params[0]);
     const columns = snapshotColumns(parseParams(query, SINGLE).fields);
     const i = symbolOf(m, params[1]);
-    return { shape: 'detail', value: { market: m.market, symbol: m.symbols.codes[i], count: 1, data: snapshotRow(m, i, columns) }, rows: 1 };
+    const row = snapshotTextCacheOf(dataset).row(m, i, columns, columns.join(','));
+    const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
+    return { shape: 'detail', body: Buffer.concat([Buffer.from(head), row, CLOSE]), rows: 1 };
   },
 };
 
@@ -41,10 +44,11 @@ export const detailBatchRoute: Route = {
     const columns = snapshotColumns(p.fields);
     const batch = batchOf(m, p.symbols!, plan);
     requireSome(batch, m);
-    const data: Record<string, unknown> = {};
-    for (const i of batch.found) data[m.symbols.codes[i]] = snapshotRow(m, i, columns);
-    const value: Record<string, unknown> = { market: m.market, count: batch.found.length, data };
-    if (batch.missing.length > 0) value.missing = batch.missing;
-    return { shape: 'detailBatch', value, rows: batch.found.length };
+    const cache = snapshotTextCacheOf(dataset);
+    const key = columns.join(',');
+    const parts: Buffer[] = [Buffer.from(`{"market":"${m.market}","count":${batch.found.length},"data":{`)];
+    batch.found.forEach((i, n) => parts.push(Buffer.from(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`), cache.row(m, i, columns, key)));
+    parts.push(Buffer.from(batch.missing.length > 0 ? `},"missing":${JSON.stringify(batch.missing)}}` : '}}'));
+    return { shape: 'detailBatch', body: Buffer.concat(parts), rows: batch.found.length };
   },
 };

@@ -5,9 +5,11 @@ import { screen } from '../../engine/queries/screen.js';
 import { badParam } from '../problem.js';
 import { decimal, integer, list, oneOf, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
-import { snapshotRow } from '../serialise/rows.js';
+import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { clamp, marketOf } from './lookup.js';
 
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
 const sortColumn = (raw: string | undefined, name: string): string => {
   if (raw === undefined) return 'change_percent';
@@ -68,8 +70,15 @@ export const screenRoute: Route = {
     const columns = rowColumns(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
     const result = screen(m.snapshots, { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit });
-    const data = Array.from(result.rows, (i) => snapshotRow(m, i, columns));
-    const value = { market: m.market, total: result.total, count: data.length, limit, offset: p.offset, sort: p.sort, order: p.order, data };
-    return { shape: 'screen', value, rows: data.length };
+    const cache = snapshotTextCacheOf(dataset);
+    const key = columns.join(',');
+    const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${p.offset},"sort":"${p.sort}","order":"${p.order}","data":[`;
+    const parts: Buffer[] = [Buffer.from(head)];
+    result.rows.forEach((i, n) => {
+      if (n > 0) parts.push(COMMA);
+      parts.push(cache.row(m, i, columns, key));
+    });
+    parts.push(CLOSE);
+    return { shape: 'screen', body: Buffer.concat(parts), rows: result.rows.length };
   },
 };

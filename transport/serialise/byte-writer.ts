@@ -27,6 +27,13 @@ export class ByteWriter {
     for (let i = 0; i < text.length; i++) buf[this.pos++] = text.charCodeAt(i);
   }
 
+  /** A JSON string literal of any text (names may be any Unicode). */
+  string(text: string): void {
+    const literal = JSON.stringify(text);
+    this.ensure(literal.length * 3);
+    this.pos += this.buf.write(literal, this.pos, 'utf8');
+  }
+
   /** Exactly JSON.stringify(x) (`null` for NaN). */
   number(x: number): void {
     if (x >= 0 && x < 1e11) {
