@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { readSnapshot, type ReadOptions } from '../snapshot/read-snapshot.js';
 import { folderFingerprint } from './fingerprint.js';
 import { readMeta } from './from-lmdb.js';
-import { currentPointer, envFile, type CurrentPointer, snapshotsDir, versionDir } from './layout.js';
+import { currentPointer, envFile, type CurrentPointer, type SnapshotMeta, snapshotsDir, versionDir } from './layout.js';
 import { describe, writeSnapshotEnv } from './to-lmdb.js';
 
 export interface StoreResult {
@@ -44,6 +44,12 @@ export async function storeSnapshot(folder: string, stateDir: string, options: R
     const meta = await existingMeta(versionDir(stateDir, current.version));
     if (meta !== null) return { version: current.version, unchanged: true, skippedRead: true, rows: meta.rows, seconds: seconds() };
   }
+  const known = await storedWithFingerprint(stateDir, fingerprint, source);
+  if (known !== null) {
+    // A folder switched back to (a symlink repointed to a stored snapshot): no need to read it.
+    await writePointer(stateDir, { version: known.version, source, fingerprint });
+    return { version: known.version, unchanged: true, skippedRead: true, rows: known.rows, seconds: seconds() };
+  }
   const parsed = await readSnapshot(source, options);
   const version = `${parsed.manifest.id ?? 'snapshot'}.${parsed.contentHash.slice(0, 12)}`;
   const dir = versionDir(stateDir, version);
@@ -68,6 +74,17 @@ async function existingMeta(dir: string): Promise<Awaited<ReturnType<typeof read
     return null;
   }
   return readMeta(dir);
+}
+
+/** A stored version read from the same folder with the same fingerprint, if any is kept. */
+async function storedWithFingerprint(stateDir: string, fingerprint: string, source: string): Promise<SnapshotMeta | null> {
+  const names = await readdir(snapshotsDir(stateDir)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith('current.json') || name.includes('.tmp-')) continue;
+    const meta = await existingMeta(versionDir(stateDir, name));
+    if (meta !== null && meta.fingerprint === fingerprint && meta.source === source && meta.version === name) return meta;
+  }
+  return null;
 }
 
 /** Replaces current.json atomically (write, fsync, rename). */

@@ -96,3 +96,16 @@ test('npm run load: exit 0 and the version for a good folder, non-zero and file:
     return true;
   });
 });
+
+test('switching back to a folder still stored is recognised without reading it', async () => {
+  const state = join(root, 'switch');
+  const a = await writeSnapshotFolder(join(root, 'switch-a'), GOOD);
+  const b = await writeSnapshotFolder(join(root, 'switch-b'), { ...GOOD, 'ashare/klines.csv': GOOD['ashare/klines.csv'].replace('10.8', '11.8') });
+  const first = await storeSnapshot(a, state);
+  const second = await storeSnapshot(b, state);
+  const back = await storeSnapshot(a, state);
+  assert.notEqual(second.version, first.version);
+  assert.deepEqual([back.version, back.skippedRead], [first.version, true]);
+  assert.equal((await readCurrent(state))!.version, first.version);
+  assert.deepEqual(Array.from((await openCurrentDataset(state))!.markets.ashare.klines.close), [10.5, 10.8]);
+});
