@@ -7,7 +7,7 @@ import { badParam } from '../problem.js';
 /** A rule reads the raw value (undefined when absent) of parameter `name`. */
 export type Rule<T> = (raw: string | undefined, name: string) => T;
 
-const DIGITS = /^[0-9]{1,15}$/;
+const DIGITS = /^[0-9]+$/;
 
 /** A base-10 integer of digits only, at least `min`; `fallback` when absent. */
 export const integer =
@@ -15,7 +15,8 @@ export const integer =
   (raw, name) => {
     if (raw === undefined) return fallback;
     if (!DIGITS.test(raw)) throw badParam(name, `must be a whole number of digits only, got '${raw}'`);
-    const value = Number(raw);
+    // Past 2^53 a count means "all of it": cap it so answers echo an exact JSON integer.
+    const value = Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
     if (value < min) throw badParam(name, `must be at least ${min}, got ${value}`);
     return value;
   };

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, ok, startAnswerServer } from '../../helpers/e2e.js';
-import { KLINE_FIELDS, type KlineField, type KlineQuery, klineFieldNames, klineWindow } from '../../helpers/fixture-model.js';
+import { FIX, FIXTURE_MARKETS, KLINE_FIELDS, type KlineField, type KlineQuery, klineFieldNames, klineWindow } from '../../helpers/fixture-model.js';
 
 let server: TestServer;
 before(async () => (server = await startAnswerServer()));
@@ -120,3 +120,17 @@ test('a limit within the plan is used as given', async () => {
 test('a percent-encoded symbol in the path is decoded', async () => {
   await check('/ashare/klines/sh%36%30%30001?limit=1', expected('ashare', 'sh600001', { limit: 1 }), 'sh%36%30%30001 is sh600001');
 });
+
+test('a 17-digit limit is still a limit above the plan: clamped, not rejected', async () => {
+  await check('/ashare/klines/sh600001?limit=10000000000000000&fields=c', expected('ashare', 'sh600001', { limit: 500, fields: ['close'] }), 'limit 10^16 → 500 (decisions §3 clamps, it does not reject)');
+});
+
+for (const adj of ['bfq', 'qfq', 'hfq'] as const) {
+  test(`every row of every fixture symbol under adj=${adj} matches the CSV`, async () => {
+    for (const market of FIXTURE_MARKETS) {
+      for (const symbol of FIX[market].symbols) {
+        await check(`/${market}/klines/${symbol}?adj=${adj}&fields=*`, expected(market, symbol, { limit: 100, adj }), `${market}/${symbol} ${adj}`);
+      }
+    }
+  });
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, ok, startAnswerServer } from '../../helpers/e2e.js';
-import { type ScreenQuery, screenAnswer } from '../../helpers/fixture-model.js';
+import { type ScreenQuery, screenAnswer, SNAPSHOT_COLUMNS } from '../../helpers/fixture-model.js';
 
 let server: TestServer;
 before(async () => (server = await startAnswerServer()));
@@ -89,4 +89,8 @@ test('usstock: eps_ttm bounds', async () => {
 
 test('a market without data answers total 0 and no rows', async () => {
   await check('crypto', '', { limit: 50 }, 'empty crypto');
+});
+
+test('fields=* gives every snapshot column', async () => {
+  await check('ashare', '?fields=*&sort=pe_ratio&order=asc', { limit: 50, fields: [...SNAPSHOT_COLUMNS], sort: 'pe_ratio', order: 'asc' }, 'all columns');
 });
