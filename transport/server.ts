@@ -126,13 +126,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     }
   }
 
+  const notAllowed = (res: HttpResponse, req: HttpRequest): void => {
+    const problem = new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET');
+    sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
+  };
   for (const route of routesFor(guard)) {
     app.get(route.pattern, (res, req) => serve(route, res, req));
-    app.any(route.pattern, (res, req) => {
-      const problem = new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET');
-      sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
-    });
+    app.any(route.pattern, notAllowed);
   }
+  app.any('/healthz', notAllowed);
   app.get('/healthz', (res) => {
     if (state.dataset === null || state.draining) {
       const problem = state.draining ? new Problem('shutting_down', 'the server is draining') : new Problem('not_ready', 'no snapshot is loaded yet');
@@ -142,7 +144,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), baseHeaders());
   });
   const openapi = options.openapi;
-  if (openapi !== undefined) app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
+  if (openapi !== undefined) {
+    app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
+    app.any('/api/v1/openapi.json', notAllowed);
+  }
   app.any('/*', (res, req) => {
     const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`);
     sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
