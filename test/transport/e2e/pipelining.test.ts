@@ -1,0 +1,68 @@
+// A client that pipelines many requests on one connection gets every answer, in order.
+
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../helpers/api-server.js';
+
+let server: TestServer;
+before(async () => (server = await startTestServer()));
+after(() => server.close());
+
+interface RawResponse {
+  status: number;
+  body: string;
+}
+
+/** Sends every request in one write and reads `count` responses (Content-Length framed). */
+function pipeline(port: number, requests: string[]): Promise<RawResponse[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let buffer = Buffer.alloc(0);
+    const out: RawResponse[] = [];
+    socket.on('data', (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        out.push({ status: Number(head.split(' ')[1]), body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        buffer = buffer.subarray(end + 4 + length);
+        if (out.length === requests.length) {
+          socket.end();
+          resolve(out);
+          return;
+        }
+      }
+    });
+    socket.on('error', reject);
+    socket.write(requests.join(''));
+  });
+}
+
+test('30 pipelined requests of every kind come back complete and in request order', async () => {
+  const paths = [
+    '/api/v1/markets',
+    '/api/v1/ashare/klines/sh600001?limit=3',
+    '/api/v1/ashare/klines/sh600001?limit=2&adj=qfq',
+    '/api/v1/ashare/detail/sh600001?fields=close',
+    '/api/v1/ashare/screen?limit=2',
+    '/api/v1/ashare/klines/nope',
+    '/api/v1/ashare/klines?symbols=sh600001,sz000003&date=2025-03-14',
+    '/api/v1/macro?limit=1',
+    '/api/v1/quota',
+    '/api/v1/ashare/symbols?search=600',
+  ];
+  const sequence = [...paths, ...paths, ...paths];
+  const requests = sequence.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${server.keys.internal}\r\n\r\n`);
+  const responses = await pipeline(server.port, requests);
+  assert.equal(responses.length, sequence.length, 'one answer per request');
+  for (let n = 0; n < sequence.length; n++) {
+    const expected = await server.get(sequence[n], { key: server.keys.internal });
+    assert.equal(responses[n].status, expected.status, `status of answer ${n} (${sequence[n]})`);
+    if (sequence[n] !== '/api/v1/quota') assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
+    else assert.equal(JSON.parse(responses[n].body).plan, 'internal');
+  }
+});
