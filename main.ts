@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateDemoSnapshot } from './bench/data-gen/index.js';
 import { ensureDataset } from './loaders/ensure-dataset.js';
+import { Reloader } from './loaders/reload/reloader.js';
 import { ensureFirstKeys } from './loaders/state/first-keys.js';
 import { resolveStateDir, StateStore } from './loaders/state/state-store.js';
 import { StateSync } from './loaders/state/state-sync.js';
@@ -47,15 +48,41 @@ const state: ServerState = { dataset: opened.dataset, draining: false };
 const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
+const reloader = new Reloader({
+  stateDir,
+  folder: snapshotDir,
+  current: () => state.dataset!,
+  swap: (next) => (state.dataset = next), // requests keep the Dataset they started with
+  log,
+});
+process.on('SIGHUP', () => void reloader.reload());
+
+/** Longest a drain may take before the process exits anyway (the usage flush included). */
+const DRAIN_LIMIT_MS = 9000;
 let stopping = false;
+
+/**
+ * Drain: /healthz and new requests on open connections answer 503 shutting_down (with
+ * Connection: close) at once, the listening socket closes, requests in flight finish,
+ * usage is flushed, exit 0. Idle keep-alive clients do not hold the exit up.
+ */
 async function stop(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    log(`${signal}: already draining`);
+    return;
+  }
   stopping = true;
-  log(`${signal}: stopping`);
+  log(`${signal}: draining`);
   state.draining = true;
   server.close();
+  setTimeout(() => {
+    log(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
+    process.exit(1);
+  }, DRAIN_LIMIT_MS).unref();
+  await server.idle();
   await sync.close(); // the last usage counts reach the disk before exit
   await store.close();
+  log('drained; bye');
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -29,6 +29,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (`Retry-After`)',
   internal_error: 'an unexpected error; it is logged, no stack trace is answered',
   shutting_down: 'the server is draining before exit (`Retry-After`)',
+  deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned (`Retry-After`)',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
   not_ready: 'no snapshot is loaded yet (`Retry-After`)',
 };
@@ -235,7 +236,7 @@ function problemResponse(status: number, codes: ProblemCode[], headers: string[]
 
 /** Every error a route can answer, grouped by status, in check order (decisions §2). */
 function errorResponses(route: Route, doc: RouteDoc): Record<string, Json> {
-  const codes: ProblemCode[] = ['invalid_parameter', 'internal_error', 'not_ready', 'shutting_down', ...doc.codes];
+  const codes: ProblemCode[] = ['invalid_parameter', 'internal_error', 'not_ready', 'shutting_down', 'deadline_exceeded', ...doc.codes];
   if (route.pattern.includes(':market')) codes.push('unknown_market');
   if (route.auth) codes.push('unauthorized', 'rate_limited');
   if (route.charges) codes.push('quota_exhausted');

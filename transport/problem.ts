@@ -15,6 +15,7 @@ export const PROBLEMS = {
   quota_exhausted: { status: 429, title: 'Too Many Requests' },
   internal_error: { status: 500, title: 'Internal Server Error' },
   shutting_down: { status: 503, title: 'Service Unavailable' },
+  deadline_exceeded: { status: 503, title: 'Service Unavailable' },
   mail_not_configured: { status: 503, title: 'Service Unavailable' },
   not_ready: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

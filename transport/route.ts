@@ -17,6 +17,8 @@ export interface RequestContext {
   key: KeyState | null;
   plan: Plan;
   nowMs: number;
+  /** Aborted when the client goes away or the deadline passes: pool work should stop. */
+  signal: AbortSignal;
 }
 
 /**
@@ -34,5 +36,6 @@ export interface Route {
   auth: boolean;
   /** False only for /quota: it charges no rows and is served even with no rows left. */
   charges: boolean;
-  handle(ctx: RequestContext): Reply;
+  /** Synchronous for the common path; a Promise only for work sent to the pool. */
+  handle(ctx: RequestContext): Reply | Promise<Reply>;
 }

@@ -8,7 +8,7 @@ import { PLANS } from './guard/plans.js';
 import { parseQueryString } from './params/query-string.js';
 import { badParam, Problem } from './problem.js';
 import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';
-import type { Route } from './route.js';
+import type { Reply, Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { serialisers } from './serialise/compile.js';
 
@@ -27,12 +27,16 @@ export interface ServerOptions {
   openapi?: string;
   now?: () => number;
   log?: (line: string) => void;
+  /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */
+  deadlineMs?: number;
 }
 
 export interface RunningServer {
   port: number;
-  /** Stops listening; open connections finish (draining is the operations layer's). */
+  /** Stops listening; open connections stay until they close or the process exits. */
   close(): void;
+  /** Resolves once no asynchronous request is in flight (at once if none is). */
+  idle(): Promise<void>;
 }
 
 /** uWS quietly falls back to a slow pure-JS server when its binary does not load: refuse that. */
@@ -79,8 +83,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   const app: TemplatedApp = uWS.App();
 
-  /** Headers every response carries once data is loaded. */
-  const baseHeaders = (): HeaderList => (state.dataset === null ? [] : ['x-data-version', state.dataset.version]);
+  /** The data version header of the Dataset a response came from. */
+  const versionHeaders = (dataset: Dataset | null): HeaderList => (dataset === null ? [] : ['x-data-version', dataset.version]);
+  /** Headers of answers that read no Dataset (404, 405, health): the one served now. */
+  const baseHeaders = (): HeaderList => versionHeaders(state.dataset);
 
   /** Rate and quota headers of an authenticated response (none for internal keys). */
   function limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
@@ -90,15 +96,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     return headers;
   }
 
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
+  const deadlineMs = options.deadlineMs ?? 5000;
+
   function serve(route: Route, res: HttpResponse, req: HttpRequest): void {
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.paramNames.map((_, i) => req.getParameter(i));
     const presented = route.auth ? presentedKey(req) : null;
-    const dataset = state.dataset;
+    const dataset = state.dataset; // this request's Dataset to the end, whatever a reload swaps in
     let key: KeyState | null = null;
     let verdict: Verdict | null = null;
+    const fail = (error: unknown, figures: Verdict | null): void => {
+      const problem = error instanceof Problem ? error : internalError(error, route, log);
+      const remaining = key === null ? null : guard.charge(key, 0, nowMs);
+      sendProblem(res, problem, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining); // draining: Connection: close
+    };
+    const finish = (reply: Reply, figures: Verdict | null): void => {
+      const body = reply.body ?? serialisers[reply.shape](reply.value);
+      const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
+      send(res, 200, JSON_TYPE, body, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining);
+    };
     try {
       if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
       if (state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
@@ -108,6 +128,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
         if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
+      const abort = new AbortController();
       const reply = route.handle({
         dataset,
         params: decodeParams(rawParams, route.paramNames),
@@ -115,14 +136,44 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         key,
         plan: key?.plan ?? PLANS.internal,
         nowMs,
+        signal: abort.signal,
       });
-      const body = reply.body ?? serialisers[reply.shape](reply.value);
-      const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
-      send(res, 200, JSON_TYPE, body, limitHeaders(baseHeaders(), verdict, remaining));
+      if (!(reply instanceof Promise)) {
+        finish(reply, verdict);
+        return;
+      }
+      answerLater(reply, verdict === null ? null : { ...verdict }, abort);
     } catch (error) {
-      const problem = error instanceof Problem ? error : internalError(error, route, log);
-      const remaining = key === null ? null : guard.charge(key, 0, nowMs);
-      sendProblem(res, problem, limitHeaders(baseHeaders(), verdict, remaining), state.draining); // draining: Connection: close
+      fail(error, verdict);
+    }
+
+    /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
+    function answerLater(pending: Promise<Reply>, figures: Verdict | null, abort: AbortController): void {
+      let answered = false;
+      inFlight++;
+      res.onAborted(() => {
+        answered = true; // the client left: never touch `res` again
+        abort.abort();
+      });
+      const timer = setTimeout(() => {
+        if (answered) return;
+        answered = true;
+        abort.abort();
+        fail(new Problem('deadline_exceeded', `the request took longer than ${deadlineMs} ms`).withHeader('retry-after', '1'), figures);
+      }, deadlineMs);
+      pending
+        .then(
+          (reply) => {
+            if (!answered) (answered = true), finish(reply, figures);
+          },
+          (error: unknown) => {
+            if (!answered) (answered = true), fail(error, figures);
+          },
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          if (--inFlight === 0 && idle !== null) idle();
+        });
     }
   }
 
@@ -159,7 +210,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         reject(new Error(`cannot listen on ${options.host}:${options.port}`));
         return;
       }
-      resolve({ port: uWS.us_socket_local_port(token), close: () => uWS.us_listen_socket_close(token) });
+      resolve({
+        port: uWS.us_socket_local_port(token),
+        close: () => uWS.us_listen_socket_close(token),
+        idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => (idle = done))),
+      });
     });
   });
 }

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
-/** decisions.md §2, code → status, plus internal_error: the logged 500 of an unexpected exception. */
+/** decisions.md §2, code → status, plus internal_error (the logged 500 of an unexpected exception) and deadline_exceeded (issue 6's request deadline). */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
   unknown_market: 400,
@@ -24,6 +24,7 @@ const DECIDED: Record<string, number> = {
   mail_not_configured: 503,
   not_ready: 503,
   internal_error: 500,
+  deadline_exceeded: 503,
 };
 
 /** Reason phrases of RFC 9110 §15 (429 is RFC 6585 §4). */
@@ -40,7 +41,7 @@ const REASON: Record<number, string> = {
 
 const CODES = Object.keys(PROBLEMS) as ProblemCode[];
 
-test('the catalogue holds exactly the codes of decisions §2 plus internal_error', () => {
+test('the catalogue holds exactly the codes of decisions §2 plus internal_error and deadline_exceeded', () => {
   assert.deepEqual([...CODES].sort(), Object.keys(DECIDED).sort());
 });
 
