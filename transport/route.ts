@@ -1,6 +1,7 @@
 // What a route is: a uWS pattern, whether it needs a key and charges rows, and its handler.
 
 import type { Dataset } from '../engine/dataset/dataset.js';
+import type { KernelPool } from '../engine/pool/pool.js';
 import type { KeyState } from './guard/guard.js';
 import type { Plan } from './guard/plans.js';
 import type { ShapeName } from './schemas/responses.js';
@@ -19,6 +20,8 @@ export interface RequestContext {
   nowMs: number;
   /** Aborted when the client goes away or the deadline passes: pool work should stop. */
   signal: AbortSignal;
+  /** Where large kernels run, and from what size; null: everything inline. */
+  pool: { kernels: KernelPool; minScreenRows: number } | null;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
+import type { KernelPool } from '../engine/pool/pool.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { PLANS } from './guard/plans.js';
 import { parseQueryString } from './params/query-string.js';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */
   deadlineMs?: number;
+  /** Worker pool for screens over markets of at least `minScreenRows` symbols. */
+  pool?: { kernels: KernelPool; minScreenRows: number } | null;
 }
 
 export interface RunningServer {
@@ -137,6 +140,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         plan: key?.plan ?? PLANS.internal,
         nowMs,
         signal: abort.signal,
+        pool: options.pool ?? null,
       });
       if (!(reply instanceof Promise)) {
         finish(reply, verdict);

@@ -6,6 +6,9 @@ import { type FundamentalColumns, type KlineColumns, sharedFloat64, sharedInt32 
 import type { Market } from '../markets.js';
 import { lowerBound, upperBound } from './date-range.js';
 import { round4 } from './round.js';
+import { sortOrder } from './sort-orders.js';
+
+const sharedUint32 = (n: number): Uint32Array => new Uint32Array(new SharedArrayBuffer(n * 4));
 
 /** Date of a symbol that has no K-lines (its snapshot date is null). */
 export const NO_DATE = INVALID_DATE;
@@ -15,6 +18,9 @@ export interface SnapshotTable {
   size: number;
   date: Int32Array;
   values: Record<string, Float64Array>;
+  /** Per numeric column, all rows in screen order (nulls last, ties by symbol): see sort-orders.ts. */
+  ascending: Record<string, Uint32Array>;
+  descending: Record<string, Uint32Array>;
 }
 
 const MA_WINDOWS = [5, 10, 20, 60] as const;
@@ -50,11 +56,15 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
     if (values.total_market_cap[i] !== values.total_market_cap[i]) values.total_market_cap[i] = (close * values.total_shares[i]) / 1e8;
     if (values.circulating_market_cap[i] !== values.circulating_market_cap[i]) values.circulating_market_cap[i] = (close * values.float_shares[i]) / 1e8;
   }
+  const ascending: Record<string, Uint32Array> = {};
+  const descending: Record<string, Uint32Array> = {};
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
     const column = values[name];
     for (let i = 0; i < size; i++) column[i] = Number.isFinite(column[i]) ? round4(column[i]) : NaN;
+    ascending[name] = sortOrder(column, false, sharedUint32);
+    descending[name] = sortOrder(column, true, sharedUint32);
   }
-  return { size, date, values };
+  return { size, date, values, ascending, descending };
 }
 
 /** Fills symbol `i`'s K-line-derived columns from its rows [a, b). */

@@ -7,6 +7,7 @@ import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../loaders/open-dataset.js';
 import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
+import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { PlanName } from '../../transport/guard/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
@@ -36,7 +37,7 @@ export interface TestServer {
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean } = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -46,7 +47,10 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   const guard = new Guard(options.timeZone ?? 'UTC');
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
   const state: ServerState = { dataset, draining: false };
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {} });
+  // With `pool`, every screen runs on a worker (threshold 0), so the suite covers that path too.
+  const kernels = options.pool ? new KernelPool(1) : null;
+  const pool = kernels === null ? null : { kernels, minScreenRows: 0 };
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool });
   const get: TestServer['get'] = (path, opts = {}) =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = { connection: 'close', ...(opts.headers ?? {}) };
@@ -78,6 +82,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
     get,
     async close() {
       server.close();
+      await kernels?.close();
       await sync.close();
       await store.close();
       await dir.cleanup();

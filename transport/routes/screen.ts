@@ -1,10 +1,11 @@
 // GET /{market}/screen: filter, sort and page the latest snapshots of one market.
 
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import { screen } from '../../engine/queries/screen.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import { screen, type ScreenResult } from '../../engine/queries/screen.js';
 import { badParam } from '../problem.js';
 import { decimal, integer, list, oneOf, parseParams } from '../params/rules.js';
-import type { Route } from '../route.js';
+import type { Reply, Route } from '../route.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { clamp, marketOf } from './lookup.js';
 
@@ -63,22 +64,29 @@ export const screenRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
-  handle({ dataset, params, query, plan }) {
+  handle({ dataset, params, query, plan, pool, signal }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, PARAMS);
     const bounds = boundsOf(query);
     const columns = rowColumns(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
-    const result = screen(m.snapshots, { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit });
-    const cache = snapshotTextCacheOf(dataset);
-    const key = columns.join(',');
-    const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${p.offset},"sort":"${p.sort}","order":"${p.order}","data":[`;
-    const parts: Buffer[] = [Buffer.from(head)];
-    result.rows.forEach((i, n) => {
-      if (n > 0) parts.push(COMMA);
-      parts.push(cache.row(m, i, columns, key));
-    });
-    parts.push(CLOSE);
-    return { shape: 'screen', body: Buffer.concat(parts), rows: result.rows.length };
+    const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
+    const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, limit, p.offset, p.sort, p.order);
+    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal).then(answer);
+    return answer(screen(m.snapshots, q));
   },
 };
+
+/** The screen's JSON: envelope and cached rendered rows. */
+function render(dataset: Dataset, m: MarketData, result: ScreenResult, columns: string[], limit: number, offset: number, sort: string, order: string): Reply {
+  const cache = snapshotTextCacheOf(dataset);
+  const key = columns.join(',');
+  const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${offset},"sort":"${sort}","order":"${order}","data":[`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  result.rows.forEach((i, n) => {
+    if (n > 0) parts.push(COMMA);
+    parts.push(cache.row(m, i, columns, key));
+  });
+  parts.push(CLOSE);
+  return { shape: 'screen', body: Buffer.concat(parts), rows: result.rows.length };
+}

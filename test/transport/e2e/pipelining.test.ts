@@ -66,3 +66,18 @@ test('30 pipelined requests of every kind come back complete and in request orde
     else assert.equal(JSON.parse(responses[n].body).plan, 'internal');
   }
 });
+
+test('pipelined requests behind pending pool work (screens on a worker) are all answered, in order', async (t) => {
+  const pooled = await startTestServer({ pool: true });
+  t.after(() => pooled.close());
+  const paths = ['/api/v1/ashare/screen?limit=3', '/api/v1/markets', '/api/v1/ashare/screen?sort=close&order=asc', '/api/v1/ashare/klines/sh600001?limit=2', '/api/v1/hkstock/screen', '/api/v1/ashare/detail/sh600001'];
+  const sequence = [...paths, ...paths, ...paths, ...paths];
+  const requests = sequence.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${pooled.keys.internal}\r\n\r\n`);
+  const responses = await pipeline(pooled.port, requests);
+  assert.equal(responses.length, sequence.length, 'one answer per request, none dropped');
+  for (let n = 0; n < sequence.length; n++) {
+    const expected = await pooled.get(sequence[n], { key: pooled.keys.internal });
+    assert.equal(responses[n].status, 200, `status of answer ${n} (${sequence[n]})`);
+    assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
+  }
+});

@@ -1,0 +1,55 @@
+// The kernel pool: Piscina workers that run screens over the Dataset's shared arrays.
+
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Dataset } from '../dataset/dataset.js';
+import { MARKETS, type Market } from '../markets.js';
+import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
+import type { AttachedTables, ScreenTask, ScreenTaskResult } from './screen-task.js';
+
+/** Default workers: one per core but the one serving HTTP, at least one. */
+export const defaultPoolThreads = (): number => Math.max(1, availableParallelism() - 1);
+
+/**
+ * Runs screens on worker threads. A worker attaches a Dataset's snapshot columns the first
+ * time it sees the version (one extra round trip per worker and version); after that only
+ * parameters go out and the page's positions come back.
+ */
+export class KernelPool {
+  private readonly piscina: Piscina<ScreenTask, ScreenTaskResult>;
+
+  constructor(readonly threads = defaultPoolThreads()) {
+    this.piscina = new Piscina({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity, // keep attached versions warm
+    });
+  }
+
+  async screen(dataset: Dataset, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
+    const task: ScreenTask = {
+      version: dataset.version,
+      market,
+      bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
+      sort: q.sort,
+      descending: q.descending,
+      offset: q.offset,
+      limit: q.limit,
+    };
+    let result = await this.piscina.run(task, { signal });
+    if (!result.attached) result = await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal });
+    if (!result.attached) throw new Error('pool worker did not attach the dataset');
+    return { total: result.total, rows: result.rows };
+  }
+
+  close(): Promise<void> {
+    return this.piscina.destroy();
+  }
+}
+
+function tablesOf(dataset: Dataset): AttachedTables {
+  const tables: AttachedTables = {};
+  for (const market of MARKETS) tables[market] = dataset.markets[market].snapshots;
+  return tables;
+}
