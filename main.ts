@@ -8,6 +8,7 @@ import { Reloader } from './loaders/reload/reloader.js';
 import { ensureFirstKeys } from './loaders/state/first-keys.js';
 import { resolveStateDir, StateStore } from './loaders/state/state-store.js';
 import { StateSync } from './loaders/state/state-sync.js';
+import { DEFAULT_MIN_SCREEN_ROWS, defaultPoolThreads, KernelPool } from './engine/pool/pool.js';
 import { Guard } from './transport/guard/guard.js';
 import { buildOpenApi } from './transport/openapi.js';
 import { type ServerState, startServer } from './transport/server.js';
@@ -45,7 +46,9 @@ if (issued.length > 0) {
 }
 const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log });
+const kernels = new KernelPool(Number(process.env.POOL_THREADS ?? defaultPoolThreads()));
+const pool = { kernels, minScreenRows: Number(process.env.SCREEN_POOL_MIN_ROWS ?? DEFAULT_MIN_SCREEN_ROWS) };
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
 const reloader = new Reloader({
@@ -80,6 +83,7 @@ async function stop(signal: string): Promise<void> {
     process.exit(1);
   }, DRAIN_LIMIT_MS).unref();
   await server.idle();
+  await kernels.close();
   await sync.close(); // the last usage counts reach the disk before exit
   await store.close();
   log('drained; bye');

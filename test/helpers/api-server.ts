@@ -37,7 +37,7 @@ export interface TestServer {
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number } = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -47,9 +47,9 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   const guard = new Guard(options.timeZone ?? 'UTC');
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
   const state: ServerState = { dataset, draining: false };
-  // With `pool`, every screen runs on a worker (threshold 0), so the suite covers that path too.
+  // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1) : null;
-  const pool = kernels === null ? null : { kernels, minScreenRows: 0 };
+  const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool });
   const get: TestServer['get'] = (path, opts = {}) =>
     new Promise((resolve, reject) => {

