@@ -3,7 +3,7 @@
 import { KLINE_FIELDS, KLINE_SHORT_CODES, MACRO_INDICATORS, NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../engine/columns.js';
 import { MARKETS } from '../engine/markets.js';
 import { Guard } from './guard/guard.js';
-import { PLANS } from './guard/plans.js';
+import { PLANS } from '../engine/plans.js';
 import { PROBLEMS, type ProblemCode } from './problem.js';
 import { ADJ_MODES } from './routes/kline-params.js';
 import { routesFor } from './routes/index.js';

@@ -3,7 +3,7 @@
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
 import type { KeyState } from './guard/guard.js';
-import type { Plan } from './guard/plans.js';
+import type { Plan } from '../engine/plans.js';
 import type { ShapeName } from './schemas/responses.js';
 
 /** Everything a handler may read; copied out of the uWS request before anything else runs. */

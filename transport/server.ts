@@ -5,7 +5,7 @@ import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_li
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
-import { PLANS } from './guard/plans.js';
+import { PLANS } from '../engine/plans.js';
 import { parseQueryString } from './params/query-string.js';
 import { badParam, Problem } from './problem.js';
 import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import type { PlanName } from '../../loaders/state/key-store.js';
+import type { PlanName } from '../../engine/plans.js';
 import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { parseApiKey, secretHash, secretMatches } from '../../transport/guard/api-key.js';

@@ -1,7 +1,8 @@
 // The keys command: create, list, disable, enable and rotate API keys in STATE_DIR's key store.
 
 import { parseArgs } from 'node:util';
-import { isPlanName, PLAN_NAMES, type KeyRecord } from '../state/key-store.js';
+import { isPlanName, PLAN_NAMES } from '../../engine/plans.js';
+import type { KeyRecord } from '../state/key-store.js';
 import { resolveStateDir, StateStore } from '../state/state-store.js';
 
 const USAGE = `usage: keys <command> [--state DIR]

@@ -1,6 +1,7 @@
 // First start: one key per plan on an empty key store, for main.ts to print once.
 
-import { PLAN_NAMES, type IssuedKey, type KeyStore } from './key-store.js';
+import { PLAN_NAMES } from '../../engine/plans.js';
+import type { IssuedKey, KeyStore } from './key-store.js';
 
 /**
  * On an empty key store, creates one key per plan (free, pro, enterprise, internal) and

@@ -1,16 +1,9 @@
 // Key records in LMDB: id, plan, org, created, disabled and the secret's hash, never the key.
 
 import type { Database, RootDatabase } from 'lmdb';
+import type { PlanName } from '../../engine/plans.js';
 import { formatKey, hashSecret, newKeyId, newSecret } from './key-secret.js';
 
-/** Plan identifiers (transport/guard/plans.ts holds their limits; a test checks both lists agree). */
-export const PLAN_NAMES = ['free', 'pro', 'enterprise', 'internal'] as const;
-export type PlanName = (typeof PLAN_NAMES)[number];
-
-/** True when `value` names a plan. */
-export function isPlanName(value: string): value is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(value);
-}
 
 /** One stored key. `hash` is SHA-256 of the secret; the key text itself is never stored. */
 export interface KeyRecord {

@@ -9,7 +9,7 @@ import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
-import type { PlanName } from '../../transport/guard/plans.js';
+import type { PlanName } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import { startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rename, symlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { PlanName } from '../../transport/guard/plans.js';
+import type { PlanName } from '../../engine/plans.js';
 
 /** dist/main.js, next to this compiled file's dist/test/helpers/. */
 export const MAIN_JS = fileURLToPath(new URL('../../main.js', import.meta.url));

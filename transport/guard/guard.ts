@@ -3,7 +3,7 @@
 import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
 import { KeyState, type KeyRecordLike } from './key-state.js';
-import type { PlanName } from './plans.js';
+import type { PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
 import { take, wholeTokens, retryAfterSeconds } from './token-bucket.js';
 

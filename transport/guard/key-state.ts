@@ -1,7 +1,7 @@
 // One key as the guard holds it in memory: its record, token bucket and today's usage.
 
 import type { DayUsage } from './daily-quota.js';
-import { PLANS, type Plan, type PlanName } from './plans.js';
+import { PLANS, type Plan, type PlanName } from '../../engine/plans.js';
 import { NO_DAY } from './quota-day.js';
 import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
 

@@ -2,7 +2,7 @@
 
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { isMarket } from '../../engine/markets.js';
-import type { Plan } from '../guard/plans.js';
+import type { Plan } from '../../engine/plans.js';
 import { badParam, Problem } from '../problem.js';
 
 /** The market named by the path, or 400 unknown_market. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { secretHash } from '../../../transport/guard/api-key.js';
 import { Guard, type KeyRecordLike } from '../../../transport/guard/guard.js';
-import type { PlanName } from '../../../transport/guard/plans.js';
+import type { PlanName } from '../../../engine/plans.js';
 
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
 

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPlanName, PLAN_NAMES, PLANS } from '../../../transport/guard/plans.js';
+import { isPlanName, PLAN_NAMES, PLANS } from '../../engine/plans.js';
 
 test('plans carry the figures of the Limits table', () => {
   assert.deepEqual(

@@ -1,4 +1,4 @@
-// The plans of decisions.md §3: the spec's Limits table plus the operators' `internal` plan.
+// The plans of decisions.md §3: the spec's Limits table plus the operators' `internal` plan (shared by the key store and the guard).
 
 /** Plan identifiers as stored with a key and answered in `/quota`'s `plan`. */
 export type PlanName = 'free' | 'pro' | 'enterprise' | 'internal';
