@@ -1,6 +1,8 @@
 // Composition root: options, snapshot, keys and limits, HTTP server, clean stop.
 
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parseArgs } from 'node:util';
 import { generateDemoSnapshot } from './bench/data-gen/index.js';
 import { ensureDataset } from './loaders/ensure-dataset.js';
@@ -14,6 +16,12 @@ import { buildOpenApi } from './transport/openapi.js';
 import { type ServerState, startServer } from './transport/server.js';
 
 const log = (line: string): void => console.error(`[mdq] ${line}`);
+
+/** V8's full collection, without starting node with --expose-gc. */
+function fullGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 const { values } = parseArgs({
   options: {
@@ -51,17 +59,26 @@ const pool = { kernels, minScreenRows: Number(process.env.SCREEN_POOL_MIN_ROWS ?
 const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
+const collectGarbage = fullGc();
 const reloader = new Reloader({
   stateDir,
   folder: snapshotDir,
   current: () => state.dataset!,
-  swap: (next) => (state.dataset = next), // requests keep the Dataset they started with
+  swap: (next) => {
+    state.dataset = next; // requests keep the Dataset they started with
+    // The old columns are SharedArrayBuffers made on the reload worker: V8 does not count
+    // them as this thread's memory, so nothing prompts a collection. Once the requests
+    // still on the old Dataset are done, collect explicitly (one pause per reload).
+    void server.idle().then(collectGarbage);
+  },
   log,
 });
 process.on('SIGHUP', () => void reloader.reload());
 
 /** Longest a drain may take before the process exits anyway (the usage flush included). */
 const DRAIN_LIMIT_MS = 9000;
+/** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
+const DRAIN_GRACE_MS = Number(process.env.DRAIN_GRACE_MS ?? 500);
 let stopping = false;
 
 /**
@@ -82,6 +99,9 @@ async function stop(signal: string): Promise<void> {
     log(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
     process.exit(1);
   }, DRAIN_LIMIT_MS).unref();
+  // Requests already sent on open connections are answered 503 (Connection: close) rather
+  // than cut off: give them a moment to arrive before the process takes the sockets down.
+  await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
   await server.idle();
   await kernels.close();
   await sync.close(); // the last usage counts reach the disk before exit

@@ -193,7 +193,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   app.get('/healthz', (res) => {
     if (state.dataset === null || state.draining) {
       const problem = state.draining ? new Problem('shutting_down', 'the server is draining') : new Problem('not_ready', 'no snapshot is loaded yet');
-      sendProblem(res, problem.withHeader('retry-after', '1'), baseHeaders());
+      sendProblem(res, problem.withHeader('retry-after', '1'), baseHeaders(), state.draining);
       return;
     }
     send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), baseHeaders());

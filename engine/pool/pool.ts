@@ -39,7 +39,7 @@ export class KernelPool {
 
   async screen(dataset: Dataset, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
     const task: ScreenTask = {
-      version: dataset.version,
+      version: instanceKey(dataset),
       market,
       bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
       sort: q.sort,
@@ -56,6 +56,19 @@ export class KernelPool {
   close(): Promise<void> {
     return this.piscina.destroy();
   }
+}
+
+const instances = new WeakMap<Dataset, string>();
+let instanceCount = 0;
+
+/**
+ * Workers key attached tables by Dataset instance, not version text: a reload back to a
+ * version seen before is a new Dataset with new memory, and the old one must be let go.
+ */
+function instanceKey(dataset: Dataset): string {
+  let key = instances.get(dataset);
+  if (key === undefined) instances.set(dataset, (key = `${dataset.version}#${++instanceCount}`));
+  return key;
 }
 
 function tablesOf(dataset: Dataset): AttachedTables {

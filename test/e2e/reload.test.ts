@@ -123,7 +123,7 @@ test('switching back from the rejected folder to B is recognised as unchanged', 
   assert.match(line, /reload: unchanged, still serving /, 'B is what serves already');
 });
 
-test('two SIGHUPs in quick succession, the folder repointed between them, end on the folder\'s last target', async () => {
+test('two SIGHUPs in quick succession, the folder repointed between them, end on the folder\'s last target', async (t) => {
   const from = server.log.length;
   await repoint(link, A);
   server.signal('SIGHUP');
@@ -146,6 +146,7 @@ test('two SIGHUPs in quick succession, the folder repointed between them, end on
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const lines = server.log.slice(from);
+  t.diagnostic(lines.join(' | '));
   assert.ok(!lines.some((l) => /reload: (failed|snapshot rejected)/.test(l)), `no pass fails (log:\n${lines.join('\n')})`);
   const health = await get('/healthz');
   assert.equal(health.status, 200, 'the server is alive and healthy');
