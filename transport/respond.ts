@@ -2,6 +2,7 @@
 
 import type { HttpResponse } from 'uWebSockets.js';
 import { Problem, STATUS_LINES } from './problem.js';
+import { assemble, type BodyPart } from './serialise/assemble.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -14,14 +15,15 @@ export type HeaderList = string[];
  * required when this runs outside the handler's synchronous part. `close` answers with
  * `Connection: close` (used while draining).
  */
-export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer, headers: HeaderList, close = false, headOnly = false): void {
+export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer | BodyPart[], headers: HeaderList, close = false, headOnly = false): void {
+  if (Array.isArray(body)) body = assemble(body); // a view of a reused buffer: end() below copies it
   res.cork(() => {
     res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
     res.writeHeader('content-type', contentType);
     for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i], headers[i + 1]);
     // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a length.)
     if (headOnly) res.endWithoutBody();
-    else res.end(body, close);
+    else res.end(body as string | Buffer, close);
   });
 }
 

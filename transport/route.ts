@@ -5,6 +5,7 @@ import type { KernelPool } from '../engine/pool/pool.js';
 import type { KeyState } from './guard/guard.js';
 import type { Plan } from '../engine/plans.js';
 import type { ShapeName } from './schemas/responses.js';
+import type { BodyPart } from './serialise/assemble.js';
 
 /** Everything a handler may read; copied out of the uWS request before anything else runs. */
 export interface RequestContext {
@@ -18,8 +19,8 @@ export interface RequestContext {
   key: KeyState | null;
   plan: Plan;
   nowMs: number;
-  /** Aborted when the client goes away or the deadline passes: pool work should stop. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away or the deadline passes (routes that may answer later only). */
+  signal: AbortSignal | null;
   /** Where large kernels run, and from what size; null: everything inline. */
   pool: { kernels: KernelPool; minScreenRows: number } | null;
 }
@@ -29,7 +30,7 @@ export interface RequestContext {
  * shape's compiled serialiser writes, or the body already rendered (hot paths that keep
  * rendered row text; tests hold such bodies to the same schema).
  */
-export type Reply = { shape: ShapeName; rows: number } & ({ value: unknown; body?: undefined } | { body: string | Buffer; value?: undefined });
+export type Reply = { shape: ShapeName; rows: number } & ({ value: unknown; body?: undefined } | { body: BodyPart[]; value?: undefined });
 
 export interface Route {
   /** uWS pattern under the server root, e.g. `/api/v1/:market/klines/:symbol`. */
@@ -39,6 +40,8 @@ export interface Route {
   auth: boolean;
   /** False only for /quota: it charges no rows and is served even with no rows left. */
   charges: boolean;
+  /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
+  mayAnswerLater?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */
   handle(ctx: RequestContext): Reply | Promise<Reply>;
 }

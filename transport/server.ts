@@ -131,7 +131,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
         if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
-      const abort = new AbortController();
+      const abort = route.mayAnswerLater ? new AbortController() : null;
       const reply = route.handle({
         dataset,
         params: decodeParams(rawParams, route.paramNames),
@@ -139,14 +139,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         key,
         plan: key?.plan ?? PLANS.internal,
         nowMs,
-        signal: abort.signal,
+        signal: abort?.signal ?? null,
         pool: options.pool ?? null,
       });
       if (!(reply instanceof Promise)) {
         finish(reply, verdict);
         return;
       }
-      answerLater(reply, verdict === null ? null : { ...verdict }, abort);
+      answerLater(reply, verdict === null ? null : { ...verdict }, abort!);
     } catch (error) {
       fail(error, verdict);
     }

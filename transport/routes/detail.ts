@@ -4,6 +4,7 @@ import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
 import { badParam } from '../problem.js';
 import { list, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
+import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
 
@@ -14,7 +15,6 @@ export function snapshotColumns(items: string[] | null): string[] {
   return projection.fields;
 }
 
-const CLOSE = Buffer.from('}');
 const SINGLE = { fields: list(false) };
 const BATCH = { symbols: list(true), fields: list(false) };
 
@@ -29,7 +29,7 @@ export const detailRoute: Route = {
     const i = symbolOf(m, params[1]);
     const row = snapshotTextCacheOf(dataset).row(m, i, columns, columns.join(','));
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
-    return { shape: 'detail', body: Buffer.concat([Buffer.from(head), row, CLOSE]), rows: 1 };
+    return { shape: 'detail', body: [head, row, '}'], rows: 1 };
   },
 };
 
@@ -46,9 +46,9 @@ export const detailBatchRoute: Route = {
     requireSome(batch, m);
     const cache = snapshotTextCacheOf(dataset);
     const key = columns.join(',');
-    const parts: Buffer[] = [Buffer.from(`{"market":"${m.market}","count":${batch.found.length},"data":{`)];
-    batch.found.forEach((i, n) => parts.push(Buffer.from(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`), cache.row(m, i, columns, key)));
-    parts.push(Buffer.from(batch.missing.length > 0 ? `},"missing":${JSON.stringify(batch.missing)}}` : '}}'));
-    return { shape: 'detailBatch', body: Buffer.concat(parts), rows: batch.found.length };
+    const body: BodyPart[] = [`{"market":"${m.market}","count":${batch.found.length},"data":{`];
+    batch.found.forEach((i, n) => body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, columns, key)));
+    body.push(batch.missing.length > 0 ? `},"missing":${JSON.stringify(batch.missing)}}` : '}}');
+    return { shape: 'detailBatch', body, rows: batch.found.length };
   },
 };

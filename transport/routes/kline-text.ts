@@ -4,6 +4,7 @@ import { KLINE_FIELDS, type KlineField } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow, type WindowQuery } from '../../engine/kernels/kline-window.js';
+import type { BodyPart } from '../serialise/assemble.js';
 import { klineTextCacheOf } from '../serialise/kline-text.js';
 
 /** Bytes of rendered K-line rows kept per Dataset (KLINE_TEXT_CACHE_MB, default 256). */
@@ -21,7 +22,7 @@ export interface RenderedWindow {
  * The window of decisions §4 for symbol `i`: its JSON rows (`{row},{row}…`, ascending) are
  * appended to `pieces` as byte views of the Dataset's rendered-row cache.
  */
-export function renderedWindow(dataset: Dataset, m: MarketData, i: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[], pieces: Buffer[]): RenderedWindow {
+export function renderedWindow(dataset: Dataset, m: MarketData, i: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[], pieces: BodyPart[]): RenderedWindow {
   const { from, to, total } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], q);
   klineTextCacheOf(dataset, BUDGET_BYTES).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
   return { count: to - from, total };

@@ -3,11 +3,11 @@
 import { badParam } from '../problem.js';
 import { list, optionalDate, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
+import type { BodyPart } from '../serialise/assemble.js';
 import { renderedWindow } from './kline-text.js';
 import { fieldNames, KLINE_PARAMS, klineFields } from './kline-params.js';
 import { batchOf, checkRange, clamp, marketOf, requireSome } from './lookup.js';
 
-const CLOSE_ARRAY = Buffer.from(']');
 const PARAMS = { ...KLINE_PARAMS, symbols: list(true), date: optionalDate };
 
 export const klinesBatchRoute: Route = {
@@ -25,15 +25,15 @@ export const klinesBatchRoute: Route = {
     const batch = batchOf(m, p.symbols!, plan);
     requireSome(batch, m);
     const window = p.date !== null ? { start: p.date, end: p.date, offset: p.offset, limit } : { start: p.start, end: p.end, offset: p.offset, limit };
-    const data: Buffer[] = [];
+    const body: BodyPart[] = ['']; // the head, once the count is known
     let count = 0;
     for (const i of batch.found) {
-      data.push(Buffer.from(`${data.length > 0 ? ',' : ''}"${m.symbols.codes[i]}":[`)); // codes need no escaping
-      count += renderedWindow(dataset, m, i, window, p.adj, fields, data).count;
-      data.push(CLOSE_ARRAY);
+      body.push(`${body.length > 1 ? ',' : ''}"${m.symbols.codes[i]}":[`); // codes need no escaping
+      count += renderedWindow(dataset, m, i, window, p.adj, fields, body).count;
+      body.push(']');
     }
-    const missing = batch.missing.length > 0 ? `,"missing":${JSON.stringify(batch.missing)}` : '';
-    const head = `{"market":"${m.market}","count":${count},"limit":${limit},"offset":${p.offset},"fields":${JSON.stringify(fieldNames(fields))},"data":{`;
-    return { shape: 'klinesBatch', body: Buffer.concat([Buffer.from(head), ...data, Buffer.from(`}${missing}}`)]), rows: count };
+    body[0] = `{"market":"${m.market}","count":${count},"limit":${limit},"offset":${p.offset},"fields":${JSON.stringify(fieldNames(fields))},"data":{`;
+    body.push(batch.missing.length > 0 ? `},"missing":${JSON.stringify(batch.missing)}}` : '}}');
+    return { shape: 'klinesBatch', body, rows: count };
   },
 };

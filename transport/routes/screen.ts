@@ -6,11 +6,10 @@ import { screen, type ScreenResult } from '../../engine/queries/screen.js';
 import { badParam } from '../problem.js';
 import { decimal, integer, list, oneOf, parseParams } from '../params/rules.js';
 import type { Reply, Route } from '../route.js';
+import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { clamp, marketOf } from './lookup.js';
 
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
 const sortColumn = (raw: string | undefined, name: string): string => {
   if (raw === undefined) return 'change_percent';
@@ -64,6 +63,7 @@ export const screenRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
+  mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, PARAMS);
@@ -72,7 +72,7 @@ export const screenRoute: Route = {
     const limit = clamp(p.limit, plan.rowsPerCall);
     const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
     const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, limit, p.offset, p.sort, p.order);
-    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal).then(answer);
+    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal ?? undefined).then(answer);
     return answer(screen(m.snapshots, q));
   },
 };
@@ -82,11 +82,11 @@ function render(dataset: Dataset, m: MarketData, result: ScreenResult, columns: 
   const cache = snapshotTextCacheOf(dataset);
   const key = columns.join(',');
   const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${offset},"sort":"${sort}","order":"${order}","data":[`;
-  const parts: Buffer[] = [Buffer.from(head)];
+  const body: BodyPart[] = [head];
   result.rows.forEach((i, n) => {
-    if (n > 0) parts.push(COMMA);
-    parts.push(cache.row(m, i, columns, key));
+    if (n > 0) body.push(',');
+    body.push(cache.row(m, i, columns, key));
   });
-  parts.push(CLOSE);
-  return { shape: 'screen', body: Buffer.concat(parts), rows: result.rows.length };
+  body.push(']}');
+  return { shape: 'screen', body, rows: result.rows.length };
 }

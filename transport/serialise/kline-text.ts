@@ -37,7 +37,7 @@ export class KlineTextCache {
    * the cache's memory and stay valid as long as the caller holds them (eviction only
    * drops the cache's reference).
    */
-  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: Buffer[]): void {
+  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: (string | Buffer)[]): void {
     if (to <= from) return;
     const end = m.klines.offsets[i + 1]; // chunk c holds rows [end − (c+1)·CHUNK, end − c·CHUNK)
     let first = true;

@@ -1,0 +1,231 @@
+// One comparison run: our server and the raw uWS ceiling with the same bytes, loaded by wrk one at a time, in alternating rounds.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type HttpCase } from './cases.js';
+import { stopAll } from './children.js';
+import { machineBusy, watchCpu, watchMachine } from './cpu-time.js';
+import { httpGet } from './http-get.js';
+import { choosePinning, type Pinning } from './pinning.js';
+import { ensureSnapshot, internalKey, REPO, type RunningServer, startOurServer, startRawServer } from './servers.js';
+import { ensureWrk, runWrk, type WrkResult, wrkHasRateFlag, wrkVersion } from './wrk.js';
+
+export interface ComparisonOptions {
+  cases: HttpCase[];
+  /** Measured seconds per side, case and round (whole seconds: wrk's -d). */
+  seconds: number;
+  /** Unmeasured seconds of load on each server and case before the rounds (JIT, caches), 0 for none. */
+  warmupSeconds: number;
+  /** Rounds of ours + raw; the order alternates each round and the median round is reported. */
+  rounds: number;
+  /**
+   * A measurement during which other processes used more than this many cores is
+   * retried (after waiting for a quiet machine) up to `retries` times, then kept as noisy.
+   */
+  maxOtherCpu: number;
+  retries: number;
+  connections: number;
+  snapshotDir: string;
+  /** Our server's state dir; reusing it skips the snapshot load on later runs. */
+  stateDir: string;
+  /** Where the JSON goes (its folder is created). */
+  outFile: string;
+  /** Extra node flags for our server, e.g. ['--cpu-prof', '--cpu-prof-dir', DIR]. */
+  serverNodeArgs?: string[];
+  /** Progress lines. */
+  log: (line: string) => void;
+  /** The command line recorded in the JSON. */
+  command: string;
+}
+
+/**
+ * One side of a case: wrk's figures, how busy the server's process was (1 = one core),
+ * and `otherCpu`: cores' worth of user/system/steal time spent by anything but the
+ * server and wrk during the run (other tenants of a shared machine; near 0 when quiet).
+ */
+export type SideResult = WrkResult & { serverCpu: number | null; otherCpu: number | null; noisy: boolean };
+
+export interface CaseResult {
+  name: string;
+  path: string;
+  bodyBytes: number;
+  /** The round with the median req/s of each side. */
+  ours: SideResult;
+  raw: SideResult;
+  /** Median ours req/s over median raw req/s: the headline. */
+  ratio: number;
+  /** Every round, in order, with its own ratio (the spread shows how noisy the machine was). */
+  rounds: { ours: SideResult; raw: SideResult; ratio: number }[];
+}
+
+export interface ComparisonResult {
+  generated: string;
+  command: string;
+  /** `busyBefore`: share of all cores busy in the second before the run (other work skews figures). */
+  machine: { cores: number; cpuModel: string; node: string; platform: string; busyBefore: number | null };
+  loadTool: {
+    name: 'wrk'; version: string; threads: 1; connections: number; seconds: number; warmupSeconds: number; rounds: number;
+    maxOtherCpu: number; retries: number; keepAlive: true; rateFlag: boolean;
+  };
+  /** The code measured: HEAD and whether the working tree differed from it (dist/ is built from the tree). */
+  code: { commit: string | null; dirty: boolean | null };
+  pinning: Pinning;
+  cases: CaseResult[];
+}
+
+/** Read-only git queries; null when this is not a git checkout. */
+function codeVersion(): ComparisonResult['code'] {
+  const git = (...args: string[]): string | null => {
+    const out = spawnSync('git', ['-C', REPO, ...args], { encoding: 'utf8' });
+    return out.status === 0 ? out.stdout.trim() : null;
+  };
+  const status = git('status', '--porcelain', '--untracked-files=no');
+  return { commit: git('rev-parse', 'HEAD'), dirty: status === null ? null : status !== '' };
+}
+
+interface Target {
+  label: string;
+  server: RunningServer;
+}
+
+/** One measured wrk run against `target`, with the server's and everyone else's CPU. */
+async function measure(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds: number): Promise<SideResult> {
+  // The same request bytes to both sides: the raw server parses the key header and ignores it.
+  const load = { url: `http://127.0.0.1:${target.server.port}${path}`, headers: { 'X-API-Key': key }, connections: o.connections, core: pin.loadCore, seconds };
+  const cpu = watchCpu(target.server.child.pid);
+  const machine = watchMachine();
+  let serverCpu: number | null = null;
+  let result: WrkResult;
+  try {
+    result = await runWrk(load);
+  } finally {
+    serverCpu = cpu.stop();
+  }
+  const busy = machine.stop();
+  const otherCpu = busy === null || serverCpu === null || result.wrkCpu === null ? null : Math.max(0, busy - serverCpu - result.wrkCpu);
+  return { ...result, serverCpu, otherCpu, noisy: otherCpu !== null && otherCpu > o.maxOtherCpu };
+}
+
+/** Waits (up to `maxMs`) for a second in which the machine is nearly idle: others' load skews one side. */
+async function waitQuiet(o: ComparisonOptions, maxMs = 30_000): Promise<void> {
+  const cores = cpus().length;
+  const until = performance.now() + maxMs;
+  let said = false;
+  while (performance.now() < until) {
+    const busy = await machineBusy(1000);
+    if (busy === null || busy * cores <= o.maxOtherCpu) return;
+    if (!said) o.log(`waiting for a quiet machine (${Math.round(busy * cores * 100)}% of a core busy elsewhere)`);
+    said = true;
+  }
+}
+
+/** A measurement retried while other processes disturbed it (see `maxOtherCpu`). */
+async function measureQuietly(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions): Promise<SideResult> {
+  let result = await measure(target, path, key, pin, o, o.seconds);
+  for (let attempt = 1; result.noisy && attempt <= o.retries; attempt++) {
+    o.log(`${target.label}: others used ${Math.round(result.otherCpu! * 100)}% of a core; retry ${attempt}/${o.retries}`);
+    await waitQuiet(o);
+    result = await measure(target, path, key, pin, o, o.seconds);
+  }
+  return result;
+}
+
+/** The first symbol of the market: a stable, seeded choice with a full history in the demo. */
+async function firstSymbol(port: number, market: string, key: string): Promise<string> {
+  const res = await httpGet(`http://127.0.0.1:${port}/api/v1/${market}/symbols?limit=1`, { 'x-api-key': key });
+  if (res.status !== 200) throw new Error(`symbols of ${market}: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  const symbol = (JSON.parse(res.body.toString('utf8')) as { data: { symbol: string }[] }).data[0]?.symbol;
+  if (symbol === undefined) throw new Error(`market ${market} lists no symbol`);
+  return symbol;
+}
+
+/** The result with the median req/s (the lower middle one for an even count). */
+function median(results: SideResult[]): SideResult {
+  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)];
+}
+
+const summary = (r: SideResult): string =>
+  `${Math.round(r.rps)} req/s, p99 ${r.p99.toFixed(3)} ms, server CPU ${r.serverCpu === null ? '?' : Math.round(r.serverCpu * 100) + '%'}` +
+  (r.noisy ? ` — NOISY: other processes used ${Math.round(r.otherCpu! * 100)}% of a core` : '');
+
+/**
+ * Starts our server, reads each case's exact answer, starts one raw server per case with
+ * those bytes, then loads one server at a time (both idle otherwise, on the same core),
+ * alternating ours/raw per round so drift on a shared machine hits both sides alike.
+ * Every process started here is stopped before this returns or throws.
+ */
+export async function runComparison(o: ComparisonOptions): Promise<ComparisonResult> {
+  const pin = choosePinning();
+  o.log(pin.note);
+  const noWrk = ensureWrk(o.log);
+  if (noWrk !== null) throw new Error(noWrk);
+  const tmp = mkdtempSync(join(tmpdir(), 'mdq-http-bench-'));
+  try {
+    await ensureSnapshot(o.snapshotDir, o.log);
+    const key = await internalKey(o.stateDir, o.log);
+    o.log(`starting our server (snapshot ${o.snapshotDir}, state ${o.stateDir})`);
+    const ours = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: pin.serverCore, nodeArgs: o.serverNodeArgs, log: o.log });
+    const symbols = new Map<string, string>();
+    const prepared: { c: HttpCase; path: string; bodyBytes: number; raw: RunningServer }[] = [];
+    for (const [i, c] of o.cases.entries()) {
+      if (!symbols.has(c.market)) symbols.set(c.market, await firstSymbol(ours.port, c.market, key));
+      const path = c.path({ symbol: symbols.get(c.market)! });
+      const res = await httpGet(`http://127.0.0.1:${ours.port}${path}`, { 'x-api-key': key });
+      if (res.status !== 200) throw new Error(`${c.name}: GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      c.check(JSON.parse(res.body.toString('utf8')));
+      const bodyFile = join(tmp, `body-${i}.json`);
+      writeFileSync(bodyFile, res.body);
+      const raw = await startRawServer({ bodyFile, core: pin.serverCore, log: o.log });
+      const check = await httpGet(`http://127.0.0.1:${raw.port}${path}`);
+      if (!check.body.equals(res.body)) throw new Error(`raw server answered ${check.body.length} bytes, not the ${res.body.length} of ours`);
+      o.log(`${c.name}: GET ${path} → ${res.body.length} bytes; raw server on :${raw.port} answers the same bytes`);
+      prepared.push({ c, path, bodyBytes: res.body.length, raw });
+    }
+    const busyBefore = await machineBusy();
+    await waitQuiet(o);
+
+    const cases: CaseResult[] = [];
+    for (const { c, path, bodyBytes, raw } of prepared) {
+      const sides: Target[] = [{ label: 'ours', server: ours }, { label: 'raw', server: raw }];
+      if (o.warmupSeconds > 0) {
+        for (const t of sides) {
+          o.log(`${c.name} / ${t.label}: warm-up ${o.warmupSeconds} s`);
+          await measure(t, path, key, pin, o, o.warmupSeconds);
+        }
+      }
+      const rounds: CaseResult['rounds'] = [];
+      for (let r = 0; r < o.rounds; r++) {
+        const got: Record<string, SideResult> = {};
+        for (const t of r % 2 === 0 ? sides : [...sides].reverse()) {
+          o.log(`${c.name} / ${t.label} (round ${r + 1}/${o.rounds}): wrk -t1 -c${o.connections} -d${o.seconds}s`);
+          got[t.label] = await measureQuietly(t, path, key, pin, o);
+          o.log(`${c.name} / ${t.label}: ${summary(got[t.label])}`);
+        }
+        rounds.push({ ours: got.ours, raw: got.raw, ratio: got.ours.rps / got.raw.rps });
+      }
+      const [mo, mr] = [median(rounds.map((x) => x.ours)), median(rounds.map((x) => x.raw))];
+      cases.push({ name: c.name, path, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds });
+    }
+    await stopAll(); // a profiled server writes its profile on the way out
+    const result: ComparisonResult = {
+      generated: new Date().toISOString(),
+      command: o.command,
+      machine: { cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, busyBefore },
+      loadTool: {
+        name: 'wrk', version: wrkVersion(), threads: 1, connections: o.connections, seconds: o.seconds, warmupSeconds: o.warmupSeconds, rounds: o.rounds,
+        maxOtherCpu: o.maxOtherCpu, retries: o.retries, keepAlive: true, rateFlag: wrkHasRateFlag(),
+      },
+      code: codeVersion(),
+      pinning: pin,
+      cases,
+    };
+    mkdirSync(dirname(o.outFile), { recursive: true });
+    writeFileSync(o.outFile, JSON.stringify(result, null, 2) + '\n');
+    return result;
+  } finally {
+    await stopAll(); // anything still running after an error
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
