@@ -100,7 +100,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
 
   let inFlight = 0;
-  let idle: (() => void) | null = null;
+  let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
 
   function serve(route: Route, res: HttpResponse, req: HttpRequest): void {
@@ -168,7 +168,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       pending
         .then(
           (reply) => {
-            if (!answered) (answered = true), finish(reply, figures);
+            if (answered) return;
+            answered = true;
+            try {
+              finish(reply, figures);
+            } catch (error) {
+              fail(error, figures); // e.g. a serialiser refusing the value: still one answer
+            }
           },
           (error: unknown) => {
             if (!answered) (answered = true), fail(error, figures);
@@ -176,7 +182,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         )
         .finally(() => {
           clearTimeout(timer);
-          if (--inFlight === 0 && idle !== null) idle();
+          if (--inFlight > 0) return;
+          const waiters = idleWaiters;
+          idleWaiters = [];
+          for (const done of waiters) done();
         });
     }
   }
@@ -217,7 +226,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       resolve({
         port: uWS.us_socket_local_port(token),
         close: () => uWS.us_listen_socket_close(token),
-        idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => (idle = done))),
+        idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
       });
     });
   });
