@@ -7,10 +7,15 @@ import { parseArgs } from 'node:util';
 import { generateDemoSnapshot } from './bench/data-gen/index.js';
 import { ensureDataset } from './loaders/ensure-dataset.js';
 import { Reloader } from './loaders/reload/reloader.js';
+import { OperatorStore } from './loaders/state/operator-store.js';
 import { ensureFirstKeys } from './loaders/state/first-keys.js';
 import { resolveStateDir, StateStore } from './loaders/state/state-store.js';
 import { StateSync } from './loaders/state/state-sync.js';
 import { DEFAULT_MIN_SCREEN_ROWS, defaultPoolThreads, KernelPool } from './engine/pool/pool.js';
+import { mailerFromEnv } from './transport/admin/key-mail.js';
+import { RequestMeter } from './transport/admin/meter.js';
+import { createAdmin } from './transport/admin/mount.js';
+import { ReloadLog } from './transport/admin/reload-log.js';
 import { Guard } from './transport/guard/guard.js';
 import { buildOpenApi } from './transport/openapi.js';
 import { type ServerState, startServer } from './transport/server.js';
@@ -56,7 +61,14 @@ const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
 const kernels = new KernelPool(Number(process.env.POOL_THREADS ?? defaultPoolThreads()));
 const pool = { kernels, minScreenRows: Number(process.env.SCREEN_POOL_MIN_ROWS ?? DEFAULT_MIN_SCREEN_ROWS) };
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool });
+// The operator dashboard: /dashboard and /admin/api on the same server.
+const operator = OperatorStore.open(stateDir);
+const generated = await operator.ensurePassword();
+if (generated !== null) console.log(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
+const meter = new RequestMeter();
+const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
+const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: mailerFromEnv(), origin: process.env.ADMIN_ORIGIN ?? null, log });
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, meter, mount: admin.mount });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
 const collectGarbage = fullGc();
@@ -73,7 +85,7 @@ const reloader = new Reloader({
   },
   log,
 });
-process.on('SIGHUP', () => void reloader.reload());
+process.on('SIGHUP', () => void reloads.run()); // = reloader.reload(), recorded for the dashboard
 
 /** Longest a drain may take before the process exits anyway (the usage flush included). */
 const DRAIN_LIMIT_MS = 9000;
@@ -106,6 +118,7 @@ async function stop(signal: string): Promise<void> {
   await kernels.close();
   await sync.close(); // the last usage counts reach the disk before exit
   await store.close();
+  await operator.close();
   log('drained; bye');
   process.exit(0);
 }

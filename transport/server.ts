@@ -32,6 +32,10 @@ export interface ServerOptions {
   deadlineMs?: number;
   /** Worker pool for screens over markets of at least `minScreenRows` symbols. */
   pool?: { kernels: KernelPool; minScreenRows: number } | null;
+  /** Told of every API answer (time, latency in ms, status): typed-array counters, no allocation. */
+  meter?: { record(nowMs: number, ms: number, status: number): void } | null;
+  /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404. */
+  mount?: ((app: TemplatedApp) => void) | null;
 }
 
 export interface RunningServer {
@@ -85,6 +89,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const app: TemplatedApp = uWS.App();
+  const meter = options.meter ?? null;
 
   /** The data version header of the Dataset a response came from. */
   const versionHeaders = (dataset: Dataset | null): HeaderList => (dataset === null ? [] : ['x-data-version', dataset.version]);
@@ -106,6 +111,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   function serve(route: Route, res: HttpResponse, req: HttpRequest): void {
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
+    const started = meter === null ? 0 : performance.now();
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.paramNames.map((_, i) => req.getParameter(i));
     const presented = route.auth ? presentedKey(req) : null;
@@ -115,11 +121,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const fail = (error: unknown, figures: Verdict | null): void => {
       const problem = error instanceof Problem ? error : internalError(error, route, log);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
+      if (meter !== null) meter.record(nowMs, performance.now() - started, problem.status);
       sendProblem(res, problem, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining); // draining: Connection: close
     };
     const finish = (reply: Reply, figures: Verdict | null): void => {
       const body = reply.body ?? serialisers[reply.shape](reply.value);
       const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
+      if (meter !== null) meter.record(nowMs, performance.now() - started, 200);
       send(res, 200, JSON_TYPE, body, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining);
     };
     try {
@@ -212,6 +220,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
     app.any('/api/v1/openapi.json', notAllowed);
   }
+  options.mount?.(app); // more routes (the dashboard's) before the catch-all 404
   app.any('/*', (res, req) => {
     const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`);
     sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');

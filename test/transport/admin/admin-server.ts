@@ -1,0 +1,150 @@
+// Starts the API server with the operator dashboard mounted, in process, on port 0: clock, mailer and folder injected.
+
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { PlanName } from '../../../engine/plans.js';
+import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
+import { openCurrentDataset } from '../../../loaders/open-dataset.js';
+import { Reloader } from '../../../loaders/reload/reloader.js';
+import { OperatorStore } from '../../../loaders/state/operator-store.js';
+import { StateStore } from '../../../loaders/state/state-store.js';
+import { StateSync } from '../../../loaders/state/state-sync.js';
+import { type KeyMailer } from '../../../transport/admin/key-mail.js';
+import { RequestMeter } from '../../../transport/admin/meter.js';
+import { createAdmin } from '../../../transport/admin/mount.js';
+import { ReloadLog } from '../../../transport/admin/reload-log.js';
+import { Guard } from '../../../transport/guard/guard.js';
+import { startServer, type ServerState } from '../../../transport/server.js';
+import { fixtureCopy } from '../../helpers/fixture-copy.js';
+import { tempDir } from '../../helpers/snapshot-folder.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: any;
+}
+
+export interface Call {
+  method?: string;
+  cookie?: string | null;
+  /** The Origin header: the server's own by default; null sends none. */
+  origin?: string | null;
+  csrf?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A signed-in operator: the cookie to send back and the session's CSRF token. */
+export interface Operator {
+  cookie: string;
+  csrf: string;
+}
+
+export interface AdminServer {
+  port: number;
+  /** `http://127.0.0.1:<port>`: the origin the dashboard expects. */
+  origin: string;
+  /** Moves the injected clock (ms). */
+  clock: { ms: number };
+  keys: Record<PlanName, string>;
+  store: StateStore;
+  operator: OperatorStore;
+  state: ServerState;
+  reloads: ReloadLog;
+  meter: RequestMeter;
+  /** The snapshot folder the reloader reads (a copy of the fixture; edit it to make a new version). */
+  folder: string;
+  call(path: string, options?: Call): Promise<Answer>;
+  signIn(password?: string): Promise<Operator>;
+  /** POST with the operator's cookie and token and the server's Origin. */
+  write(op: Operator, path: string, body?: unknown): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export async function startAdminServer(options: { mailer?: KeyMailer | null; idleMs?: number } = {}): Promise<AdminServer> {
+  const dir = await tempDir('mdq-admin-');
+  const folder = await fixtureCopy(join(dir.path, 'snapshot'));
+  await storeSnapshot(folder, dir.path, { threads: 0 });
+  const dataset = (await openCurrentDataset(dir.path))!;
+  const store = StateStore.open(dir.path);
+  const operator = OperatorStore.open(dir.path);
+  await operator.setPassword(PASSWORD);
+  const keys = {} as Record<PlanName, string>;
+  for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
+  const clock = { ms: Date.now() };
+  const now = (): number => clock.ms;
+  const guard = new Guard('UTC');
+  const sync = StateSync.start(store, guard, { now });
+  const state: ServerState = { dataset, draining: false };
+  const reloader = new Reloader({ stateDir: dir.path, folder, current: () => state.dataset!, swap: (next) => (state.dataset = next), log: () => {} });
+  const reloads = new ReloadLog(() => reloader.reload(), now);
+  const meter = new RequestMeter(now);
+  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, now, idleMs: options.idleMs, log: () => {} });
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, log: () => {}, meter, mount: admin.mount });
+  const origin = `http://127.0.0.1:${server.port}`;
+
+  const call: AdminServer['call'] = (path, o = {}) =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { connection: 'close', ...(o.headers ?? {}) };
+      const origin_ = o.origin === undefined ? origin : o.origin;
+      if (origin_ !== null) headers.origin = origin_;
+      if (o.cookie) headers.cookie = o.cookie;
+      if (o.csrf) headers['x-csrf-token'] = o.csrf;
+      const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      const req = request({ host: '127.0.0.1', port: server.port, path, method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+
+  const signIn: AdminServer['signIn'] = async (password = PASSWORD) => {
+    const a = await call('/admin/api/sign-in', { body: { password } });
+    if (a.status !== 200) throw new Error(`sign-in answered ${a.status}: ${a.text}`);
+    const setCookie = ([] as string[]).concat(a.headers['set-cookie'] ?? [])[0];
+    return { cookie: setCookie.split(';')[0], csrf: a.body.csrf };
+  };
+
+  return {
+    port: server.port,
+    origin,
+    clock,
+    keys,
+    store,
+    operator,
+    state,
+    reloads,
+    meter,
+    folder,
+    call,
+    signIn,
+    write: (op, path, body = {}) => call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, body }),
+    async close() {
+      server.close();
+      await sync.close();
+      await store.close();
+      await operator.close();
+      await dir.cleanup();
+    },
+  };
+}
+
+/** The id part of a key `mdq_<id>_<secret>`. */
+export const idOf = (key: string): string => key.split('_')[1];
+/** The secret part of a key. */
+export const secretOf = (key: string): string => key.split('_')[2];

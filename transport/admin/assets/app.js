@@ -1,0 +1,328 @@
+// The operator dashboard in the browser: four pages over /admin/api, writes sent with the session's CSRF token.
+'use strict';
+
+(() => {
+  /** The session's synchronizer token, sent in X-CSRF-Token with every write. */
+  let csrf = null;
+  let refreshTimer = null;
+  let chart = null;
+  const main = document.getElementById('main');
+
+  // ---- DOM helpers: text only through textContent, never HTML from data ----
+
+  /** An element with attributes / properties and children (strings become text nodes). */
+  function h(tag, props, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(props ?? {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else if (k === 'class') el.className = v;
+      else if (k in el && k !== 'list') el[k] = v;
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
+    return el;
+  }
+  const num = (n) => (n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US'));
+  const ms = (n) => (n === null || n === undefined ? '—' : n < 1 ? `${(n * 1000).toFixed(0)} µs` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
+  const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+  const duration = (s) => {
+    const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
+    return d ? `${d} d ${hh} h` : hh ? `${hh} h ${mm} min` : mm ? `${mm} min ${s % 60} s` : `${s} s`;
+  };
+  const stat = (label, value, sub, id) => h('div', { class: 'stat' }, h('div', { class: 'label' }, label), h('div', { class: 'value', id }, value), sub ? h('div', { class: 'sub' }, sub) : null);
+  const message = (id) => h('p', { id, class: 'message', role: 'status' });
+  function say(el, text, kind) {
+    el.textContent = text;
+    el.className = `message ${kind ?? ''}`;
+  }
+
+  // ---- talking to /admin/api ----
+
+  class ApiError extends Error {
+    constructor(status, problem) {
+      super(problem?.detail ?? `HTTP ${status}`);
+      this.status = status;
+      this.code = problem?.code ?? null;
+    }
+  }
+
+  /** A JSON request; a 401 means the session ended: back to the sign-in form. */
+  async function api(method, path, body) {
+    const headers = { accept: 'application/json' };
+    if (method !== 'GET') {
+      headers['x-csrf-token'] = csrf ?? '';
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const version = res.headers.get('x-data-version');
+    if (version) document.getElementById('top-version').textContent = version;
+    const data = await res.json().catch(() => null);
+    if (res.status === 401) {
+      location.reload(); // served the sign-in form now
+      throw new ApiError(401, data);
+    }
+    if (!res.ok) throw new ApiError(res.status, data);
+    return data;
+  }
+  const post = (path, body = {}) => api('POST', path, body);
+
+  // ---- pages ----
+
+  async function dataPage() {
+    const d = await api('GET', '/admin/api/data');
+    const reloadMsg = message('reload-result');
+    const button = h('button', { id: 'reload-button', type: 'button', onclick: reload }, 'Reload snapshot');
+    async function reload() {
+      button.disabled = true;
+      say(reloadMsg, 'Reloading… (the same as SIGHUP)');
+      try {
+        const r = await post('/admin/api/reload');
+        const text = {
+          loaded: `Loaded: now serving ${r.version} (${r.seconds.toFixed(2)} s).`,
+          unchanged: `Unchanged: the folder holds the version already served, ${r.version} (${r.seconds.toFixed(2)} s).`,
+          rejected: `Rejected, still serving ${r.serving}: ${r.reason}`,
+          failed: `Failed, still serving ${r.serving}: ${r.reason}`,
+        }[r.kind];
+        await render(); // fresh figures, then the outcome under the button
+        say(document.getElementById('reload-result'), text, r.kind === 'loaded' || r.kind === 'unchanged' ? 'ok' : 'error');
+      } catch (e) {
+        say(reloadMsg, `Reload refused: ${e.message}`, 'error');
+        button.disabled = false;
+      }
+    }
+    const last = d.reload.last;
+    const rejected = d.reload.last_rejected;
+    const manifest = d.manifest ?? {};
+    return [
+      h('div', { class: 'grid' },
+        h('div', { class: 'stat wide' }, h('div', { class: 'label' }, 'Data version (X-Data-Version)'), h('div', { class: 'value mono', id: 'data-version' }, d.version ?? 'none loaded'), manifest.created ? h('div', { class: 'sub' }, `snapshot created ${manifest.created}`) : null),
+        stat('Symbols', num(d.totals.symbols), `${d.markets.filter((m) => m.symbols > 0).length} markets with data`),
+        stat('K-line rows', num(d.totals.rows)),
+        stat('Macro series', d.macro ? 'loaded' : 'none')),
+      h('section', { class: 'card' },
+        h('h2', null, 'Markets'),
+        h('table', { id: 'markets' },
+          h('thead', null, h('tr', null, h('th', null, 'Market'), h('th', { class: 'num' }, 'Symbols'), h('th', { class: 'num' }, 'Rows'), h('th', null, 'First day'), h('th', null, 'Last day'))),
+          h('tbody', null, d.markets.map((m) => h('tr', null, h('td', null, m.market), h('td', { class: 'num' }, num(m.symbols)), h('td', { class: 'num' }, num(m.rows)), h('td', null, m.start_date ?? '—'), h('td', null, m.end_date ?? '—')))))),
+      h('section', { class: 'card' },
+        h('h2', null, 'Snapshot reload'),
+        h('p', { class: 'muted' }, 'Re-reads the snapshot folder exactly as SIGHUP does: a valid new version is swapped in without dropping a request; a broken one is rejected and the current one stays.'),
+        button,
+        reloadMsg,
+        h('table', null, h('tbody', null,
+          h('tr', null, h('th', null, 'Last reload'), h('td', { id: 'last-reload' }, last ? `${when(last.finished)} · ${last.kind}${last.version ? ` ${last.version}` : ''} · took ${last.seconds.toFixed(2)} s` : 'none since the server started')),
+          h('tr', null, h('th', null, 'Last rejected snapshot'), h('td', { id: 'last-rejected' }, rejected ? `${when(rejected.finished)} · ${rejected.reason}` : 'none since the server started')),
+          manifest.note ? h('tr', null, h('th', null, 'Manifest note'), h('td', null, String(manifest.note))) : null))),
+    ];
+  }
+
+  async function keysPage() {
+    const d = await api('GET', '/admin/api/keys');
+    const msg = message('keys-message');
+    const issued = h('div', { id: 'issued' });
+
+    /** The key text, once, with a copy button; it is in no later answer. */
+    function showKey(title, key) {
+      const code = h('code', { id: 'new-key' }, key);
+      const copyMsg = h('span', { class: 'small muted' });
+      const copy = h('button', { type: 'button', id: 'copy-key', onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(key);
+          copyMsg.textContent = 'Copied.';
+        } catch {
+          getSelection().selectAllChildren(code);
+          copyMsg.textContent = document.execCommand('copy') ? 'Copied.' : 'Selected: press Ctrl+C.';
+        }
+      } }, 'Copy');
+      issued.replaceChildren(h('p', { class: 'small' }, h('strong', null, title), ' It is shown only now and stored only as a hash: copy it and hand it over.'), h('div', { class: 'secret' }, code, copy, copyMsg));
+    }
+
+    const plan = h('select', { id: 'new-plan', name: 'plan' }, ['free', 'pro', 'enterprise', 'internal'].map((p) => h('option', { value: p, selected: p === 'pro' }, p)));
+    const org = h('input', { id: 'new-org', name: 'org', placeholder: 'Desk A', maxLength: 200 });
+    const contact = h('input', { id: 'new-contact', name: 'contact', type: 'email', placeholder: 'ops@example.com (optional)' });
+    const create = h('form', { class: 'inline', id: 'create-form', onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        const r = await post('/admin/api/keys', { plan: plan.value, org: org.value, contact: contact.value });
+        await refreshTable();
+        showKey(`New ${r.record.plan} key ${r.record.id}.`, r.key);
+        say(msg, `Created key ${r.record.id}.`, 'ok');
+        org.value = contact.value = '';
+      } catch (err) {
+        say(msg, `Not created: ${err.message}`, 'error');
+      }
+    } },
+    h('label', null, 'Plan', plan), h('label', null, 'Organisation', org), h('label', null, 'Contact e-mail', contact), h('button', { type: 'submit', id: 'create-key' }, 'Create key'));
+
+    const tbody = h('tbody');
+    const heading = h('h2', null, 'Keys');
+    async function refreshTable() {
+      const fresh = await api('GET', '/admin/api/keys');
+      fillTable(fresh.keys, fresh.mail_configured);
+    }
+    async function act(id, action, body, done) {
+      try {
+        const r = await post(`/admin/api/keys/${encodeURIComponent(id)}/${action}`, body);
+        await refreshTable();
+        done(r);
+      } catch (err) {
+        if (err.code === 'mail_not_configured') say(msg, 'Mail is not configured on this server (SMTP_URL is not set): nothing was sent.', 'error');
+        else say(msg, `${action} ${id}: ${err.message}`, 'error');
+      }
+    }
+    function contactRow(k, tr) {
+      const input = h('input', { type: 'email', value: k.contact ?? '', placeholder: 'ops@example.com', 'aria-label': `contact of ${k.id}` });
+      const row = h('tr', { class: 'row-form' }, h('td', { colSpan: 7 },
+        h('form', { class: 'inline', onsubmit: (e) => {
+          e.preventDefault();
+          act(k.id, 'contact', { contact: input.value }, () => say(msg, input.value ? `Contact of ${k.id} set to ${input.value}.` : `Contact of ${k.id} removed.`, 'ok'));
+        } }, h('label', null, `Contact e-mail of ${k.id}`, input), h('button', { type: 'submit' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
+      tr.after(row);
+      input.focus();
+    }
+    function fillTable(keys, mailConfigured) {
+      tbody.replaceChildren(...keys.map((k) => {
+        const rotate = h('button', { type: 'button', class: 'small danger', onclick: () => {
+          if (!rotate.classList.contains('confirm')) {
+            rotate.classList.add('confirm');
+            rotate.textContent = 'Really rotate?';
+            setTimeout(() => { rotate.classList.remove('confirm'); rotate.textContent = 'Rotate'; }, 5000);
+            return;
+          }
+          act(k.id, 'rotate', {}, (r) => { showKey(`Key ${k.id} rotated: the old key no longer works.`, r.key); say(msg, `Rotated key ${k.id}.`, 'ok'); });
+        } }, 'Rotate');
+        const tr = h('tr', { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
+          h('td', { class: 'mono' }, k.id),
+          h('td', null, k.plan),
+          h('td', null, h('span', { class: `badge ${k.disabled ? 'bad' : 'ok'}`, 'data-role': 'status' }, k.disabled ? 'disabled' : 'enabled')),
+          h('td', null, k.org || '—'),
+          h('td', null, k.contact ?? h('span', { class: 'muted' }, 'none')),
+          h('td', { class: 'small' }, when(k.created)),
+          h('td', null, h('div', { class: 'actions' },
+            k.disabled
+              ? h('button', { type: 'button', class: 'small', 'data-action': 'enable', onclick: () => act(k.id, 'enable', {}, () => say(msg, `Enabled key ${k.id}.`, 'ok')) }, 'Enable')
+              : h('button', { type: 'button', class: 'small danger', 'data-action': 'disable', onclick: () => act(k.id, 'disable', {}, () => say(msg, `Disabled key ${k.id}: it is refused from now on.`, 'ok')) }, 'Disable'),
+            rotate,
+            h('button', { type: 'button', class: 'small', onclick: () => contactRow(k, tr) }, 'Contact'),
+            h('button', { type: 'button', class: 'small', 'data-action': 'mail', title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'SMTP_URL is not set', onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
+        return tr;
+      }));
+      document.getElementById('mail-notice')?.classList.toggle('hidden', mailConfigured);
+      heading.textContent = `Keys (${keys.length})`;
+    }
+    fillTable(d.keys, d.mail_configured);
+    return [
+      h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
+      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons will say so and send nothing.'),
+      h('section', { class: 'card' }, heading,
+        h('table', { id: 'keys' }, h('thead', null, h('tr', null, ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', ''].map((t) => h('th', null, t)))), tbody)),
+    ];
+  }
+
+  async function usagePage() {
+    const d = await api('GET', '/admin/api/usage');
+    const total = d.keys.reduce((a, k) => ({ rows: a.rows + k.rows, requests: a.requests + k.requests }), { rows: 0, requests: 0 });
+    const lastHour = d.per_minute.reduce((n, p) => n + p.requests, 0);
+    const chartBox = h('div', { id: 'chart' });
+    const out = [
+      h('div', { class: 'grid' },
+        stat('Quota day', d.day, 'usage resets at 00:00 QUOTA_TZ'),
+        stat('Rows today', num(total.rows), 'all keys'),
+        stat('Requests today', num(total.requests), 'all keys'),
+        stat('Requests, last hour', num(lastHour), 'answered by the API')),
+      h('section', { class: 'card' }, h('h2', null, 'Requests per minute, last hour'), chartBox),
+      h('section', { class: 'card' }, h('h2', null, 'Per key today'),
+        h('table', { id: 'usage' },
+          h('thead', null, h('tr', null, h('th', null, 'Key'), h('th', null, 'Plan'), h('th', null, 'Organisation'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num' }, 'Daily quota'), h('th', { class: 'num' }, 'Remaining'))),
+          h('tbody', null, d.keys.map((k) => h('tr', { class: k.disabled ? 'disabled' : '' },
+            h('td', { class: 'mono' }, k.id), h('td', null, k.plan), h('td', null, k.org || '—'),
+            h('td', { class: 'num' }, num(k.rows)), h('td', { class: 'num' }, num(k.requests)),
+            h('td', { class: 'num' }, k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
+            h('td', { class: 'num' }, k.remaining === null ? 'unlimited' : num(k.remaining))))))),
+    ];
+    requestAnimationFrame(() => drawChart(chartBox, d.per_minute)); // once the page is in place and has a width
+    return out;
+  }
+
+  function drawChart(box, points) {
+    if (chart) chart.destroy();
+    chart = null;
+    if (typeof uPlot !== 'function') {
+      box.textContent = 'The chart library did not load.';
+      return;
+    }
+    const data = [points.map((p) => p.t), points.map((p) => p.requests), points.map((p) => p.errors)];
+    chart = new uPlot({
+      width: Math.max(320, box.clientWidth || 800),
+      height: 280,
+      scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(5, max)] } },
+      series: [{}, { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2 }, { label: 'errors / min', stroke: '#b42318', width: 1.5 }],
+      axes: [{}, { label: 'requests' }],
+    }, data, box);
+  }
+
+  async function healthPage() {
+    const d = await api('GET', '/admin/api/health');
+    const badge = { ok: 'ok', draining: 'warn', not_ready: 'bad' }[d.status] ?? 'warn';
+    return [
+      h('div', { class: 'grid' },
+        stat('Status', h('span', { class: `badge ${badge}` }, d.status), d.data_version ? `serving ${d.data_version}` : null),
+        stat('Uptime', duration(d.uptime_s), `since ${when(d.started)}`, 'uptime'),
+        stat('Requests / s', d.rps_10s.toFixed(1), `last 10 s · ${d.rps_60s.toFixed(1)} over 60 s`, 'rps'),
+        stat('Requests since start', num(d.requests_total), `${num(d.errors_total)} answered with an error`)),
+      h('div', { class: 'grid' },
+        stat('p50 latency', ms(d.p50_ms_1m), 'last 1–2 minutes', 'p50'),
+        stat('p99 latency', ms(d.p99_ms_1m), 'last 1–2 minutes', 'p99'),
+        stat('p50 / p99, last hour', `${ms(d.p50_ms_1h)} / ${ms(d.p99_ms_1h)}`),
+        stat('p50 / p99, since start', `${ms(d.p50_ms_all)} / ${ms(d.p99_ms_all)}`)),
+      h('div', { class: 'grid' },
+        stat('Memory (RSS)', `${num(d.memory_mb.rss)} MiB`, `heap ${num(d.memory_mb.heap_used)} MiB · external ${num(d.memory_mb.external)} MiB`),
+        stat('Process', `pid ${d.pid}`, `Node ${d.node}`),
+        stat('Operator sessions', num(d.sessions))),
+      h('p', { class: 'muted small' }, 'Latency is measured inside the server from a request\'s arrival to its answer, in buckets ~19 % wide (figures within ~±9 %).'),
+    ];
+  }
+
+  const PAGES = { data: dataPage, keys: keysPage, usage: usagePage, health: healthPage };
+  const REFRESH = { usage: 10_000, health: 5_000 };
+
+  function current() {
+    const name = location.hash.slice(1);
+    return Object.hasOwn(PAGES, name) ? name : 'data';
+  }
+
+  async function render() {
+    const name = current();
+    clearTimeout(refreshTimer);
+    for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', a.dataset.page === name);
+    document.title = `${name[0].toUpperCase()}${name.slice(1)} · Market data operator dashboard`;
+    try {
+      const nodes = await PAGES[name]();
+      if (name !== current()) return; // the operator moved on meanwhile
+      main.replaceChildren(...nodes.filter(Boolean));
+      main.dataset.page = name;
+    } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'message error' }, `Could not load this page: ${e.message}`)));
+    }
+    if (REFRESH[name]) refreshTimer = setTimeout(() => { if (!document.hidden && current() === name) render(); }, REFRESH[name]);
+  }
+
+  document.getElementById('sign-out').addEventListener('click', async () => {
+    try {
+      await post('/admin/api/sign-out');
+    } finally {
+      location.reload();
+    }
+  });
+  window.addEventListener('hashchange', render);
+  window.addEventListener('resize', () => {
+    const box = document.getElementById('chart');
+    if (chart && box) chart.setSize({ width: Math.max(320, box.clientWidth), height: 280 });
+  });
+
+  api('GET', '/admin/api/session').then((s) => {
+    csrf = s.csrf;
+    render();
+  }, () => {});
+})();

@@ -1,0 +1,55 @@
+// Mailing a key's details (never its secret) to its organisation contact through nodemailer, when SMTP_URL is set.
+
+import nodemailer from 'nodemailer';
+import { PLANS, type PlanName } from '../../engine/plans.js';
+
+/** One outgoing message. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail (a nodemailer SMTP transport in production, a recorder in tests). */
+export interface KeyMailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** A mailer from SMTP_URL (e.g. `smtp://user:pass@mail.example:587`) and MAIL_FROM; null without SMTP_URL. */
+export function mailerFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMailer | null {
+  const url = env.SMTP_URL;
+  if (url === undefined || url === '') return null;
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  const from = env.MAIL_FROM || 'market-data-service@localhost';
+  return {
+    async send({ to, subject, text }) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+  };
+}
+
+const figure = (n: number | null): string => (n === null ? 'unlimited' : n.toLocaleString('en-US'));
+
+/** The message about key `id`: id, plan, limits and how to rotate. The key text is not an argument, so it cannot leak in. */
+export function keyDetailsMessage(key: { id: string; plan: PlanName; org: string }, to: string): MailMessage {
+  const plan = PLANS[key.plan];
+  const text = [
+    `Hello${key.org ? ` ${key.org}` : ''},`,
+    '',
+    'These are the details of your market-data API key.',
+    '',
+    `  Key id:            ${key.id}`,
+    `  Plan:              ${plan.name}`,
+    `  Requests a minute: ${figure(plan.rpm)}`,
+    `  Rows a day:        ${figure(plan.dailyQuota)}`,
+    `  Symbols a batch:   ${plan.batch}`,
+    `  Rows a call:       ${plan.rowsPerCall}`,
+    '',
+    `Your key reads mdq_${key.id}_… and is sent in the X-API-Key header. For your safety this`,
+    'message does not contain the key itself: it was shown once when it was created.',
+    '',
+    'To rotate it (if it is lost or may have leaked), ask the service operator to rotate key',
+    `${key.id}: a new key is issued at once and the old one stops working.`,
+  ].join('\n');
+  return { to, subject: `Your market-data API key ${key.id} (${plan.name})`, text };
+}

@@ -1,0 +1,74 @@
+// What the dashboard needs from the rest of the service, as shapes: main.ts hands in the real objects.
+
+import type { PlanName } from '../../engine/plans.js';
+import type { ServerState } from '../server.js';
+import type { RequestMeter } from './meter.js';
+import type { ReloadLog } from './reload-log.js';
+import type { KeyMailer } from './key-mail.js';
+
+/** A stored key as the dashboard shows it (loaders/state's KeyRecord has this shape). */
+export interface KeyView {
+  readonly id: string;
+  readonly plan: PlanName;
+  readonly org: string;
+  readonly created: string;
+  readonly disabled: boolean;
+}
+
+/** The key table (loaders/state's KeyStore). */
+export interface KeyPort {
+  list(): KeyView[];
+  get(id: string): KeyView | undefined;
+  create(plan: PlanName, org: string): Promise<{ record: KeyView; key: string }>;
+  setDisabled(id: string, disabled: boolean): Promise<KeyView | undefined>;
+  rotate(id: string): Promise<{ record: KeyView; key: string } | undefined>;
+}
+
+/** Stored usage counts (loaders/state's UsageStore). */
+export interface UsagePort {
+  readDay(day: string): Map<string, { used: number; requests: number }>;
+}
+
+/** Operator password and key contacts (loaders/state's OperatorStore). */
+export interface OperatorPort {
+  verifyPassword(password: string): Promise<boolean>;
+  passwordStamp(): string | null;
+  contact(id: string): string | null;
+  allContacts(): Map<string, string>;
+  setContact(id: string, email: string | null): Promise<void>;
+}
+
+/** The running guard's day (transport/guard's Guard). */
+export interface DayPort {
+  dayLabel(nowMs: number): string;
+}
+
+/** The state sync (loaders/state's StateSync): make the guard see a key change now, write counts now. */
+export interface SyncPort {
+  reloadKeys(): boolean;
+  flush(): Promise<void>;
+}
+
+/** Everything the dashboard is built from. */
+export interface AdminDeps {
+  store: { keys: KeyPort; usage: UsagePort };
+  operator: OperatorPort;
+  guard: DayPort;
+  sync: SyncPort;
+  state: ServerState;
+  reloads: ReloadLog;
+  meter: RequestMeter;
+  /** null: no SMTP_URL, mail actions answer 503 mail_not_configured. */
+  mailer: KeyMailer | null;
+  /**
+   * The origin browsers reach the dashboard at (ADMIN_ORIGIN, e.g. `https://ops.example`);
+   * null: `http://` + the request's Host header. An `https:` origin makes the cookie `Secure`.
+   */
+  origin?: string | null;
+  /** Served over TLS by this process itself: the session cookie is `Secure`. */
+  tls?: boolean;
+  /** Idle time after which a session ends (default 30 minutes). */
+  idleMs?: number;
+  now?: () => number;
+  log?: (line: string) => void;
+}

@@ -1,0 +1,102 @@
+// The dashboard's writes: create, disable, enable, rotate a key, set its contact, mail it, reload the snapshot.
+
+import { Problem } from '../problem.js';
+import type { AdminRoute } from './admin-route.js';
+import { keyDetailsMessage } from './key-mail.js';
+import type { KeyView } from './ports.js';
+import type { AdminRuntime } from './runtime.js';
+import { contactOf, keyIdOf, orgOf, planOf } from './validate.js';
+
+const ACTIONS = ['disable', 'enable', 'rotate', 'contact', 'mail'] as const;
+type Action = (typeof ACTIONS)[number];
+
+const recordView = (k: KeyView, contact: string | null) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact });
+
+export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
+  const { store, operator, sync, reloads, state } = rt.deps;
+  const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({ method: 'post', pattern, params, session: true, guard: 'csrf', handle });
+  /** The guard sees a key change at once, not at the sync's next tick. */
+  const keysChanged = (): void => void sync.reloadKeys();
+
+  const action: Record<Action, (id: string, body: Record<string, unknown>) => Promise<unknown>> = {
+    async disable(id) {
+      const r = await store.keys.setDisabled(id, true);
+      if (r === undefined) throw new Problem('not_found', `no key ${id}`);
+      keysChanged();
+      rt.log(`dashboard: disabled key ${id}`);
+      return { record: recordView(r, operator.contact(id)) };
+    },
+    async enable(id) {
+      const r = await store.keys.setDisabled(id, false);
+      if (r === undefined) throw new Problem('not_found', `no key ${id}`);
+      keysChanged();
+      rt.log(`dashboard: enabled key ${id}`);
+      return { record: recordView(r, operator.contact(id)) };
+    },
+    async rotate(id) {
+      const issued = await store.keys.rotate(id);
+      if (issued === undefined) throw new Problem('not_found', `no key ${id}`);
+      keysChanged();
+      rt.log(`dashboard: rotated key ${id}`);
+      return { key: issued.key, record: recordView(issued.record, operator.contact(id)) };
+    },
+    async contact(id, body) {
+      const contact = contactOf(body.contact);
+      const r = store.keys.get(id);
+      if (r === undefined) throw new Problem('not_found', `no key ${id}`);
+      await operator.setContact(id, contact);
+      return { record: recordView(r, contact) };
+    },
+    async mail(id) {
+      const mailer = rt.deps.mailer;
+      if (mailer === null) throw new Problem('mail_not_configured', 'no mail transport is configured (set SMTP_URL)');
+      const r = store.keys.get(id);
+      if (r === undefined) throw new Problem('not_found', `no key ${id}`);
+      const to = operator.contact(id);
+      if (to === null) throw new Problem('invalid_parameter', `key ${id} has no contact e-mail; set one first`, 'contact');
+      try {
+        await mailer.send(keyDetailsMessage(r, to));
+      } catch (error) {
+        rt.log(`dashboard: mail for key ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Problem('internal_error', 'the mail server could not be reached or refused the message; see the server log');
+      }
+      rt.log(`dashboard: mailed details of key ${id} to its contact`);
+      return { sent_to: to, id };
+    },
+  };
+
+  return [
+    write('/admin/api/keys', 0, async ({ body }) => {
+      const plan = planOf(body.plan);
+      const org = orgOf(body.org);
+      const contact = contactOf(body.contact);
+      const issued = await store.keys.create(plan, org);
+      if (contact !== null) await operator.setContact(issued.record.id, contact);
+      keysChanged();
+      rt.log(`dashboard: created key ${issued.record.id} (plan ${plan})`);
+      return { value: { key: issued.key, record: recordView(issued.record, contact) } };
+    }),
+    write('/admin/api/keys/:id/:action', 2, async ({ req, body }) => {
+      const id = keyIdOf(req.params[0]);
+      const name = req.params[1] as Action;
+      if (!ACTIONS.includes(name)) throw new Problem('not_found', `no key action '${req.params[1]}'`);
+      return { value: await action[name](id, body) };
+    }),
+    write('/admin/api/reload', 0, async () => {
+      const entry = await rt.deps.reloads.run(); // exactly what SIGHUP runs
+      const o = entry.outcome;
+      return {
+        value: {
+          kind: o.kind,
+          seconds: Math.round(o.seconds * 1000) / 1000,
+          version: 'version' in o ? o.version : null,
+          reason: 'reason' in o ? o.reason : null,
+          serving: state.dataset?.version ?? null,
+          started: entry.started,
+          finished: entry.finished,
+          last_rejected: reloads.lastRejected?.outcome.kind === undefined ? null : { finished: reloads.lastRejected.finished, reason: 'reason' in reloads.lastRejected.outcome ? reloads.lastRejected.outcome.reason : null },
+        },
+      };
+    }),
+  ];
+}

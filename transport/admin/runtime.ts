@@ -1,0 +1,39 @@
+// The dashboard's live parts built from its dependencies: sessions, sign-in backoff, clock, cookie settings.
+
+import type { AdminDeps } from './ports.js';
+import { COOKIE } from './exchange.js';
+import { IDLE_MS, SessionStore } from './sessions.js';
+import { SignInBackoff } from './sign-in-backoff.js';
+
+export interface AdminRuntime {
+  deps: AdminDeps;
+  sessions: SessionStore;
+  backoff: SignInBackoff;
+  now: () => number;
+  log: (line: string) => void;
+  /** The configured origin (ADMIN_ORIGIN) or null: derived from Host. */
+  origin: string | null;
+  /** Requests reach this process over TLS (the expected origin is https). */
+  tls: boolean;
+  idleMs: number;
+  /** The Set-Cookie value of session `id` (empty id and Max-Age=0: sign-out). */
+  cookie(id: string | null): string;
+}
+
+export function adminRuntime(deps: AdminDeps): AdminRuntime {
+  const origin = deps.origin ? deps.origin.replace(/\/+$/, '') : null;
+  const tls = deps.tls ?? false;
+  const secure = tls || (origin !== null && origin.startsWith('https:'));
+  const idleMs = deps.idleMs ?? IDLE_MS;
+  return {
+    deps,
+    sessions: new SessionStore(idleMs),
+    backoff: new SignInBackoff(),
+    now: deps.now ?? Date.now,
+    log: deps.log ?? ((line) => console.error(line)),
+    origin,
+    tls,
+    idleMs,
+    cookie: (id) => `${COOKIE}=${id ?? ''}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}${id === null ? '; Max-Age=0' : ''}`,
+  };
+}
