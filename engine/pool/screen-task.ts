@@ -18,4 +18,4 @@ export interface ScreenTask {
   attach?: AttachedTables;
 }
 
-export type ScreenTaskResult = { attached: false } | { attached: true; total: number; rows: Uint32Array };
+export type ScreenTaskResult = { attached: false } | { attached: true; total: number; rows: number[] };

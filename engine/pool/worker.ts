@@ -26,5 +26,5 @@ export default function runScreen(task: ScreenTask): ScreenTaskResult {
     offset: task.offset,
     limit: task.limit,
   });
-  return { attached: true, total: result.total, rows: result.rows.slice() }; // exact-size copy: the page only
+  return { attached: true, total: result.total, rows: Array.from(result.rows) }; // the page only
 }

@@ -17,7 +17,7 @@ export interface ScreenQuery {
 export interface ScreenResult {
   total: number;
   /** Snapshot positions of the page, in answer order. */
-  rows: Uint32Array;
+  rows: ArrayLike<number>;
 }
 
 const boundsOf = (table: SnapshotTable, q: ScreenQuery): Bound[] => [...q.bounds].map(([name, b]) => ({ column: table.values[name], min: b.min, max: b.max }));

@@ -41,6 +41,24 @@ function boundsOf(query: ReadonlyMap<string, string>): Map<string, { min: number
   return bounds;
 }
 
+/** Column sets already worked out, by request shape: screens repeat a handful of shapes. */
+const columnSets = new Map<string, { columns: string[]; key: string }>();
+
+/** rowColumns, remembered per (fields, bounded columns, sort); the key names the set in the row cache. */
+function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): { columns: string[]; key: string } {
+  let shape = fields === null ? '' : fields.join(',');
+  for (const column of bounds.keys()) shape += '|' + column;
+  shape += '>' + sort;
+  let set = columnSets.get(shape);
+  if (set === undefined) {
+    const columns = rowColumns(fields, bounds, sort);
+    set = { columns, key: columns.join(',') };
+    if (columnSets.size >= 1000) columnSets.clear(); // bounded: shapes come from clients
+    columnSets.set(shape, set);
+  }
+  return set;
+}
+
 /** The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults, plus bounded and sort columns. */
 function rowColumns(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): string[] {
   let wanted: Set<string>;
@@ -68,25 +86,24 @@ export const screenRoute: Route = {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, PARAMS);
     const bounds = boundsOf(query);
-    const columns = rowColumns(p.fields, bounds, p.sort);
+    const { columns, key } = rowColumnSet(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
     const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
-    const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, limit, p.offset, p.sort, p.order);
+    const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, key, limit, p.offset, p.sort, p.order);
     if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal ?? undefined).then(answer);
     return answer(screen(m.snapshots, q));
   },
 };
 
 /** The screen's JSON: envelope and cached rendered rows. */
-function render(dataset: Dataset, m: MarketData, result: ScreenResult, columns: string[], limit: number, offset: number, sort: string, order: string): Reply {
+function render(dataset: Dataset, m: MarketData, result: ScreenResult, columns: string[], key: string, limit: number, offset: number, sort: string, order: string): Reply {
   const cache = snapshotTextCacheOf(dataset);
-  const key = columns.join(',');
   const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${offset},"sort":"${sort}","order":"${order}","data":[`;
   const body: BodyPart[] = [head];
-  result.rows.forEach((i, n) => {
+  for (let n = 0; n < result.rows.length; n++) {
     if (n > 0) body.push(',');
-    body.push(cache.row(m, i, columns, key));
-  });
+    body.push(cache.row(m, result.rows[n], columns, key));
+  }
   body.push(']}');
   return { shape: 'screen', body, rows: result.rows.length };
 }

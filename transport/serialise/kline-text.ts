@@ -3,6 +3,7 @@
 import { dateText } from '../../engine/calendar/date-text.js';
 import { type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
+import { type Market, MARKETS } from '../../engine/markets.js';
 import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
 import { ByteWriter } from './byte-writer.js';
 
@@ -17,7 +18,16 @@ interface Chunk {
   bytes: Buffer;
   /** starts[k] = offset of row k's comma; starts[n] = bytes.length. */
   starts: Int32Array;
+  /** Read since the eviction hand last passed (second-chance LRU: no Map reshuffle per hit). */
+  used: boolean;
 }
+
+const ADJ_INDEX: Record<AdjustMode, number> = { bfq: 0, qfq: 1, hfq: 2 };
+const MARKET_INDEX = new Map(MARKETS.map((m, i) => [m, i]));
+
+/** A number naming (market, symbol, chunk, adjustment, field set): cheaper than a string key per lookup. */
+const chunkKey = (market: Market, i: number, c: number, adj: AdjustMode, mask: number): number =>
+  (((MARKET_INDEX.get(market)! * 1048576 + i) * 65536 + c) * 4 + ADJ_INDEX[adj]) * 64 + mask;
 
 /**
  * An LRU of rendered chunks for one Dataset, keyed by market, symbol, chunk, adjustment and
@@ -25,7 +35,7 @@ interface Chunk {
  * stale; a reload brings a new Dataset and with it a new cache.
  */
 export class KlineTextCache {
-  private readonly chunks = new Map<string, Chunk>();
+  private readonly chunks = new Map<number, Chunk>();
   private size = 0;
   private readonly writer = new ByteWriter(CHUNK * 200);
 
@@ -52,20 +62,25 @@ export class KlineTextCache {
   }
 
   private chunk(m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[], mask: number): Chunk {
-    const key = `${m.market}\u0000${i}\u0000${c}\u0000${adj}\u0000${mask}`;
+    const key = chunkKey(m.market, i, c, adj, mask);
     const hit = this.chunks.get(key);
     if (hit !== undefined) {
-      this.chunks.delete(key); // re-insert: Map order is the LRU order
-      this.chunks.set(key, hit);
+      hit.used = true;
       return hit;
     }
     const made = renderChunk(this.writer, m, i, c, adj, fields);
     this.chunks.set(key, made);
     this.size += made.bytes.length + made.starts.byteLength;
+    // Evict from the oldest end; a chunk read since it was last passed gets a second chance.
     for (const [oldKey, old] of this.chunks) {
-      if (this.size <= this.budgetBytes) break;
+      if (this.size <= this.budgetBytes || old === made) break;
       this.chunks.delete(oldKey);
-      this.size -= old.bytes.length + old.starts.byteLength;
+      if (old.used) {
+        old.used = false;
+        this.chunks.set(oldKey, old);
+      } else {
+        this.size -= old.bytes.length + old.starts.byteLength;
+      }
     }
     return made;
   }
@@ -97,7 +112,7 @@ function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: Ad
     w.ascii('}');
   }
   starts[to - from] = w.pos;
-  return { bytes: w.take(), starts };
+  return { bytes: w.take(), starts, used: false };
 }
 
 const caches = new WeakMap<object, KlineTextCache>();
