@@ -22,10 +22,14 @@ import { type ServerState, startServer } from './transport/server.js';
 
 const log = (line: string): void => console.error(`[mdq] ${line}`);
 
-/** V8's full collection, without starting node with --expose-gc. */
+/**
+ * V8's full collection, without starting node with --expose-gc, run as V8's asynchronous
+ * (incremental, concurrent) major GC: a synchronous one paused requests for tens of ms.
+ */
 function fullGc(): () => void {
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  const gc = runInNewContext('gc') as (options: { type: 'major'; execution: 'async' }) => Promise<void>;
+  return () => void gc({ type: 'major', execution: 'async' });
 }
 
 const { values } = parseArgs({
