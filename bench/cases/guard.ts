@@ -37,12 +37,48 @@ function benchGuard(n: number): { guard: Guard; keys: string[] } {
   return { guard, keys };
 }
 
-/** (a) ns per request of authenticate + admit + charge, beside naive baselines. */
-async function hotPath(): Promise<Record<string, number>> {
+/** How much work the guard bench does: the full run, or a tiny one for `--quick` and the tests. */
+export interface GuardOptions {
+  /** tinybench time per hot-path variant, ms. */
+  hotPathMs: number;
+  /** Keys and requests of the persistence runs (the warm-up is 30 % of `requests`). */
+  keys: number;
+  requests: number;
+}
+export const GUARD_FULL: GuardOptions = { hotPathMs: 1_500, keys: 10_000, requests: 1_000_000 };
+export const GUARD_QUICK: GuardOptions = { hotPathMs: 200, keys: 2_000, requests: 100_000 };
+export const GUARD_TINY: GuardOptions = { hotPathMs: 5, keys: 20, requests: 2_000 };
+
+/**
+ * The hot path's key lookups as data: each resolves request `i`'s key text to its state (or
+ * null), the guard's way or a naive way. The tests check they all find the same key.
+ */
+export function hotPathLookups(): { keys: string[]; guard: Guard; lookups: Record<string, (i: number) => KeyState | null> } {
   const { guard, keys } = benchGuard(BATCH);
   // What the HTTP layer hands over is a new string per request: rebuild it from bytes.
   const raw = keys.map((k) => Buffer.from(k, 'latin1'));
   const byId = new Map<string, KeyState>(keys.map((k) => [parseApiKey(k)!.id, guard.authenticate(k)!]));
+  let days = 0; // kept so the day computation is not optimised away
+  const now = Date.parse('2024-03-10T12:00:00Z');
+  const lookups: Record<string, (i: number) => KeyState | null> = {
+    'guard (cached key string)': (i) => guard.authenticate(keys[i]),
+    'guard (fresh key string)': (i) => guard.authenticate(raw[i].toString('latin1')),
+    'naive: sha256 per request': (i) => {
+      const p = parseApiKey(keys[i])!;
+      const k = byId.get(p.id)!;
+      return secretMatches(p.secret, k.hash) ? k : null;
+    },
+    'naive: Intl day per request': (i) => {
+      days += localDayNumber(now, 'America/New_York');
+      return days === -1 ? null : guard.authenticate(keys[i]);
+    },
+  };
+  return { keys, guard, lookups };
+}
+
+/** (a) ns per request of authenticate + admit + charge, beside naive baselines. */
+async function hotPath(o: GuardOptions): Promise<Record<string, number>> {
+  const { guard, lookups } = hotPathLookups();
   let now = Date.parse('2024-03-10T12:00:00Z');
   let sink = 0;
   const serve = (k: KeyState | null) => {
@@ -51,29 +87,12 @@ async function hotPath(): Promise<Record<string, number>> {
     const v = guard.admit(k, now, true);
     if (v.ok) sink += guard.charge(k, 10, now) ?? 0;
   };
-  const cases: Record<string, () => void> = {
-    'guard (cached key string)': () => {
-      for (let i = 0; i < BATCH; i++) serve(guard.authenticate(keys[i]));
-    },
-    'guard (fresh key string)': () => {
-      for (let i = 0; i < BATCH; i++) serve(guard.authenticate(raw[i].toString('latin1')));
-    },
-    'naive: sha256 per request': () => {
-      for (let i = 0; i < BATCH; i++) {
-        const p = parseApiKey(keys[i])!;
-        const k = byId.get(p.id)!;
-        serve(secretMatches(p.secret, k.hash) ? k : null);
-      }
-    },
-    'naive: Intl day per request': () => {
-      for (let i = 0; i < BATCH; i++) {
-        sink += localDayNumber(now, 'America/New_York');
-        serve(guard.authenticate(keys[i]));
-      }
-    },
-  };
-  const bench = new Bench({ time: 1_500, warmupTime: 300 });
-  for (const [name, fn] of Object.entries(cases)) bench.add(name, fn);
+  const bench = new Bench({ time: o.hotPathMs, warmupTime: Math.min(300, o.hotPathMs / 5) });
+  for (const [name, lookup] of Object.entries(lookups)) {
+    bench.add(name, () => {
+      for (let i = 0; i < BATCH; i++) serve(lookup(i));
+    });
+  }
   await bench.run();
   const out: Record<string, number> = {};
   const rows = bench.tasks.map((t) => {
@@ -107,9 +126,9 @@ function paced(guard: Guard, states: KeyState[], total: number, chunk: number, p
   });
 }
 
-/** (b) 1M requests from 10,000 keys paced over ~5 s, with or without the state sync flushing. */
-async function persistence(withSync: boolean): Promise<Record<string, number>> {
-  const KEYS = 10_000, TOTAL = 1_000_000, CHUNK = 5_000, PACE_MS = 25;
+/** (b) 1M requests from 10,000 keys paced over ~5 s (full size), with or without the state sync flushing. */
+async function persistence(withSync: boolean, o: GuardOptions): Promise<Record<string, number>> {
+  const KEYS = o.keys, TOTAL = o.requests, CHUNK = Math.min(5_000, TOTAL / 10), PACE_MS = 25;
   const dir = mkdtempSync(join(tmpdir(), 'mdq-bench-'));
   const store = StateStore.open(dir);
   try {
@@ -119,7 +138,7 @@ async function persistence(withSync: boolean): Promise<Record<string, number>> {
     if (!sync) guard.setKeys(store.keys.list());
     const states = issued.map((k) => guard.authenticate(k.key)!);
     // Warm-up (≥ 1 flush) so JIT and the GC of the set-up garbage are not charged to the steady state.
-    await paced(guard, states, 300_000, CHUNK, PACE_MS);
+    await paced(guard, states, Math.round(TOTAL * 0.3), CHUNK, PACE_MS);
     await sync?.flush();
     sync?.resetStats();
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -141,7 +160,7 @@ async function persistence(withSync: boolean): Promise<Record<string, number>> {
       'worst loop delay ms': +(loop.max / 1e6).toFixed(2),
       'p99 loop delay ms': +(loop.percentile(99) / 1e6).toFixed(2),
       'worst GC pause ms': +worstGcMs.toFixed(2),
-      'worst request chunk ms (5,000 req)': +worstChunkMs.toFixed(2),
+      [`worst request chunk ms (${CHUNK.toLocaleString('en-US')} req)`]: +worstChunkMs.toFixed(2),
       flushes: s?.flushes ?? 0,
       'entries flushed': s?.entries ?? 0,
       'worst flush stretch on the loop ms': +(s?.maxSyncMs ?? 0).toFixed(2),
@@ -154,12 +173,12 @@ async function persistence(withSync: boolean): Promise<Record<string, number>> {
 }
 
 /** Runs both parts, prints their tables and returns every figure by name. */
-export async function run(): Promise<Record<string, number>> {
+export async function run(o: GuardOptions = GUARD_FULL): Promise<Record<string, number>> {
   console.log('guard: authenticate + admit + charge, per request');
-  const a = await hotPath();
-  console.log('guard: 1,000,000 requests from 10,000 keys, paced over ~5 s');
-  const off = await persistence(false);
-  const on = await persistence(true);
+  const a = await hotPath(o);
+  console.log(`guard: ${o.requests.toLocaleString('en-US')} requests from ${o.keys.toLocaleString('en-US')} keys, paced`);
+  const off = await persistence(false, o);
+  const on = await persistence(true, o);
   console.table(Object.keys(on).map((k) => ({ figure: k, 'no persistence': off[k], 'state sync on': on[k] })));
   const out: Record<string, number> = { ...a };
   for (const [k, v] of Object.entries(on)) out[`persist: ${k}`] = v;
@@ -167,4 +186,4 @@ export async function run(): Promise<Record<string, number>> {
   return out;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run(process.argv.includes('--quick') ? GUARD_QUICK : GUARD_FULL);

@@ -1,9 +1,15 @@
 // The HTTP load cases as data: which request, and what a correct answer of it looks like.
 
-/** What a case needs from the running server to build its request. */
+import { SCREEN_QUERY, screenQueryString, SEARCH_TEXT } from '../cases/inputs.js';
+
+/** What a case needs from the running server to build its request (read once per market before the load). */
 export interface CaseContext {
   /** A symbol of the market with at least `limit` K-line rows (the first one listed). */
   symbol: string;
+  /** The market's first 50 symbols (its listing order; fewer in a tiny market): the batch cases' symbols. */
+  symbols: string[];
+  /** The market's latest trading day (`end_date` of /markets), `YYYY-MM-DD`. */
+  date: string;
 }
 
 export interface HttpCase {
@@ -13,19 +19,106 @@ export interface HttpCase {
   /** The request path and query (everything after host:port). */
   path(ctx: CaseContext): string;
   /** Throws when the probe response is not the answer this case is meant to measure. */
-  check(body: unknown): void;
+  check(body: unknown, ctx: CaseContext): void;
 }
+
+/** Symbols in a batch case: the most a plan allows in one request. */
+export const BATCH_SYMBOLS = 50;
+
+type Body = { count?: number; total?: number; data?: unknown };
+const rowsOf = (b: Body): number => (Array.isArray(b.data) ? b.data.length : b.data && typeof b.data === 'object' ? Object.keys(b.data).length : -1);
+
+/** A check that `count` and the number of data items are both `n`. */
+const expectRows = (n: number) => (body: unknown): void => {
+  const b = body as Body;
+  if (b.count !== n || rowsOf(b) !== n) throw new Error(`expected ${n} rows, got count=${b.count} rows=${rowsOf(b)}`);
+};
 
 /** GET /{market}/klines/{symbol}?limit=100: bfq (the default), all fields, 100 rows. */
 export const KLINES_100_BFQ: HttpCase = {
   name: 'klines 100 bfq',
   market: 'ashare',
   path: ({ symbol }) => `/api/v1/ashare/klines/${encodeURIComponent(symbol)}?limit=100`,
-  check(body) {
-    const b = body as { count?: number; data?: unknown[] };
-    if (b.count !== 100 || b.data?.length !== 100) throw new Error(`expected 100 rows, got count=${b.count} rows=${b.data?.length}`);
+  check: expectRows(100),
+};
+
+/** The same window, forward-adjusted (a different cached rendering of the same rows). */
+export const KLINES_100_QFQ: HttpCase = {
+  name: 'klines 100 qfq',
+  market: 'ashare',
+  path: ({ symbol }) => `/api/v1/ashare/klines/${encodeURIComponent(symbol)}?limit=100&adj=qfq`,
+  check: expectRows(100),
+};
+
+/** GET /{market}/klines?symbols=<50>&date=<latest day>: one row for each of 50 symbols (close, volume by default). */
+export const KLINES_BATCH_50: HttpCase = {
+  name: 'klines batch 50×1d',
+  market: 'ashare',
+  path: ({ symbols, date }) => `/api/v1/ashare/klines?symbols=${symbols.map(encodeURIComponent).join(',')}&date=${date}`,
+  check(body, { symbols }) {
+    const b = body as Body;
+    if (b.count !== symbols.length || rowsOf(b) !== symbols.length) throw new Error(`expected ${symbols.length} symbols × 1 row, got count=${b.count} symbols=${rowsOf(b)}`);
   },
 };
 
-/** The cases `compare` runs by default (the full bench adds the other endpoint classes). */
+/** GET /{market}/detail/{symbol}: every snapshot column of one symbol. */
+export const DETAIL: HttpCase = {
+  name: 'detail',
+  market: 'ashare',
+  path: ({ symbol }) => `/api/v1/ashare/detail/${encodeURIComponent(symbol)}`,
+  check(body) {
+    const b = body as { count?: number; data?: { symbol?: string } };
+    if (b.count !== 1 || typeof b.data?.symbol !== 'string') throw new Error(`expected one snapshot, got count=${b.count}`);
+  },
+};
+
+/** GET /{market}/detail?symbols=<50>: 50 snapshots, every column. */
+export const DETAIL_BATCH_50: HttpCase = {
+  name: 'detail batch 50',
+  market: 'ashare',
+  path: ({ symbols }) => `/api/v1/ashare/detail?symbols=${symbols.map(encodeURIComponent).join(',')}`,
+  check: (body, ctx) => expectRows(ctx.symbols.length)(body),
+};
+
+/** GET /{market}/screen: ashare's 3,000 snapshots, three bounded columns, sorted by change_percent, 50 rows. */
+export const SCREEN: HttpCase = {
+  name: 'screen',
+  market: 'ashare',
+  path: () => `/api/v1/ashare/screen?${screenQueryString()}`,
+  check(body) {
+    const b = body as Body;
+    const page = Math.min(SCREEN_QUERY.limit, b.total ?? -1); // the full demo matches far more than a page
+    if (!(page > 0) || b.count !== page || rowsOf(b) !== page) throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)} total=${b.total}`);
+  },
+};
+
+/** GET /{market}/symbols?search=…: a name substring, so every code (and name) is compared; first page of 50. */
+export const SYMBOLS_SEARCH: HttpCase = {
+  name: 'symbols search',
+  market: 'ashare',
+  path: () => `/api/v1/ashare/symbols?search=${encodeURIComponent(SEARCH_TEXT)}`,
+  check(body) {
+    const b = body as Body;
+    const page = Math.min(50, b.total ?? -1); // 84 matches in the full demo; a tiny one may have none
+    if (!(page >= 0) || b.count !== page || rowsOf(b) !== page) throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)}`);
+  },
+};
+
+/** GET /markets: the six markets' overview. */
+export const MARKETS: HttpCase = { name: 'markets', market: 'ashare', path: () => '/api/v1/markets', check: expectRows(6) };
+
+/** GET /quota: the calling key's plan and usage (charges nothing). */
+export const QUOTA: HttpCase = {
+  name: 'quota',
+  market: 'ashare',
+  path: () => '/api/v1/quota',
+  check(body) {
+    if (typeof (body as { plan?: unknown }).plan !== 'string') throw new Error('expected a quota record with a plan');
+  },
+};
+
+/** The cases `compare` runs by default. */
 export const DEFAULT_CASES: HttpCase[] = [KLINES_100_BFQ];
+
+/** Every endpoint class of the full bench (issue 5 part 2), in table order. */
+export const ALL_CASES: HttpCase[] = [KLINES_100_BFQ, KLINES_100_QFQ, KLINES_BATCH_50, DETAIL, DETAIL_BATCH_50, SCREEN, SYMBOLS_SEARCH, MARKETS, QUOTA];

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type HttpCase } from './cases.js';
+import { BATCH_SYMBOLS, type CaseContext, type HttpCase } from './cases.js';
 import { stopAll } from './children.js';
 import { machineBusy, watchCpu, watchMachine } from './cpu-time.js';
 import { httpGet } from './http-get.js';
@@ -30,8 +30,15 @@ export interface ComparisonOptions {
   snapshotDir: string;
   /** Our server's state dir; reusing it skips the snapshot load on later runs. */
   stateDir: string;
-  /** Where the JSON goes (its folder is created). */
-  outFile: string;
+  /** Where the JSON goes (its folder is created); none: the caller writes it. */
+  outFile?: string;
+  /** Extra environment of our server (e.g. SCREEN_POOL_MIN_ROWS=0 for the pool mode), recorded in the JSON. */
+  serverEnv?: Record<string, string>;
+  /**
+   * Seconds of the latency run at half of each case's measured maximum (ours' median req/s),
+   * against ours and the raw server at that same offered rate; 0 or absent: none.
+   */
+  halfRateSeconds?: number;
   /** Extra node flags for our server, e.g. ['--cpu-prof', '--cpu-prof-dir', DIR]. */
   serverNodeArgs?: string[];
   /** Progress lines. */
@@ -58,6 +65,20 @@ export interface CaseResult {
   ratio: number;
   /** Every round, in order, with its own ratio (the spread shows how noisy the machine was). */
   rounds: { ours: SideResult; raw: SideResult; ratio: number }[];
+  /** Latency at half of ours' maximum rate, or null when not measured. */
+  halfRate: HalfRateResult | null;
+}
+
+/**
+ * Both servers offered the same rate: half of ours' median req/s. This wrk has no -R: the
+ * rate comes from a Lua delay() between a response and the next request on each connection
+ * (closed loop, no coordinated-omission correction), tuned by short probes. `rps` of each
+ * side is the rate really achieved.
+ */
+export interface HalfRateResult {
+  targetRps: number;
+  ours: SideResult;
+  raw: SideResult;
 }
 
 export interface ComparisonResult {
@@ -72,6 +93,8 @@ export interface ComparisonResult {
   /** The code measured: HEAD and whether the working tree differed from it (dist/ is built from the tree). */
   code: { commit: string | null; dirty: boolean | null };
   pinning: Pinning;
+  /** Extra environment our server ran with ({} for none). */
+  serverEnv: Record<string, string>;
   cases: CaseResult[];
 }
 
@@ -91,9 +114,9 @@ interface Target {
 }
 
 /** One measured wrk run against `target`, with the server's and everyone else's CPU. */
-async function measure(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds: number): Promise<SideResult> {
+async function measure(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds: number, rate?: number): Promise<SideResult> {
   // The same request bytes to both sides: the raw server parses the key header and ignores it.
-  const load = { url: `http://127.0.0.1:${target.server.port}${path}`, headers: { 'X-API-Key': key }, connections: o.connections, core: pin.loadCore, seconds };
+  const load = { url: `http://127.0.0.1:${target.server.port}${path}`, headers: { 'X-API-Key': key }, connections: o.connections, core: pin.loadCore, seconds, rate };
   const cpu = watchCpu(target.server.child.pid);
   const machine = watchMachine();
   let serverCpu: number | null = null;
@@ -122,23 +145,56 @@ async function waitQuiet(o: ComparisonOptions, maxMs = 30_000): Promise<void> {
 }
 
 /** A measurement retried while other processes disturbed it (see `maxOtherCpu`). */
-async function measureQuietly(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions): Promise<SideResult> {
-  let result = await measure(target, path, key, pin, o, o.seconds);
+async function measureQuietly(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds = o.seconds, rate?: number): Promise<SideResult> {
+  let result = await measure(target, path, key, pin, o, seconds, rate);
   for (let attempt = 1; result.noisy && attempt <= o.retries; attempt++) {
     o.log(`${target.label}: others used ${Math.round(result.otherCpu! * 100)}% of a core; retry ${attempt}/${o.retries}`);
     await waitQuiet(o);
-    result = await measure(target, path, key, pin, o, o.seconds);
+    result = await measure(target, path, key, pin, o, seconds, rate);
   }
   return result;
 }
 
-/** The first symbol of the market: a stable, seeded choice with a full history in the demo. */
-async function firstSymbol(port: number, market: string, key: string): Promise<string> {
-  const res = await httpGet(`http://127.0.0.1:${port}/api/v1/${market}/symbols?limit=1`, { 'x-api-key': key });
-  if (res.status !== 200) throw new Error(`symbols of ${market}: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-  const symbol = (JSON.parse(res.body.toString('utf8')) as { data: { symbol: string }[] }).data[0]?.symbol;
-  if (symbol === undefined) throw new Error(`market ${market} lists no symbol`);
-  return symbol;
+/**
+ * A run offered about `rate` req/s. The closed loop does not achieve what it is asked:
+ * delay() works in whole milliseconds of wrk's timers and each response time adds to the
+ * gap. Up to three short probes (secant steps from the ask to the rate achieved) find the
+ * ask that lands within 5 %; the measured run uses the best of them.
+ */
+async function measureAtRate(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<SideResult> {
+  const probeSeconds = Math.min(2, o.halfRateSeconds!);
+  let best: { ask: number; got: number } | null = null;
+  let prev: { ask: number; got: number } | null = null;
+  let ask = rate;
+  for (let k = 0; k < 3; k++) {
+    const point = { ask, got: (await measure(target, path, key, pin, o, probeSeconds, ask)).rps };
+    if (best === null || Math.abs(point.got - rate) < Math.abs(best.got - rate)) best = point;
+    if (Math.abs(point.got - rate) <= 0.05 * rate) break;
+    const next: number = prev !== null && point.got !== prev.got ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got) : (ask * rate) / Math.max(point.got, 1);
+    [prev, ask] = [point, Math.min(Math.max(next, rate / 2), rate * 4)];
+  }
+  return measureQuietly(target, path, key, pin, o, o.halfRateSeconds!, best!.ask);
+}
+
+/** GET of a JSON answer that must be 200. */
+async function getJson<T>(port: number, path: string, key: string): Promise<T> {
+  const res = await httpGet(`http://127.0.0.1:${port}${path}`, { 'x-api-key': key });
+  if (res.status !== 200) throw new Error(`GET ${path}: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  return JSON.parse(res.body.toString('utf8')) as T;
+}
+
+/**
+ * A market's first symbols (listing order: stable, a full history in the demo) and latest
+ * trading day, read from the running server.
+ */
+export async function caseContext(port: number, market: string, key: string): Promise<CaseContext> {
+  const listed = await getJson<{ data: { symbol: string }[] }>(port, `/api/v1/${market}/symbols?limit=${BATCH_SYMBOLS}`, key);
+  const symbols = listed.data.map((d) => d.symbol);
+  if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
+  const markets = await getJson<{ data: { market: string; end_date: string | null }[] }>(port, '/api/v1/markets', key);
+  const date = markets.data.find((m) => m.market === market)?.end_date;
+  if (!date) throw new Error(`market ${market} has no end_date in /markets`);
+  return { symbol: symbols[0], symbols, date };
 }
 
 /** The result with the median req/s (the lower middle one for an even count). */
@@ -166,15 +222,15 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
     await ensureSnapshot(o.snapshotDir, o.log);
     const key = await internalKey(o.stateDir, o.log);
     o.log(`starting our server (snapshot ${o.snapshotDir}, state ${o.stateDir})`);
-    const ours = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: pin.serverCore, nodeArgs: o.serverNodeArgs, log: o.log });
-    const symbols = new Map<string, string>();
+    const ours = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: pin.serverCore, nodeArgs: o.serverNodeArgs, env: o.serverEnv, log: o.log });
+    const contexts = new Map<string, CaseContext>();
     const prepared: { c: HttpCase; path: string; bodyBytes: number; raw: RunningServer }[] = [];
     for (const [i, c] of o.cases.entries()) {
-      if (!symbols.has(c.market)) symbols.set(c.market, await firstSymbol(ours.port, c.market, key));
-      const path = c.path({ symbol: symbols.get(c.market)! });
+      if (!contexts.has(c.market)) contexts.set(c.market, await caseContext(ours.port, c.market, key));
+      const path = c.path(contexts.get(c.market)!);
       const res = await httpGet(`http://127.0.0.1:${ours.port}${path}`, { 'x-api-key': key });
       if (res.status !== 200) throw new Error(`${c.name}: GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-      c.check(JSON.parse(res.body.toString('utf8')));
+      c.check(JSON.parse(res.body.toString('utf8')), contexts.get(c.market)!);
       const bodyFile = join(tmp, `body-${i}.json`);
       writeFileSync(bodyFile, res.body);
       const raw = await startRawServer({ bodyFile, core: pin.serverCore, log: o.log });
@@ -206,7 +262,18 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
         rounds.push({ ours: got.ours, raw: got.raw, ratio: got.ours.rps / got.raw.rps });
       }
       const [mo, mr] = [median(rounds.map((x) => x.ours)), median(rounds.map((x) => x.raw))];
-      cases.push({ name: c.name, path, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds });
+      let halfRate: HalfRateResult | null = null;
+      if ((o.halfRateSeconds ?? 0) > 0) {
+        const targetRps = mo.rps / 2;
+        const got: Record<string, SideResult> = {};
+        for (const t of sides) {
+          o.log(`${c.name} / ${t.label}: ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`);
+          got[t.label] = await measureAtRate(t, path, key, pin, o, targetRps);
+          o.log(`${c.name} / ${t.label} at half rate: ${summary(got[t.label])}`);
+        }
+        halfRate = { targetRps, ours: got.ours, raw: got.raw };
+      }
+      cases.push({ name: c.name, path, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds, halfRate });
     }
     await stopAll(); // a profiled server writes its profile on the way out
     const result: ComparisonResult = {
@@ -219,10 +286,13 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       },
       code: codeVersion(),
       pinning: pin,
+      serverEnv: o.serverEnv ?? {},
       cases,
     };
-    mkdirSync(dirname(o.outFile), { recursive: true });
-    writeFileSync(o.outFile, JSON.stringify(result, null, 2) + '\n');
+    if (o.outFile !== undefined) {
+      mkdirSync(dirname(o.outFile), { recursive: true });
+      writeFileSync(o.outFile, JSON.stringify(result, null, 2) + '\n');
+    }
     return result;
   } finally {
     await stopAll(); // anything still running after an error

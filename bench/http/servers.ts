@@ -52,13 +52,14 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
 
 /**
  * Our server on 127.0.0.1 and a free port, loading `snapshotDir` into `stateDir` (a no-op
- * when already stored), pinned to `core` once it serves. `nodeArgs` go before the script
- * (e.g. `--cpu-prof`).
+ * when already stored), pinned to `core` once it serves (every thread: pool workers too).
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`); `env` is added to this process's.
  */
-export async function startOurServer(options: { stateDir: string; snapshotDir: string; core: number | null; nodeArgs?: string[]; log: Log }): Promise<RunningServer> {
+export async function startOurServer(options: { stateDir: string; snapshotDir: string; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log }): Promise<RunningServer> {
   const { stateDir, snapshotDir, core, log } = options;
   const args = [...(options.nodeArgs ?? []), MAIN, '--port', '0', '--host', '127.0.0.1', '--state', stateDir, '--snapshot', snapshotDir];
-  const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`) });
+  const env = options.env === undefined ? process.env : { ...process.env, ...options.env };
+  const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });
   try {
     // A first load of the full demo takes ≈20 s (more on a busy machine); later starts ≈1 s.
     const m = await child.waitForLine(/^Serving \S+ at http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/, 15 * 60_000);

@@ -1,0 +1,13 @@
+// Every micro-benchmark case of `npm run bench`, in the order the table prints them.
+
+import type { Dataset } from '../../engine/dataset/dataset.js';
+import type { MicroCase } from './case.js';
+import { detailCases } from './detail.js';
+import { klineCases } from './klines.js';
+import { screenCases } from './screen.js';
+import { serialiserCases } from './serialisers.js';
+
+/** K-lines, screen, detail, then one case per response serialiser; inputs are seeded picks from `dataset`. */
+export function microCases(dataset: Dataset): MicroCase[] {
+  return [...klineCases(dataset), ...screenCases(dataset), ...detailCases(dataset), ...serialiserCases(dataset)];
+}

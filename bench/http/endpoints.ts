@@ -1,0 +1,102 @@
+// The HTTP part of `npm run bench`: every endpoint class against raw uWS, the screen once more on the pool, tables and targets.
+
+import { ALL_CASES, type HttpCase, SCREEN } from './cases.js';
+import { type CaseResult, type ComparisonResult, runComparison } from './comparison.js';
+import { formatHalfRateTable, formatTable } from './table.js';
+
+export interface EndpointsOptions {
+  seconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  halfRateSeconds: number;
+  connections: number;
+  snapshotDir: string;
+  stateDir: string;
+  /** Extra node flags of our server (e.g. --cpu-prof). */
+  serverNodeArgs?: string[];
+  log: (line: string) => void;
+  command: string;
+  /** Case names to run (default: all, 'screen (pool)' included). */
+  only?: string[];
+}
+
+export interface EndpointsResult {
+  /** The cases with screens inline (the server's default threshold), or null if none was selected. */
+  inline: ComparisonResult | null;
+  /** The screen case again with SCREEN_POOL_MIN_ROWS=0: every screen on the Piscina pool (null if not selected). */
+  pool: ComparisonResult | null;
+  targets: TargetCheck[];
+}
+
+/** A figure issue 5 asks for, and whether this run reached it. */
+export interface TargetCheck {
+  what: string;
+  value: string;
+  target: string;
+  met: boolean;
+}
+
+export const P99_TARGET_MS = 2;
+/** Minimum ours/raw req/s per case name (issue 5). */
+const RATIO_TARGETS: Record<string, number> = { 'klines 100 bfq': 0.6, detail: 0.7, screen: 0.4, 'screen (pool)': 0.4 };
+
+export const POOL_SCREEN: HttpCase = { ...SCREEN, name: 'screen (pool)' };
+
+export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult> {
+  const common = {
+    seconds: o.seconds, warmupSeconds: o.warmupSeconds, rounds: o.rounds, retries: 3, maxOtherCpu: 0.15, connections: o.connections,
+    snapshotDir: o.snapshotDir, stateDir: o.stateDir, serverNodeArgs: o.serverNodeArgs, halfRateSeconds: o.halfRateSeconds, log: o.log, command: o.command,
+  };
+  const chosen = (c: HttpCase): boolean => o.only === undefined || o.only.includes(c.name);
+  const unknown = (o.only ?? []).filter((name) => ![...ALL_CASES, POOL_SCREEN].some((c) => c.name === name));
+  if (unknown.length > 0) throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${[...ALL_CASES, POOL_SCREEN].map((c) => c.name).join(', ')}`);
+  const cases = ALL_CASES.filter(chosen);
+  let inline: ComparisonResult | null = null;
+  let pool: ComparisonResult | null = null;
+  if (cases.length > 0) {
+    o.log(`HTTP: ${cases.length} case(s), screens inline`);
+    inline = await runComparison({ ...common, cases });
+  }
+  if (chosen(POOL_SCREEN)) {
+    o.log('HTTP: the screen again with SCREEN_POOL_MIN_ROWS=0 (every screen on the pool)');
+    pool = await runComparison({ ...common, cases: [POOL_SCREEN], serverEnv: { SCREEN_POOL_MIN_ROWS: '0' } });
+  }
+  return { inline, pool, targets: targetChecks([...(inline?.cases ?? []), ...(pool?.cases ?? [])]) };
+}
+
+function targetChecks(cases: CaseResult[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const c of cases) {
+    const min = RATIO_TARGETS[c.name];
+    if (min !== undefined) checks.push({ what: `${c.name}: ours/raw req/s`, value: `${(c.ratio * 100).toFixed(1)}%`, target: `≥ ${min * 100}%`, met: c.ratio >= min });
+  }
+  for (const c of cases) {
+    if (c.halfRate === null) continue;
+    const h = c.halfRate.ours;
+    checks.push({ what: `${c.name}: p99 at ${Math.round(h.rps).toLocaleString('en-US')} req/s (half of max)`, value: `${h.p99.toFixed(3)} ms`, target: `< ${P99_TARGET_MS} ms`, met: h.p99 < P99_TARGET_MS });
+  }
+  return checks;
+}
+
+/** The tables of the HTTP part, as printed. */
+export function formatEndpoints(r: EndpointsResult): string {
+  const any = (r.inline ?? r.pool)!;
+  const all = [...(r.inline?.cases ?? []), ...(r.pool?.cases ?? [])];
+  const lt = any.loadTool;
+  const lines = [
+    `HTTP: ours vs raw uWS with the same body bytes — ${lt.version}, -t1 -c${lt.connections}, keep-alive, ${lt.seconds} s per side × ${lt.rounds} alternating rounds (median) after ${lt.warmupSeconds} s warm-up`,
+    `machine: ${any.machine.cores} cores (${any.machine.cpuModel}), Node ${any.machine.node}; ${any.pinning.note}; pool mode: SCREEN_POOL_MIN_ROWS=0, its worker pinned with the server`,
+    formatTable(all),
+  ];
+  if (all.some((c) => c.ours.noisy || c.raw.noisy)) lines.push('* other processes used > 15% of a core during that measurement even after retries');
+  lines.push('ours/raw per round: ' + all.map((c) => `${c.name} ${c.rounds.map((x) => `${(x.ratio * 100).toFixed(0)}%`).join('/')}`).join('; '));
+  lines.push(
+    '',
+    `Latency at half of ours' maximum rate (both servers offered the same rate; wrk ${lt.rateFlag ? 'with -R' : 'has no -R: a Lua delay() per connection, the ask tuned by up to 3 short probes; req/s is the rate achieved'})`,
+    formatHalfRateTable(all, P99_TARGET_MS),
+    '',
+    'Targets (issue 5)',
+    ...r.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.what}: ${t.value} (target ${t.target})`),
+  );
+  return lines.join('\n');
+}

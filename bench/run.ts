@@ -1,0 +1,137 @@
+// `npm run bench [-- --only micro|pool|guard|http|data-path] [--quick]`: every figure of issue 5 in one run; tables on stdout, JSON in bench/results/.
+// HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
+// Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Dataset } from '../engine/dataset/dataset.js';
+import { ensureDataset } from '../loaders/ensure-dataset.js';
+import { microCases } from './cases/index.js';
+import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
+import { POOL_SIZES } from './cases/pool.js';
+import { generateDemoSnapshot } from './data-gen/index.js';
+import { stopAll } from './http/children.js';
+import { formatEndpoints, runEndpoints } from './http/endpoints.js';
+import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
+import { FULL, measureAll, QUICK } from './micro/measure.js';
+import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
+import { formatMicroTable } from './micro/table.js';
+
+const PARTS = ['micro', 'guard', 'pool', 'http', 'data-path'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    rounds: { type: 'string' },
+    connections: { type: 'string', default: '32' },
+    snapshot: { type: 'string', default: DEMO_SNAPSHOT },
+    state: { type: 'string', default: '/tmp/mdq-http-bench-state' },
+    'cpu-prof-dir': { type: 'string' },
+    cases: { type: 'string' },
+    'half-rate-seconds': { type: 'string' },
+  },
+  strict: true,
+});
+
+const log = (line: string): void => console.error(`[bench] ${line}`);
+const quick = values.quick;
+function whole(name: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got '${text}'`);
+  return Number(text);
+}
+// `--only micro` also runs the pool crossover: both are part (a) of the bench.
+const only = values.only === undefined ? null : values.only === 'micro' ? ['micro', 'pool'] : [values.only];
+if (only !== null && !only.every((p) => (PARTS as readonly string[]).includes(p))) throw new Error(`--only takes one of ${PARTS.join(', ')}; got '${values.only}'`);
+const runs = (part: Part): boolean => only === null || only.includes(part);
+const snapshotDir = resolve(values.snapshot!);
+const stateDir = resolve(values.state!);
+const command = ['npm run bench --', ...process.argv.slice(2)].join(' ');
+
+process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+process.on('SIGTERM', () => void stopAll().finally(() => process.exit(143)));
+
+/** The full demo (generated when absent), stored in the bench's state dir and opened here. */
+async function benchDataset(): Promise<Dataset> {
+  await ensureSnapshot(snapshotDir, log);
+  const opened = await ensureDataset({ stateDir, snapshotDir, demoDir: DEMO_SNAPSHOT, generateDemo: (dir) => generateDemoSnapshot(dir), log });
+  log(`dataset ${opened.dataset.version} open (${opened.openSeconds.toFixed(1)} s)`);
+  return opened.dataset;
+}
+
+const result: Record<string, unknown> = {
+  generated: new Date().toISOString(),
+  command,
+  quick,
+  machine: { cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
+};
+console.log(`npm run bench${quick ? ' (quick: short runs, figures are rough)' : ''} — ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`);
+
+try {
+  let dataset: Dataset | null = runs('micro') || runs('pool') ? await benchDataset() : null;
+  if (dataset !== null) result.dataset = dataset.version;
+
+  if (runs('micro')) {
+    log('part a: kernel and serialiser micro-benchmarks (tinybench; ratios against the naive baseline of each case)');
+    const micro = await measureAll(microCases(dataset!), quick ? QUICK : FULL, log);
+    console.log(`\nMicro-benchmarks: median µs per call; "vs baseline" = baseline time / variant time\n${formatMicroTable(micro)}`);
+    result.micro = micro;
+  }
+  if (runs('guard')) {
+    log('part a: the guard (key check, bucket, quota) bench');
+    console.log('');
+    result.guard = await runGuard(quick ? GUARD_QUICK : GUARD_FULL);
+  }
+  if (runs('pool')) {
+    log('part a: screens inline vs on the pool at several table sizes');
+    const pool = await poolCrossover(dataset!, POOL_SIZES, { micro: quick ? QUICK : FULL, runMs: quick ? 200 : 1_000 }, log);
+    console.log(`\nInline vs pool: one screen (${pool.threads} pool thread(s) on ${cpus().length} cores), and screens/s with ${pool.inFlight} in flight, each with ${pool.requestWorkUs} µs of other main-thread work`);
+    console.log(formatPoolTable(pool));
+    console.log(`verdict: ${pool.verdict.split('; ').join('\n  ')}`);
+    result.pool = pool;
+  }
+  dataset = null; // the HTTP part runs its own server: let this process's copy go
+  if (runs('http')) {
+    log('part b: HTTP load, ours vs raw uWS');
+    const http = await runEndpoints({
+      seconds: whole('seconds', values.seconds, quick ? 1 : 10, 1),
+      warmupSeconds: whole('warmup', values.warmup, quick ? 1 : 3, 0),
+      rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1),
+      halfRateSeconds: whole('half-rate-seconds', values['half-rate-seconds'], quick ? 1 : 10, 0),
+      only: values.cases?.split(',').map((c) => c.trim()),
+      connections: whole('connections', values.connections, 32, 1),
+      snapshotDir, stateDir, log, command,
+      serverNodeArgs: values['cpu-prof-dir'] === undefined ? undefined : ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof-dir'])],
+    });
+    console.log(`\n${formatEndpoints(http)}`);
+    result.http = http;
+    result.loadTool = (http.inline ?? http.pool)?.loadTool;
+  }
+  if (runs('data-path')) {
+    log('part c: data path (generate + load + open the demo in a temporary folder)');
+    const script = fileURLToPath(new URL('./data-path.js', import.meta.url));
+    const args = quick ? ['--scale', '0.1', '--years', '2'] : [];
+    const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    console.log(`\nData path${quick ? ' (quick: 10 % of symbols, 2 years)' : ''}\n${out.trimEnd()}`);
+    result.dataPath = JSON.parse(readFileSync(join(REPO, 'bench/results/data-path.json'), 'utf8'));
+  }
+  const dir = join(REPO, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-${(result.generated as string).replace(/[:.]/g, '-')}.json`);
+  const text = JSON.stringify(result, null, 2) + '\n';
+  writeFileSync(file, text);
+  writeFileSync(join(dir, 'bench-latest.json'), text);
+  console.log(`\nJSON: ${file} (and bench/results/bench-latest.json)`);
+} catch (err) {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await stopAll();
+  process.exitCode = 1;
+}
