@@ -16,7 +16,8 @@ export type HeaderList = string[];
  * `Connection: close` (used while draining).
  */
 export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer | BodyPart[], headers: HeaderList, close = false, headOnly = false): void {
-  if (Array.isArray(body)) body = assemble(body); // a view of a reused buffer: end() below copies it
+  // A single piece is sent as it is; several are joined in a reused buffer that end() copies.
+  if (Array.isArray(body)) body = body.length === 1 && typeof body[0] !== 'string' ? body[0] : assemble(body);
   res.cork(() => {
     res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
     res.writeHeader('content-type', contentType);

@@ -19,8 +19,11 @@ export interface RequestContext {
   key: KeyState | null;
   plan: Plan;
   nowMs: number;
-  /** Aborted when the client goes away or the deadline passes (routes that may answer later only). */
-  signal: AbortSignal | null;
+  /**
+   * A signal aborted when the client goes away or the deadline passes, made on first call
+   * (only routes that may answer later get one; an inline answer never pays for it).
+   */
+  signal: (() => AbortSignal) | null;
   /** Where large kernels run, and from what size; null: everything inline. */
   pool: { kernels: KernelPool; minScreenRows: number } | null;
 }

@@ -139,7 +139,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
         if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
-      const abort = route.mayAnswerLater ? new AbortController() : null;
+      let abort: AbortController | null = null;
+      const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
       const reply = route.handle({
         dataset,
         params: decodeParams(rawParams, route.paramNames),
@@ -147,30 +148,30 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         key,
         plan: key?.plan ?? PLANS.internal,
         nowMs,
-        signal: abort?.signal ?? null,
+        signal,
         pool: options.pool ?? null,
       });
       if (!(reply instanceof Promise)) {
         finish(reply, verdict);
         return;
       }
-      answerLater(reply, verdict === null ? null : { ...verdict }, abort!);
+      answerLater(reply, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
     } catch (error) {
       fail(error, verdict);
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
-    function answerLater(pending: Promise<Reply>, figures: Verdict | null, abort: AbortController): void {
+    function answerLater(pending: Promise<Reply>, figures: Verdict | null, abort: () => void): void {
       let answered = false;
       inFlight++;
       res.onAborted(() => {
         answered = true; // the client left: never touch `res` again
-        abort.abort();
+        abort();
       });
       const timer = setTimeout(() => {
         if (answered) return;
         answered = true;
-        abort.abort();
+        abort();
         fail(new Problem('deadline_exceeded', `the request took longer than ${deadlineMs} ms`).withHeader('retry-after', '1'), figures);
       }, deadlineMs);
       pending

@@ -92,7 +92,7 @@ export const screenRoute: Route = {
     const limit = clamp(p.limit, plan.rowsPerCall);
     const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
     const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, key, limit, p.offset, p.sort, p.order);
-    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal ?? undefined).then(answer);
+    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal?.()).then(answer);
     return answer(screen(m.snapshots, q));
   },
 };
