@@ -36,6 +36,29 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** One request on its own connection (`Connection: close`); the body parsed as JSON when it is JSON. */
+export function httpRequest(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = { connection: 'close', ...(options.headers ?? {}) };
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
 export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number } = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
@@ -51,28 +74,12 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   const kernels = options.pool ? new KernelPool(1) : null;
   const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs });
-  const get: TestServer['get'] = (path, opts = {}) =>
-    new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { connection: 'close', ...(opts.headers ?? {}) };
-      const key = opts.key === undefined ? keys.pro : opts.key;
-      if (key !== null) headers['x-api-key'] = key;
-      const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-        });
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const get: TestServer['get'] = (path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const key = opts.key === undefined ? keys.pro : opts.key;
+    if (key !== null) headers['x-api-key'] = key;
+    return httpRequest(server.port, path, { method: opts.method, headers });
+  };
   return {
     port: server.port,
     keys,

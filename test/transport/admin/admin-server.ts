@@ -1,6 +1,5 @@
 // Starts the API server with the operator dashboard mounted, in process, on port 0: clock, mailer and folder injected.
 
-import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlanName } from '../../../engine/plans.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
@@ -15,6 +14,7 @@ import { createAdmin } from '../../../transport/admin/mount.js';
 import { ReloadLog } from '../../../transport/admin/reload-log.js';
 import { Guard } from '../../../transport/guard/guard.js';
 import { startServer, type ServerState } from '../../../transport/server.js';
+import { httpRequest } from '../../helpers/api-server.js';
 import { fixtureCopy } from '../../helpers/fixture-copy.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 
@@ -86,32 +86,16 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, log: () => {}, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
-  const call: AdminServer['call'] = (path, o = {}) =>
-    new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { connection: 'close', ...(o.headers ?? {}) };
+  const call: AdminServer['call'] = (path, o = {}) => {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
       const origin_ = o.origin === undefined ? origin : o.origin;
       if (origin_ !== null) headers.origin = origin_;
       if (o.cookie) headers.cookie = o.cookie;
       if (o.csrf) headers['x-csrf-token'] = o.csrf;
       const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
       if (payload !== undefined) headers['content-type'] = 'application/json';
-      const req = request({ host: '127.0.0.1', port: server.port, path, method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-        });
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
+      return httpRequest(server.port, path, { method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, body: payload });
+    };
 
   const signIn: AdminServer['signIn'] = async (password = PASSWORD) => {
     const a = await call('/admin/api/sign-in', { body: { password } });
