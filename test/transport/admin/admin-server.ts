@@ -87,15 +87,15 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
   const origin = `http://127.0.0.1:${server.port}`;
 
   const call: AdminServer['call'] = (path, o = {}) => {
-      const headers: Record<string, string> = { ...(o.headers ?? {}) };
-      const origin_ = o.origin === undefined ? origin : o.origin;
-      if (origin_ !== null) headers.origin = origin_;
-      if (o.cookie) headers.cookie = o.cookie;
-      if (o.csrf) headers['x-csrf-token'] = o.csrf;
-      const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
-      if (payload !== undefined) headers['content-type'] = 'application/json';
-      return httpRequest(server.port, path, { method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, body: payload });
-    };
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const origin_ = o.origin === undefined ? origin : o.origin;
+    if (origin_ !== null) headers.origin = origin_;
+    if (o.cookie) headers.cookie = o.cookie;
+    if (o.csrf) headers['x-csrf-token'] = o.csrf;
+    const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    return httpRequest(server.port, path, { method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, body: payload });
+  };
 
   const signIn: AdminServer['signIn'] = async (password = PASSWORD) => {
     const a = await call('/admin/api/sign-in', { body: { password } });
