@@ -31,3 +31,14 @@ export const PLAN_NAMES: readonly PlanName[] = Object.freeze(['free', 'pro', 'en
 export function isPlanName(value: string): value is PlanName {
   return Object.hasOwn(PLANS, value);
 }
+
+/** One stored key as the key store keeps it and the guard reads it. `hash` is SHA-256 of the secret; the key text itself is never stored. */
+export interface KeyRecord {
+  readonly id: string;
+  readonly plan: PlanName;
+  readonly org: string;
+  /** ISO 8601 instant of creation. */
+  readonly created: string;
+  readonly disabled: boolean;
+  readonly hash: Uint8Array;
+}

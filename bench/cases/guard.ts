@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import type { PlanName } from '../../engine/plans.js';
+import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { parseApiKey, secretHash, secretMatches } from '../../transport/guard/api-key.js';
-import { Guard, type KeyRecordLike, type KeyState } from '../../transport/guard/guard.js';
+import { Guard, type KeyState } from '../../transport/guard/guard.js';
 import { localDayNumber } from '../../transport/guard/quota-day.js';
 
 const PLANS: PlanName[] = ['free', 'pro', 'enterprise', 'internal'];
@@ -25,7 +25,7 @@ function keyText(i: number): { id: string; secret: string; key: string } {
 }
 
 function benchGuard(n: number): { guard: Guard; keys: string[] } {
-  const recs: KeyRecordLike[] = [];
+  const recs: KeyRecord[] = [];
   const keys: string[] = [];
   for (let i = 0; i < n; i++) {
     const { id, secret, key } = keyText(i);

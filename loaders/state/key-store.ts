@@ -1,20 +1,12 @@
 // Key records in LMDB: id, plan, org, created, disabled and the secret's hash, never the key.
 
 import type { Database, RootDatabase } from 'lmdb';
-import type { PlanName } from '../../engine/plans.js';
+import type { KeyRecord, PlanName } from '../../engine/plans.js';
+
+export type { KeyRecord };
 import { formatKey, hashSecret, newKeyId, newSecret } from './key-secret.js';
 
 
-/** One stored key. `hash` is SHA-256 of the secret; the key text itself is never stored. */
-export interface KeyRecord {
-  readonly id: string;
-  readonly plan: PlanName;
-  readonly org: string;
-  /** ISO 8601 instant of creation. */
-  readonly created: string;
-  readonly disabled: boolean;
-  readonly hash: Uint8Array;
-}
 
 /** A key just created or rotated: the record and the key text, to show once. */
 export interface IssuedKey {

@@ -2,12 +2,12 @@
 
 import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
-import { KeyState, type KeyRecordLike } from './key-state.js';
-import type { PlanName } from '../../engine/plans.js';
+import { KeyState } from './key-state.js';
+import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
 import { take, wholeTokens, retryAfterSeconds } from './token-bucket.js';
 
-export { KeyState, type KeyRecordLike };
+export { KeyState };
 
 /** Why a request was refused: the problem `code` of a 429. */
 export type RefusalCode = 'rate_limited' | 'quota_exhausted';
@@ -76,7 +76,7 @@ export class Guard {
   }
 
   /** Replaces the key table. Bucket and usage of a key that stays are kept; verified keys are re-checked. */
-  setKeys(records: Iterable<KeyRecordLike>): void {
+  setKeys(records: Iterable<KeyRecord>): void {
     const seen = new Set<string>();
     for (const rec of records) {
       seen.add(rec.id);

@@ -1,20 +1,9 @@
 // One key as the guard holds it in memory: its record, token bucket and today's usage.
 
 import type { DayUsage } from './daily-quota.js';
-import { PLANS, type Plan, type PlanName } from '../../engine/plans.js';
+import { type KeyRecord, PLANS, type Plan, type PlanName } from '../../engine/plans.js';
 import { NO_DAY } from './quota-day.js';
 import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
-
-/** A stored key as the key table hands it over (loaders/state's KeyRecord has this shape). */
-export interface KeyRecordLike {
-  readonly id: string;
-  readonly plan: PlanName;
-  readonly org: string;
-  readonly created: string;
-  readonly disabled: boolean;
-  /** SHA-256 of the secret. */
-  readonly hash: Uint8Array;
-}
 
 /** One key as the guard keeps it: its record, bucket and today's usage. Callers only read it. */
 export class KeyState implements BucketState, DayUsage {
@@ -32,7 +21,7 @@ export class KeyState implements BucketState, DayUsage {
   /** Queued for the next flush. */
   dirty = false;
 
-  constructor(readonly id: string, rec: KeyRecordLike) {
+  constructor(readonly id: string, rec: KeyRecord) {
     this.plan = PLANS[rec.plan];
     this.org = rec.org;
     this.created = rec.created;
@@ -42,7 +31,7 @@ export class KeyState implements BucketState, DayUsage {
   }
 
   /** Takes a refreshed record, keeping bucket and usage. */
-  update(rec: KeyRecordLike): void {
+  update(rec: KeyRecord): void {
     const plan = PLANS[rec.plan];
     if (plan !== this.plan && plan.rpm !== null) {
       const cap = capacityUnits(plan.rpm);

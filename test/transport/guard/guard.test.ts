@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { secretHash } from '../../../transport/guard/api-key.js';
-import { Guard, type KeyRecordLike } from '../../../transport/guard/guard.js';
-import type { PlanName } from '../../../engine/plans.js';
+import { Guard } from '../../../transport/guard/guard.js';
+import type { KeyRecord, PlanName } from '../../../engine/plans.js';
 
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
 
-function record(id: string, plan: PlanName, over: Partial<KeyRecordLike> = {}): KeyRecordLike {
+function record(id: string, plan: PlanName, over: Partial<KeyRecord> = {}): KeyRecord {
   return { id, plan, org: 'Desk A', created: '2024-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET), ...over };
 }
 
-function guardWith(...recs: KeyRecordLike[]): Guard {
+function guardWith(...recs: KeyRecord[]): Guard {
   const g = new Guard('UTC');
   g.setKeys(recs);
   return g;
