@@ -46,6 +46,15 @@ const snapshotDir = values.snapshot ?? process.env.SNAPSHOT_DIR ?? null;
 const stateDir = resolveStateDir(values.state);
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port/PORT must be 0–65535, got ${values.port ?? process.env.PORT}`);
 
+/** A whole-number setting from the environment, or a clear error naming it (never NaN at run time). */
+function intSetting(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}, got '${raw}'`);
+  return value;
+}
+
 const guard = new Guard(process.env.QUOTA_TZ ?? 'UTC'); // an unknown zone fails here, before anything starts
 const opened = await ensureDataset({
   stateDir,
@@ -63,8 +72,12 @@ if (issued.length > 0) {
 }
 const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
-const kernels = new KernelPool(Number(process.env.POOL_THREADS ?? defaultPoolThreads()));
-const pool = { kernels, minScreenRows: Number(process.env.SCREEN_POOL_MIN_ROWS ?? DEFAULT_MIN_SCREEN_ROWS) };
+const kernels = new KernelPool(intSetting('POOL_THREADS', defaultPoolThreads(), 1));
+const pool = { kernels, minScreenRows: intSetting('SCREEN_POOL_MIN_ROWS', DEFAULT_MIN_SCREEN_ROWS, 0) };
+/** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
+const DRAIN_GRACE_MS = intSetting('DRAIN_GRACE_MS', 500, 0);
+const cacheMb = intSetting('RESPONSE_CACHE_MB', 64, 0);
+const responseCache = cacheMb === 0 ? null : { budgetBytes: cacheMb * 1024 * 1024, maxBodyBytes: 1024 * 1024 };
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();
@@ -72,7 +85,7 @@ if (generated !== null) console.log(`First start: operator password for /dashboa
 const meter = new RequestMeter();
 const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
 const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: mailerFromEnv(), origin: process.env.ADMIN_ORIGIN ?? null, log });
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, meter, mount: admin.mount });
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, meter, mount: admin.mount });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
 const collectGarbage = fullGc();
@@ -93,8 +106,6 @@ process.on('SIGHUP', () => void reloads.run()); // = reloader.reload(), recorded
 
 /** Longest a drain may take before the process exits anyway (the usage flush included). */
 const DRAIN_LIMIT_MS = 9000;
-/** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
-const DRAIN_GRACE_MS = Number(process.env.DRAIN_GRACE_MS ?? 500);
 let stopping = false;
 
 /**

@@ -43,6 +43,12 @@ export interface Route {
   auth: boolean;
   /** False only for /quota: it charges no rows and is served even with no rows left. */
   charges: boolean;
+  /**
+   * True when the answer is a pure function of the Dataset, the plan and the request's raw
+   * path and query (every route but /quota): its body may then be served from the
+   * Dataset's response cache.
+   */
+  cacheable: boolean;
   /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
   mayAnswerLater?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */

@@ -12,6 +12,7 @@ import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';
 import type { Reply, Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { serialisers } from './serialise/compile.js';
+import { type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -34,6 +35,8 @@ export interface ServerOptions {
   pool?: { kernels: KernelPool; minScreenRows: number } | null;
   /** Told of every API answer (time, latency in ms, status): typed-array counters, no allocation. */
   meter?: { record(nowMs: number, ms: number, status: number): void } | null;
+  /** Whole-answer cache per Dataset (default 64 MB, bodies up to 1 MB); null: none. */
+  responseCache?: ResponseCacheOptions | null;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404. */
   mount?: ((app: TemplatedApp) => void) | null;
 }
@@ -104,6 +107,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     return headers;
   }
 
+  const cacheOptions = options.responseCache === undefined ? { budgetBytes: 64 << 20, maxBodyBytes: 1 << 20 } : options.responseCache;
+  /** A WeakMap lookup, not a remembered reference: an old Dataset must stay collectable after a reload. */
+  const cacheOf = (dataset: Dataset): ResponseCache | null => (cacheOptions === null ? null : responseCacheOf(dataset, cacheOptions));
+
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
@@ -118,6 +125,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const dataset = state.dataset; // this request's Dataset to the end, whatever a reload swaps in
     let key: KeyState | null = null;
     let verdict: Verdict | null = null;
+    let cache: ResponseCache | null = null;
+    let cacheKey = '';
     const fail = (error: unknown, figures: Verdict | null): void => {
       const problem = error instanceof Problem ? error : internalError(error, route, log);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
@@ -125,7 +134,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       sendProblem(res, problem, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining); // draining: Connection: close
     };
     const finish = (reply: Reply, figures: Verdict | null): void => {
-      const body = reply.body ?? serialisers[reply.shape](reply.value);
+      let body = reply.body ?? serialisers[reply.shape](reply.value);
+      if (cache !== null) body = cache.offer(cacheKey, reply, body)?.body ?? body;
       const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
       if (meter !== null) meter.record(nowMs, performance.now() - started, 200);
       send(res, 200, JSON_TYPE, body, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining);
@@ -139,6 +149,17 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
         if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
+      const plan = key?.plan ?? PLANS.internal;
+      if (route.cacheable && (cache = cacheOf(dataset)) !== null) {
+        // The plan is in the key: it clamps limits and bounds batches.
+        cacheKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
+        const hit = cache.get(cacheKey);
+        if (hit !== undefined) {
+          cache = null; // nothing to offer back
+          finish(hit, verdict);
+          return;
+        }
+      }
       let abort: AbortController | null = null;
       const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
       const reply = route.handle({
@@ -146,7 +167,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         params: decodeParams(rawParams, route.paramNames),
         query: parseQueryString(rawQuery),
         key,
-        plan: key?.plan ?? PLANS.internal,
+        plan,
         nowMs,
         signal,
         pool: options.pool ?? null,

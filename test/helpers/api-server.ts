@@ -11,6 +11,7 @@ import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { PlanName } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
+import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
 import { startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';
 
@@ -60,7 +61,7 @@ export function httpRequest(port: number, path: string, options: { method?: stri
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null } = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -73,7 +74,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1) : null;
   const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs });
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? keys.pro : opts.key;

@@ -6,7 +6,7 @@ import { badParam } from '../problem.js';
 import { list, parseParams } from '../params/rules.js';
 import type { Route } from '../route.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { detailBodyCacheOf, snapshotTextCacheOf } from '../serialise/snapshot-text.js';
+import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
 
 /** A column set and the key naming it in the rendered-row cache. */
@@ -33,16 +33,13 @@ export const detailRoute: Route = {
   paramNames: ['market', 'symbol'],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, params, query }) {
     const m = marketOf(dataset, params[0]);
     const { columns, key } = snapshotColumns(parseParams(query, SINGLE).fields);
     const i = symbolOf(m, params[1]);
-    const body = detailBodyCacheOf(dataset).body(`${m.market}/${i}/${key}`, () => {
-      const row = snapshotTextCacheOf(dataset).row(m, i, columns, key);
-      const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
-      return Buffer.concat([Buffer.from(head), row, Buffer.from('}')]);
-    });
-    return { shape: 'detail', body: [body], rows: 1 };
+    const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
+    return { shape: 'detail', body: [head, snapshotTextCacheOf(dataset).row(m, i, columns, key), '}'], rows: 1 };
   },
 };
 
@@ -51,6 +48,7 @@ export const detailBatchRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, params, query, plan }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, BATCH);

@@ -15,6 +15,7 @@ export const klinesBatchRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, params, query, plan }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, PARAMS);

@@ -15,6 +15,7 @@ export const klinesRoute: Route = {
   paramNames: ['market', 'symbol'],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, params, query, plan }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, KLINE_PARAMS);

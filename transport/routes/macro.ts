@@ -15,6 +15,7 @@ export const macroRoute: Route = {
   paramNames: [],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, query }) {
     const p = parseParams(query, PARAMS);
     checkRange(p.start, p.end);

@@ -9,6 +9,7 @@ export const marketsRoute: Route = {
   paramNames: [],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset }) {
     const data = marketsOverview(dataset).map((m) => ({
       market: m.market,

@@ -10,6 +10,7 @@ export function quotaRouteOf(guard: Guard): Route {
     paramNames: [],
     auth: true,
     charges: false,
+    cacheable: false, // usage changes with every request
     handle({ key, nowMs }) {
       return { shape: 'quota', value: guard.quota(key!, nowMs), rows: 0 };
     },

@@ -83,6 +83,7 @@ export const screenRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
+  cacheable: true,
   mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }) {
     const m = marketOf(dataset, params[0]);

@@ -14,6 +14,7 @@ export const symbolsRoute: Route = {
   paramNames: ['market'],
   auth: true,
   charges: true,
+  cacheable: true,
   handle({ dataset, params, query }) {
     const m = marketOf(dataset, params[0]);
     const p = parseParams(query, PARAMS);

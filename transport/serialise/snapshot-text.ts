@@ -58,36 +58,7 @@ export class SnapshotTextCache {
   }
 }
 
-/** Whole detail bodies by (market, symbol, column set): the detail answer is a pure function of them. */
-export class DetailBodyCache {
-  private readonly bodies = new Map<string, Buffer>();
-  private size = 0;
-
-  constructor(private readonly budgetBytes: number) {}
-
-  body(key: string, make: () => Buffer): Buffer {
-    const hit = this.bodies.get(key);
-    if (hit !== undefined) return hit;
-    const made = make();
-    if (this.size + made.length > this.budgetBytes) {
-      this.bodies.clear();
-      this.size = 0;
-    }
-    this.bodies.set(key, made);
-    this.size += made.length;
-    return made;
-  }
-}
-
 const caches = new WeakMap<object, SnapshotTextCache>();
-const detailBodies = new WeakMap<object, DetailBodyCache>();
-
-/** The detail-body cache of `dataset` (created on first use), dropped with the Dataset. */
-export function detailBodyCacheOf(dataset: object): DetailBodyCache {
-  let cache = detailBodies.get(dataset);
-  if (cache === undefined) detailBodies.set(dataset, (cache = new DetailBodyCache(32 * 1024 * 1024)));
-  return cache;
-}
 const BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** The snapshot-row cache of `dataset` (created on first use), dropped with the Dataset. */
