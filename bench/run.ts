@@ -113,7 +113,7 @@ try {
     });
     console.log(`\n${formatEndpoints(http)}`);
     result.http = http;
-    result.loadTool = (http.inline ?? http.pool)?.loadTool;
+    result.loadTool = (http.inline ?? http.uncached ?? http.pool)?.loadTool;
   }
   if (runs('data-path')) {
     log('part c: data path (generate + load + open the demo in a temporary folder)');

@@ -1,6 +1,7 @@
-// The HTTP part of `npm run bench`: every endpoint class against raw uWS, the screen once more on the pool, tables and targets.
+// The HTTP part of `npm run bench`: every endpoint class against raw uWS (as served, then
+// with the answer cache off), the screen once more on the pool, tables and targets.
 
-import { ALL_CASES, type HttpCase, SCREEN } from './cases.js';
+import { ALL_CASES, type HttpCase, QUOTA, SCREEN } from './cases.js';
 import { type CaseResult, type ComparisonResult, runComparison } from './comparison.js';
 import { formatHalfRateTable, formatTable } from './table.js';
 
@@ -16,14 +17,22 @@ export interface EndpointsOptions {
   serverNodeArgs?: string[];
   log: (line: string) => void;
   command: string;
-  /** Case names to run (default: all, 'screen (pool)' included). */
+  /** Case names to run (default: all, the uncached and pool ones included). */
   only?: string[];
 }
 
+/** Our server's environment without the whole-answer cache: every request rendered from the row caches. */
+const NO_ANSWER_CACHE = { RESPONSE_CACHE_MB: '0' };
+
 export interface EndpointsResult {
-  /** The cases with screens inline (the server's default threshold), or null if none was selected. */
+  /** The cases as the server runs by default (answer cache on, screens inline), or null if none was selected. */
   inline: ComparisonResult | null;
-  /** The screen case again with SCREEN_POOL_MIN_ROWS=0: every screen on the Piscina pool (null if not selected). */
+  /**
+   * The same cases with RESPONSE_CACHE_MB=0: what a request costs when its answer is not
+   * cached (a first or one-off request), no half-rate run (null if none was selected).
+   */
+  uncached: ComparisonResult | null;
+  /** The screen case with SCREEN_POOL_MIN_ROWS=0 and no answer cache: every screen on the Piscina pool (null if not selected). */
   pool: ComparisonResult | null;
   targets: TargetCheck[];
 }
@@ -38,9 +47,15 @@ export interface TargetCheck {
 
 export const P99_TARGET_MS = 2;
 /** Minimum ours/raw req/s per case name (issue 5). */
-const RATIO_TARGETS: Record<string, number> = { 'klines 100 bfq': 0.6, detail: 0.7, screen: 0.4, 'screen (pool)': 0.4 };
+const RATIO_TARGETS: Record<string, number> = {
+  'klines 100 bfq': 0.6, detail: 0.7, screen: 0.4,
+  // The same figures without the answer cache: shown beside, for the cost of a first request.
+  'klines 100 bfq (uncached)': 0.6, 'detail (uncached)': 0.7, 'screen (uncached)': 0.4, 'screen (pool)': 0.4,
+};
 
 export const POOL_SCREEN: HttpCase = { ...SCREEN, name: 'screen (pool)' };
+/** Every case but /quota (never cached) again, named `… (uncached)`. */
+export const UNCACHED_CASES: HttpCase[] = ALL_CASES.filter((c) => c !== QUOTA).map((c) => ({ ...c, name: `${c.name} (uncached)` }));
 
 export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult> {
   const common = {
@@ -48,20 +63,27 @@ export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult
     snapshotDir: o.snapshotDir, stateDir: o.stateDir, serverNodeArgs: o.serverNodeArgs, halfRateSeconds: o.halfRateSeconds, log: o.log, command: o.command,
   };
   const chosen = (c: HttpCase): boolean => o.only === undefined || o.only.includes(c.name);
-  const unknown = (o.only ?? []).filter((name) => ![...ALL_CASES, POOL_SCREEN].some((c) => c.name === name));
-  if (unknown.length > 0) throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${[...ALL_CASES, POOL_SCREEN].map((c) => c.name).join(', ')}`);
+  const every = [...ALL_CASES, ...UNCACHED_CASES, POOL_SCREEN];
+  const unknown = (o.only ?? []).filter((name) => !every.some((c) => c.name === name));
+  if (unknown.length > 0) throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${every.map((c) => c.name).join(', ')}`);
   const cases = ALL_CASES.filter(chosen);
+  const uncachedCases = UNCACHED_CASES.filter(chosen);
   let inline: ComparisonResult | null = null;
+  let uncached: ComparisonResult | null = null;
   let pool: ComparisonResult | null = null;
   if (cases.length > 0) {
-    o.log(`HTTP: ${cases.length} case(s), screens inline`);
+    o.log(`HTTP: ${cases.length} case(s) as served by default (answer cache on, screens inline)`);
     inline = await runComparison({ ...common, cases });
   }
-  if (chosen(POOL_SCREEN)) {
-    o.log('HTTP: the screen again with SCREEN_POOL_MIN_ROWS=0 (every screen on the pool)');
-    pool = await runComparison({ ...common, cases: [POOL_SCREEN], serverEnv: { SCREEN_POOL_MIN_ROWS: '0' } });
+  if (uncachedCases.length > 0) {
+    o.log(`HTTP: ${uncachedCases.length} case(s) with RESPONSE_CACHE_MB=0 (every answer rendered)`);
+    uncached = await runComparison({ ...common, cases: uncachedCases, serverEnv: NO_ANSWER_CACHE, halfRateSeconds: 0 });
   }
-  return { inline, pool, targets: targetChecks([...(inline?.cases ?? []), ...(pool?.cases ?? [])]) };
+  if (chosen(POOL_SCREEN)) {
+    o.log('HTTP: the screen again with SCREEN_POOL_MIN_ROWS=0 and no answer cache (every screen on the pool)');
+    pool = await runComparison({ ...common, cases: [POOL_SCREEN], serverEnv: { ...NO_ANSWER_CACHE, SCREEN_POOL_MIN_ROWS: '0' } });
+  }
+  return { inline, uncached, pool, targets: targetChecks([...(inline?.cases ?? []), ...(uncached?.cases ?? []), ...(pool?.cases ?? [])]) };
 }
 
 function targetChecks(cases: CaseResult[]): TargetCheck[] {
@@ -80,12 +102,13 @@ function targetChecks(cases: CaseResult[]): TargetCheck[] {
 
 /** The tables of the HTTP part, as printed. */
 export function formatEndpoints(r: EndpointsResult): string {
-  const any = (r.inline ?? r.pool)!;
-  const all = [...(r.inline?.cases ?? []), ...(r.pool?.cases ?? [])];
+  const any = (r.inline ?? r.uncached ?? r.pool)!;
+  const all = [...(r.inline?.cases ?? []), ...(r.uncached?.cases ?? []), ...(r.pool?.cases ?? [])];
   const lt = any.loadTool;
   const lines = [
     `HTTP: ours vs raw uWS with the same body bytes — ${lt.version}, -t1 -c${lt.connections}, keep-alive, ${lt.seconds} s per side × ${lt.rounds} alternating rounds (median) after ${lt.warmupSeconds} s warm-up`,
-    `machine: ${any.machine.cores} cores (${any.machine.cpuModel}), Node ${any.machine.node}; ${any.pinning.note}; pool mode: SCREEN_POOL_MIN_ROWS=0, its worker pinned with the server`,
+    `machine: ${any.machine.cores} cores (${any.machine.cpuModel}), Node ${any.machine.node}; ${any.pinning.note}`,
+    'cases as served by default (answers cached per Dataset, kept on their second ask); "(uncached)": RESPONSE_CACHE_MB=0, every answer rendered from the row caches; "(pool)": that and SCREEN_POOL_MIN_ROWS=0, the pool worker pinned with the server',
     formatTable(all),
   ];
   if (all.some((c) => c.ours.noisy || c.raw.noisy)) lines.push('* other processes used > 15% of a core during that measurement even after retries');

@@ -11,7 +11,7 @@ import { datasetWith, syntheticTable, TINY_POOL_SIZES } from '../../bench/cases/
 import { screenAnswer } from '../../bench/cases/screen.js';
 import { ALL_CASES } from '../../bench/http/cases.js';
 import { caseContext } from '../../bench/http/comparison.js';
-import { POOL_SCREEN } from '../../bench/http/endpoints.js';
+import { POOL_SCREEN, UNCACHED_CASES } from '../../bench/http/endpoints.js';
 import { measureAll, type MicroOptions } from '../../bench/micro/measure.js';
 import { poolCrossover } from '../../bench/micro/pool-crossover.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
@@ -97,15 +97,23 @@ test('the guard bench: every lookup finds the same key, and a tiny run gives fin
   for (const [name, value] of Object.entries(figures)) assert.ok(Number.isFinite(value), `${name} is finite (${value})`);
 });
 
-test('every HTTP case asks a question the server answers 200, as the case expects (inline and pool)', async (t) => {
-  for (const pool of [false, true]) {
-    const server = await startTestServer({ snapshot, pool, minScreenRows: 0 });
+test('every HTTP case asks a question the server answers 200, as the case expects (default, uncached, pool)', async (t) => {
+  const modes = [
+    { cases: ALL_CASES, pool: false, responseCache: undefined },
+    { cases: UNCACHED_CASES, pool: false, responseCache: null },
+    { cases: [POOL_SCREEN], pool: true, responseCache: null },
+  ];
+  for (const mode of modes) {
+    const server = await startTestServer({ snapshot, pool: mode.pool, minScreenRows: 0, responseCache: mode.responseCache });
     t.after(() => server.close());
     const ctx = await caseContext(server.port, 'ashare', server.keys.internal);
-    for (const c of pool ? [POOL_SCREEN] : ALL_CASES) {
-      const res = await server.get(c.path(ctx), { key: server.keys.internal });
-      assert.equal(res.status, 200, `${c.name}: 200 for ${c.path(ctx)} (${res.text.slice(0, 200)})`);
-      assert.doesNotThrow(() => c.check(res.body, ctx), `${c.name}: the answer is the one the case measures`);
+    for (const c of mode.cases) {
+      // Three times: the third answer of a cached server comes from its cache.
+      for (let n = 0; n < 3; n++) {
+        const res = await server.get(c.path(ctx), { key: server.keys.internal });
+        assert.equal(res.status, 200, `${c.name}: 200 for ${c.path(ctx)} (${res.text.slice(0, 200)})`);
+        assert.doesNotThrow(() => c.check(res.body, ctx), `${c.name}: the answer is the one the case measures`);
+      }
     }
   }
 });
