@@ -1,9 +1,9 @@
 // GET /{market}/screen: filter the latest snapshots by bounds, sort, page.
 
 import type { SnapshotTable } from '../kernels/derive-snapshot.js';
-import { type Bound, screenFilter } from '../kernels/screen-filter.js';
+import { screenFilter } from '../kernels/screen-filter.js';
 import { screenSort } from '../kernels/screen-sort.js';
-import { screenWalk } from '../kernels/screen-walk.js';
+import { type OrderedBound, screenWalk } from '../kernels/screen-walk.js';
 
 export interface ScreenQuery {
   /** Column name → inclusive bounds (±Infinity when only one side is given). */
@@ -20,9 +20,10 @@ export interface ScreenResult {
   rows: ArrayLike<number>;
 }
 
-const boundsOf = (table: SnapshotTable, q: ScreenQuery): Bound[] => [...q.bounds].map(([name, b]) => ({ column: table.values[name], min: b.min, max: b.max }));
+const boundsOf = (table: SnapshotTable, q: ScreenQuery): OrderedBound[] =>
+  [...q.bounds].map(([name, b]) => ({ column: table.values[name], ascending: table.ascending[name], min: b.min, max: b.max }));
 
-/** Every matching row is counted; only the page is returned. Walks the precomputed order of the sort column. */
+/** Every matching row is counted; only the page is returned. Uses the precomputed orders of the bounded and sort columns. */
 export function screen(table: SnapshotTable, q: ScreenQuery): ScreenResult {
   const order = (q.descending ? table.descending : table.ascending)[q.sort];
   return screenWalk(order, boundsOf(table, q), q.offset, q.limit);
