@@ -43,7 +43,8 @@ const sharedUint32 = (n: number): Uint32Array => new Uint32Array(new SharedArray
 /**
  * A SnapshotTable-shaped table of `rows` rows over the screen's columns only: each row is a
  * seeded draw of one real row of `source` (whole rows, so the bounds pass the same share as
- * on the real table), in shared memory like a Dataset's, with the sort column's order.
+ * on the real table), in shared memory like a Dataset's, with the orders the screen reads
+ * (the sort column's, and each bounded column's ascending one).
  */
 export function syntheticTable(source: SnapshotTable, rows: number, random = prng()): SnapshotTable {
   const columns = [...new Set([...SCREEN_QUERY.bounds.keys(), SCREEN_QUERY.sort])];
@@ -53,14 +54,10 @@ export function syntheticTable(source: SnapshotTable, rows: number, random = prn
     const from = Math.floor(random() * source.size);
     for (const name of columns) values[name][r] = source.values[name][from];
   }
-  const order = sortOrder(values[SCREEN_QUERY.sort], SCREEN_QUERY.descending, sharedUint32);
-  return {
-    size: rows,
-    date: sharedInt32(rows),
-    values,
-    ascending: SCREEN_QUERY.descending ? {} : { [SCREEN_QUERY.sort]: order },
-    descending: SCREEN_QUERY.descending ? { [SCREEN_QUERY.sort]: order } : {},
-  };
+  const ascending: Record<string, Uint32Array> = {};
+  for (const name of SCREEN_QUERY.bounds.keys()) ascending[name] = sortOrder(values[name], false, sharedUint32);
+  const order = SCREEN_QUERY.descending ? sortOrder(values[SCREEN_QUERY.sort], true, sharedUint32) : (ascending[SCREEN_QUERY.sort] ??= sortOrder(values[SCREEN_QUERY.sort], false, sharedUint32));
+  return { size: rows, date: sharedInt32(rows), values, ascending, descending: SCREEN_QUERY.descending ? { [SCREEN_QUERY.sort]: order } : {} };
 }
 
 /** A stand-in Dataset whose ashare snapshot is `table` (other markets empty): what KernelPool.screen needs. */
