@@ -76,6 +76,7 @@ const kernels = new KernelPool(intSetting('POOL_THREADS', defaultPoolThreads(), 
 const pool = { kernels, minScreenRows: intSetting('SCREEN_POOL_MIN_ROWS', DEFAULT_MIN_SCREEN_ROWS, 0) };
 /** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
 const DRAIN_GRACE_MS = intSetting('DRAIN_GRACE_MS', 500, 0);
+const busyPollMs = intSetting('BUSY_POLL_MS', 0, 0);
 const cacheMb = intSetting('RESPONSE_CACHE_MB', 64, 0);
 const responseCache = cacheMb === 0 ? null : { budgetBytes: cacheMb * 1024 * 1024, maxBodyBytes: 1024 * 1024 };
 // The operator dashboard: /dashboard and /admin/api on the same server.
@@ -85,7 +86,7 @@ if (generated !== null) console.log(`First start: operator password for /dashboa
 const meter = new RequestMeter();
 const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
 const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: mailerFromEnv(), origin: process.env.ADMIN_ORIGIN ?? null, log });
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, meter, mount: admin.mount });
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, busyPollMs, meter, mount: admin.mount });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
 const collectGarbage = fullGc();

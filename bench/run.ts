@@ -105,7 +105,7 @@ try {
       seconds: whole('seconds', values.seconds, quick ? 1 : 10, 1),
       warmupSeconds: whole('warmup', values.warmup, quick ? 1 : 3, 0),
       rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1),
-      halfRateSeconds: whole('half-rate-seconds', values['half-rate-seconds'], quick ? 1 : 10, 0),
+      halfRateSeconds: whole('half-rate-seconds', values['half-rate-seconds'], quick ? 1 : 5, 0),
       only: values.cases?.split(',').map((c) => c.trim()),
       connections: whole('connections', values.connections, 32, 1),
       snapshotDir, stateDir, log, command,

@@ -70,15 +70,18 @@ export interface CaseResult {
 }
 
 /**
- * Both servers offered the same rate: half of ours' median req/s. This wrk has no -R: the
- * rate comes from a Lua delay() between a response and the next request on each connection
- * (closed loop, no coordinated-omission correction), tuned by short probes. `rps` of each
- * side is the rate really achieved.
+ * Both servers offered the same rate: half of ours' median req/s, in as many alternating
+ * rounds as the maximum. This wrk has no -R: the rate comes from a Lua delay() between a
+ * response and the next request on each connection (closed loop, no coordinated-omission
+ * correction), tuned by short probes. `rps` of each side is the rate really achieved.
  */
 export interface HalfRateResult {
   targetRps: number;
+  /** The round with the median p99 of each side. */
   ours: SideResult;
   raw: SideResult;
+  /** Every round, in order (as many as the maximum-rate rounds). */
+  rounds: { ours: SideResult; raw: SideResult }[];
 }
 
 export interface ComparisonResult {
@@ -156,12 +159,12 @@ async function measureQuietly(target: Target, path: string, key: string, pin: Pi
 }
 
 /**
- * A run offered about `rate` req/s. The closed loop does not achieve what it is asked:
- * delay() works in whole milliseconds of wrk's timers and each response time adds to the
- * gap. Up to three short probes (secant steps from the ask to the rate achieved) find the
- * ask that lands within 5 %; the measured run uses the best of them.
+ * The ask that makes wrk offer about `rate` req/s. The closed loop does not achieve what it
+ * is asked: delay() works in whole milliseconds of wrk's timers and each response time adds
+ * to the gap. Up to three short probes (secant steps from the ask to the rate achieved)
+ * find the ask that lands within 5 %; the measured runs use the best of them.
  */
-async function measureAtRate(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<SideResult> {
+async function askForRate(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<number> {
   const probeSeconds = Math.min(2, o.halfRateSeconds!);
   let best: { ask: number; got: number } | null = null;
   let prev: { ask: number; got: number } | null = null;
@@ -173,7 +176,7 @@ async function measureAtRate(target: Target, path: string, key: string, pin: Pin
     const next: number = prev !== null && point.got !== prev.got ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got) : (ask * rate) / Math.max(point.got, 1);
     [prev, ask] = [point, Math.min(Math.max(next, rate / 2), rate * 4)];
   }
-  return measureQuietly(target, path, key, pin, o, o.halfRateSeconds!, best!.ask);
+  return best!.ask;
 }
 
 /** GET of a JSON answer that must be 200. */
@@ -195,6 +198,11 @@ export async function caseContext(port: number, market: string, key: string): Pr
   const date = markets.data.find((m) => m.market === market)?.end_date;
   if (!date) throw new Error(`market ${market} has no end_date in /markets`);
   return { symbol: symbols[0], symbols, date };
+}
+
+/** The result with the median p99 (the upper middle one for an even count: never the flattering side). */
+function medianP99(results: SideResult[]): SideResult {
+  return [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)];
 }
 
 /** The result with the median req/s (the lower middle one for an even count). */
@@ -264,14 +272,20 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       const [mo, mr] = [median(rounds.map((x) => x.ours)), median(rounds.map((x) => x.raw))];
       let halfRate: HalfRateResult | null = null;
       if ((o.halfRateSeconds ?? 0) > 0) {
+        // Probed once per side, then measured in alternating rounds like the maximum: one stall of a shared machine is one round, not the figure.
         const targetRps = mo.rps / 2;
-        const got: Record<string, SideResult> = {};
-        for (const t of sides) {
-          o.log(`${c.name} / ${t.label}: ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`);
-          got[t.label] = await measureAtRate(t, path, key, pin, o, targetRps);
-          o.log(`${c.name} / ${t.label} at half rate: ${summary(got[t.label])}`);
+        const asks: Record<string, number> = {};
+        for (const t of sides) asks[t.label] = await askForRate(t, path, key, pin, o, targetRps);
+        const runs: Record<string, SideResult[]> = { ours: [], raw: [] };
+        for (let r = 0; r < o.rounds; r++) {
+          for (const t of r % 2 === 0 ? sides : [...sides].reverse()) {
+            o.log(`${c.name} / ${t.label} (half-rate round ${r + 1}/${o.rounds}): ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`);
+            const got = await measureQuietly(t, path, key, pin, o, o.halfRateSeconds!, asks[t.label]);
+            runs[t.label].push(got);
+            o.log(`${c.name} / ${t.label} at half rate: ${summary(got)}`);
+          }
         }
-        halfRate = { targetRps, ours: got.ours, raw: got.raw };
+        halfRate = { targetRps, ours: medianP99(runs.ours), raw: medianP99(runs.raw), rounds: runs.ours.map((ours, r) => ({ ours, raw: runs.raw[r] })) };
       }
       cases.push({ name: c.name, path, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds, halfRate });
     }

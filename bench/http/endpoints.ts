@@ -117,6 +117,7 @@ export function formatEndpoints(r: EndpointsResult): string {
     '',
     `Latency at half of ours' maximum rate (both servers offered the same rate; wrk ${lt.rateFlag ? 'with -R' : 'has no -R: a Lua delay() per connection, the ask tuned by up to 3 short probes; req/s is the rate achieved'})`,
     formatHalfRateTable(all, P99_TARGET_MS),
+    'ours p99 per half-rate round (ms): ' + all.filter((c) => c.halfRate !== null).map((c) => `${c.name} ${c.halfRate!.rounds.map((x) => x.ours.p99.toFixed(2)).join('/')}`).join('; '),
     '',
     'Targets (issue 5)',
     ...r.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.what}: ${t.value} (target ${t.target})`),

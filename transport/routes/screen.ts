@@ -48,6 +48,8 @@ const columnSets = new Map<string, { columns: string[]; key: string }>();
 
 /** rowColumns, remembered per (fields, bounded columns, sort); the key names the set in the row cache. */
 function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): { columns: string[]; key: string } {
+  // Checked before the memo: a field may contain the shape's separators (`close|volume`).
+  if (fields !== null) for (const f of fields) if (f !== '*' && !ROW_KEYS.has(f)) throw badParam('fields', `unknown column '${f}'`);
   let shape = fields === null ? '' : fields.join(',');
   for (const column of bounds.keys()) shape += '|' + column;
   shape += '>' + sort;
@@ -69,8 +71,7 @@ function rowColumns(fields: string[] | null, bounds: ReadonlyMap<string, unknown
     wanted = new Set(['symbol', 'name', 'date']);
     for (const f of fields) {
       if (f === '*') ALL_COLUMNS.forEach((c) => wanted.add(c));
-      else if (!ROW_KEYS.has(f)) throw badParam('fields', `unknown column '${f}'`);
-      else wanted.add(f);
+      else wanted.add(f); // known: rowColumnSet checked it
     }
   }
   for (const column of bounds.keys()) wanted.add(column);

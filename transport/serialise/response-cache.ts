@@ -16,6 +16,10 @@ export interface ResponseCacheOptions {
 
 /** Characters of keys remembered as "asked once" before that memory starts over. */
 const DOORKEEPER_CHARS = 4 * 1024 * 1024;
+/** Requests with a longer key are never kept (a client could pad keys with ignored parameters). */
+export const MAX_KEY_CHARS = 2048;
+/** What an entry costs beside its body and key: the Map slot, the reply and Buffer objects. */
+const ENTRY_OVERHEAD_BYTES = 200;
 
 /**
  * Answers by request key. An answer is kept only when its key was asked before: a stream
@@ -39,6 +43,9 @@ export class ResponseCache {
    * (send that: one Buffer, no assembly), else null.
    */
   offer(key: string, reply: Reply, body: string | Buffer | BodyPart[]): CachedReply | null {
+    const kept = this.replies.get(key);
+    if (kept !== undefined) return kept; // answered twice at once (pool work): keep the first
+    if (key.length > MAX_KEY_CHARS) return null;
     if (!this.askedOnce.delete(key)) {
       if (this.askedChars + key.length > DOORKEEPER_CHARS) (this.askedOnce.clear(), (this.askedChars = 0));
       this.askedOnce.add(key);
@@ -46,12 +53,14 @@ export class ResponseCache {
       return null;
     }
     this.askedChars -= key.length;
-    const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(Array.isArray(body) ? assemble(body) : body);
+    const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
-    this.makeRoom(bytes.length);
+    const cost = costOf(key, bytes);
+    if (cost > this.options.budgetBytes) return null;
+    this.makeRoom(cost);
     const cached: CachedReply = { shape: reply.shape, rows: reply.rows, body: [bytes] };
     this.replies.set(key, cached);
-    this.bytes += bytes.length;
+    this.bytes += cost;
     return cached;
   }
 
@@ -60,14 +69,32 @@ export class ResponseCache {
     for (const [key, old] of this.replies) {
       if (this.bytes + size <= this.options.budgetBytes) return;
       this.replies.delete(key);
-      this.bytes -= old.body[0].length;
+      this.bytes -= costOf(key, old.body[0]);
     }
   }
 
-  /** Entries and bytes held (the bench and tests read them). */
+  /** Entries and bytes held, keys and overhead included (tests read them). */
   get stats(): { entries: number; bytes: number } {
     return { entries: this.replies.size, bytes: this.bytes };
   }
+}
+
+/** Bytes an entry holds against the budget: body, key and a fixed overhead. */
+const costOf = (key: string, body: Buffer): number => body.length + key.length + ENTRY_OVERHEAD_BYTES;
+
+/**
+ * The body in memory of its own, exactly its size: small `Buffer.from` results share 8 KB
+ * pool slabs, which a long-lived 50-byte answer would keep alive whole.
+ */
+function ownCopy(body: string | Buffer): Buffer {
+  if (typeof body === 'string') {
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
+    bytes.write(body);
+    return bytes;
+  }
+  const bytes = Buffer.allocUnsafeSlow(body.length);
+  body.copy(bytes);
+  return bytes;
 }
 
 const caches = new WeakMap<object, ResponseCache>();

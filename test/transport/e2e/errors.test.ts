@@ -85,6 +85,12 @@ for (const [path, param, why] of INVALID) {
   });
 }
 
+test('a screen field holding separators (close|volume) stays unknown after a screen of that shape was served', async () => {
+  assert.equal((await api('/ashare/screen?fields=close&min_volume=0')).status, 200);
+  assertProblem(await api('/ashare/screen?fields=close%7Cvolume'), 400, 'invalid_parameter', 'fields', 'not the memo of close + volume');
+  assertProblem(await api('/ashare/screen?fields=close%3Evolume&sort=volume'), 400, 'invalid_parameter', 'fields', 'not the memo of close sorted by volume');
+});
+
 test('unknown query parameters are ignored', async () => {
   assert.equal((await api('/ashare/klines/sh600001?limit=1&colour=blue')).status, 200, 'an unknown parameter is not an error');
 });

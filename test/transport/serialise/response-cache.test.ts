@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Reply } from '../../../transport/route.js';
-import { ResponseCache } from '../../../transport/serialise/response-cache.js';
+import { MAX_KEY_CHARS, ResponseCache } from '../../../transport/serialise/response-cache.js';
+
+/** What an entry counts against the budget: body bytes, key characters and 200 bytes of overhead. */
+const cost = (key: string, bodyBytes: number): number => bodyBytes + key.length + 200;
 
 const reply = (rows: number): Reply => ({ shape: 'markets', value: null, rows });
 
@@ -17,7 +20,7 @@ test('the first offer of a key is not kept; the second is, as one Buffer of the 
   assert.equal(kept.rows, 2);
   assert.equal(kept.shape, 'markets');
   assert.strictEqual(cache.get('a'), kept);
-  assert.deepEqual(cache.stats, { entries: 1, bytes: 11 });
+  assert.deepEqual(cache.stats, { entries: 1, bytes: cost('a', 11) });
 });
 
 test('a kept body does not share memory with the reused assembly buffer', () => {
@@ -40,19 +43,19 @@ test('strings and single Buffers are kept too; UTF-8 is counted in bytes', () =>
   assert.equal(kept.body[0].toString(), '{}', 'a copy, not a view of the caller\'s bytes');
 });
 
-test('past the budget the oldest answers go first', () => {
-  const cache = new ResponseCache({ budgetBytes: 30, maxBodyBytes: 30 });
+test('past the budget (bodies, keys and overhead) the oldest answers go first', () => {
+  const cache = new ResponseCache({ budgetBytes: 3 * cost('a', 10), maxBodyBytes: 30 });
   for (const key of ['a', 'b', 'c', 'd']) {
     cache.offer(key, reply(1), 'x'.repeat(10));
     cache.offer(key, reply(1), 'x'.repeat(10));
   }
   assert.equal(cache.get('a'), undefined, 'the oldest made room for d');
   for (const key of ['b', 'c', 'd']) assert.ok(cache.get(key), key);
-  assert.deepEqual(cache.stats, { entries: 3, bytes: 30 });
+  assert.deepEqual(cache.stats, { entries: 3, bytes: 3 * cost('a', 10) });
 });
 
 test('a body over the size cap is never kept and evicts nothing', () => {
-  const cache = new ResponseCache({ budgetBytes: 100, maxBodyBytes: 20 });
+  const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 20 });
   cache.offer('small', reply(1), 'x'.repeat(20));
   cache.offer('small', reply(1), 'x'.repeat(20));
   cache.offer('big', reply(1), 'x'.repeat(21));
@@ -63,9 +66,35 @@ test('a body over the size cap is never kept and evicts nothing', () => {
 
 test('the memory of keys asked once is bounded and starts over past its size', () => {
   const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
-  const long = (n: number): string => `${n}:`.padEnd(1 << 16, 'k'); // 64 Ki characters
+  const long = (n: number): string => `${n}:`.padEnd(MAX_KEY_CHARS, 'k');
+  const overflow = Math.ceil((4 * 1024 * 1024) / MAX_KEY_CHARS); // keys that fill 4 Mi characters
   cache.offer(long(0), reply(1), '0');
-  for (let n = 1; n <= 64; n++) cache.offer(long(n), reply(1), '0'); // 4 Mi characters more: the memory starts over
+  for (let n = 1; n <= overflow; n++) cache.offer(long(n), reply(1), '0'); // the memory starts over once
   assert.equal(cache.offer(long(0), reply(1), '0'), null, 'forgotten: asked "once" again');
-  assert.ok(cache.offer(long(64), reply(1), '0'), 'the latest key is still remembered');
+  assert.ok(cache.offer(long(overflow), reply(1), '0'), 'the latest key is still remembered');
+});
+
+test('an answer computed twice at once (pool work) is kept once and counted once', () => {
+  const cache = new ResponseCache({ budgetBytes: 10_000, maxBodyBytes: 1000 });
+  cache.offer('k', reply(1), 'first');
+  const kept = cache.offer('k', reply(1), 'first')!;
+  assert.strictEqual(cache.offer('k', reply(1), 'again'), kept, 'the entry already held is returned');
+  assert.strictEqual(cache.offer('k', reply(1), 'again'), kept);
+  assert.deepEqual(cache.stats, { entries: 1, bytes: cost('k', 5) });
+});
+
+test('a key longer than MAX_KEY_CHARS (padded with ignored parameters) is never kept', () => {
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
+  const key = 'x'.repeat(MAX_KEY_CHARS + 1);
+  for (let n = 0; n < 3; n++) assert.equal(cache.offer(key, reply(1), '{}'), null);
+  assert.deepEqual(cache.stats, { entries: 0, bytes: 0 });
+});
+
+test('an entry that alone exceeds the budget is not kept and evicts nothing', () => {
+  const cache = new ResponseCache({ budgetBytes: cost('a', 10), maxBodyBytes: 1000 });
+  cache.offer('a', reply(1), 'x'.repeat(10));
+  cache.offer('a', reply(1), 'x'.repeat(10));
+  cache.offer('b', reply(1), 'x'.repeat(11));
+  assert.equal(cache.offer('b', reply(1), 'x'.repeat(11)), null);
+  assert.ok(cache.get('a'));
 });
