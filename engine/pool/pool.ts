@@ -9,13 +9,15 @@ import type { AttachedTables, ScreenTask, ScreenTaskResult } from './screen-task
 
 /**
  * Screens of markets with at least this many symbols go to the pool. Measured (npm run
- * bench, "inline vs pool"): walking a precomputed order over ashare's 3,000 rows takes
- * 10–25 µs inline, a pool round trip ~230 µs; the pool pays off only far beyond today's
- * markets. Above the threshold a route answers asynchronously, and uWebSockets.js closes a
- * connection that pipelines a request behind a pending answer (uWS #277): another reason
- * to keep the common path inline.
+ * bench, "inline vs pool", 2 cores): one screen is always faster inline (ashare's 3,000
+ * rows: 6 µs inline, ~140 µs through the pool), and screens/s never rose with the pool
+ * here; what the pool buys is serving-thread time: a pooled screen costs that thread
+ * less than an inline one above ~18,000–22,000 rows, which helps where a core is free
+ * for the worker. Today's largest market has 3,000 symbols. Above the threshold a route
+ * answers asynchronously, and uWebSockets.js closes a connection that pipelines a request
+ * behind a pending answer (uWS #277): another reason to keep the common path inline.
  */
-export const DEFAULT_MIN_SCREEN_ROWS = 50_000;
+export const DEFAULT_MIN_SCREEN_ROWS = 20_000;
 
 /** Default workers: one per core but the one serving HTTP, at least one. */
 export const defaultPoolThreads = (): number => Math.max(1, availableParallelism() - 1);
