@@ -18,6 +18,7 @@ import { createAdmin } from './transport/admin/mount.js';
 import { ReloadLog } from './transport/admin/reload-log.js';
 import { Guard } from './transport/guard/guard.js';
 import { buildOpenApi } from './transport/openapi.js';
+import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
 import { type ServerState, startServer } from './transport/server.js';
 
 const log = (line: string): void => console.error(`[mdq] ${line}`);
@@ -77,8 +78,8 @@ const pool = { kernels, minScreenRows: intSetting('SCREEN_POOL_MIN_ROWS', DEFAUL
 /** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
 const DRAIN_GRACE_MS = intSetting('DRAIN_GRACE_MS', 500, 0);
 const busyPollMs = intSetting('BUSY_POLL_MS', 0, 0);
-const cacheMb = intSetting('RESPONSE_CACHE_MB', 64, 0);
-const responseCache = cacheMb === 0 ? null : { budgetBytes: cacheMb * 1024 * 1024, maxBodyBytes: 1024 * 1024 };
+const cacheMb = intSetting('RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE.budgetBytes / (1024 * 1024), 0);
+const responseCache = cacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: cacheMb * 1024 * 1024 };
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();

@@ -12,7 +12,7 @@ import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';
 import type { Reply, Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { serialisers } from './serialise/compile.js';
-import { type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
+import { DEFAULT_RESPONSE_CACHE, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -35,7 +35,7 @@ export interface ServerOptions {
   pool?: { kernels: KernelPool; minScreenRows: number } | null;
   /** Told of every API answer (time, latency in ms, status): typed-array counters, no allocation. */
   meter?: { record(nowMs: number, ms: number, status: number): void } | null;
-  /** Whole-answer cache per Dataset (default 64 MB, bodies up to 1 MB); null: none. */
+  /** Whole-answer cache per Dataset (default DEFAULT_RESPONSE_CACHE); null: none. */
   responseCache?: ResponseCacheOptions | null;
   /**
    * Busy polling: for this long after an API request the event loop does not sleep (an
@@ -114,7 +114,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     return headers;
   }
 
-  const cacheOptions = options.responseCache === undefined ? { budgetBytes: 64 << 20, maxBodyBytes: 1 << 20 } : options.responseCache;
+  const cacheOptions = options.responseCache === undefined ? DEFAULT_RESPONSE_CACHE : options.responseCache;
   /** A WeakMap lookup, not a remembered reference: an old Dataset must stay collectable after a reload. */
   const cacheOf = (dataset: Dataset): ResponseCache | null => (cacheOptions === null ? null : responseCacheOf(dataset, cacheOptions));
 

@@ -14,6 +14,9 @@ export interface ResponseCacheOptions {
   maxBodyBytes: number;
 }
 
+/** The server's cache when none is configured: 64 MB of answers, none over 1 MB. */
+export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({ budgetBytes: 64 * 1024 * 1024, maxBodyBytes: 1024 * 1024 });
+
 /** Characters of keys remembered as "asked once" before that memory starts over. */
 const DOORKEEPER_CHARS = 4 * 1024 * 1024;
 /** Requests with a longer key are never kept (a client could pad keys with ignored parameters). */
