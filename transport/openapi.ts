@@ -1,243 +1,117 @@
-// The OpenAPI 3.1 document, built from the route table and the same schemas that compile the serialisers.
+// The OpenAPI 3.1 document, read from the route declarations and the shapes' schemas: nothing here restates a parameter.
 
-import { KLINE_FIELDS, KLINE_SHORT_CODES, MACRO_INDICATORS, NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../engine/columns.js';
 import { MARKETS } from '../engine/markets.js';
-import { Guard } from './guard/guard.js';
 import { PLANS } from '../engine/plans.js';
+import { Guard } from './guard/guard.js';
+import { FORMATS } from './http/negotiate.js';
+import type { Json, Param, PatternParam } from './params/declare.js';
 import { PROBLEMS, type ProblemCode } from './problem.js';
-import { ADJ_MODES } from './routes/kline-params.js';
-import { routesFor } from './routes/index.js';
 import type { Route } from './route.js';
-import { SCHEMAS, type ShapeName } from './schemas/responses.js';
-
-type Json = Record<string, unknown>;
+import { routesFor } from './routes/index.js';
+import { SCHEMAS, type SchemaName } from './schemas/responses.js';
+import { MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 
 const API_BASE = '/api/v1';
 
 /** When each problem code is answered (decisions §2); typed so a new catalogue code needs a line here. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
-  invalid_parameter: 'a malformed or out-of-range parameter, a parameter given twice or bad percent-encoding (`param` names it)',
+  invalid_parameter: 'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
   unknown_market: '`{market}` is not one of ' + MARKETS.join(', '),
   batch_too_large: "more symbols than the plan's batch size",
-  unauthorized: '`X-API-Key` missing, unknown or disabled',
+  unauthorized: 'no key (`X-API-Key` or `Authorization: Bearer`), an unknown or disabled key, or two different keys',
   csrf_failed: 'a dashboard write without a valid CSRF token (dashboard only)',
   not_found: 'an unknown route',
   unknown_symbol: 'the symbol (or every symbol of a batch) does not exist',
   macro_not_ready: 'the loaded snapshot holds no macro data',
-  method_not_allowed: 'a method other than GET (`Allow: GET`)',
+  method_not_allowed: 'a method other than GET or OPTIONS (`Allow` lists them)',
+  not_acceptable: 'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty (`Retry-After`)",
   quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (`Retry-After`)',
-  internal_error: 'an unexpected error; it is logged, no stack trace is answered',
+  internal_error: 'an unexpected error; it is logged with the request id, no stack trace is answered',
   shutting_down: 'the server is draining before exit (`Retry-After`)',
   deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned (`Retry-After`)',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
   not_ready: 'no snapshot is loaded yet (`Retry-After`)',
 };
 
+/** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds. */
+const FLATBUFFER_TABLES: Partial<Record<SchemaName, string>> = {
+  markets: 'Markets', symbols: 'Symbols', klines: 'Klines', klinesBatch: 'KlinesBatch', detail: 'Detail', detailBatch: 'DetailBatch', screen: 'Screen', macro: 'Macro', quota: 'Quota',
+};
+
 // ---- components -----------------------------------------------------------------------
 
 /** Component names of the response shapes: `klinesBatch` → `KlinesBatch`. */
-const componentName = (shape: ShapeName): string => shape[0].toUpperCase() + shape.slice(1);
-const schemaRef = (shape: ShapeName): Json => ({ $ref: `#/components/schemas/${componentName(shape)}` });
+const componentName = (shape: string): string => shape[0].toUpperCase() + shape.slice(1);
+const schemaRef = (shape: SchemaName): Json => ({ $ref: `#/components/schemas/${componentName(shape)}` });
 const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
 const nonNegative = { type: 'integer', minimum: 0 };
+const text = { type: 'string' };
 const HEADERS: Record<string, Json> = {
-  'X-Data-Version': { description: 'Id of the snapshot that answered (every response once data is loaded).', required: true, schema: { type: 'string' } },
+  'X-Data-Version': { description: 'Id of the snapshot that answered (`<manifest id>.<content hash>`); on every response once data is loaded.', required: true, schema: text },
+  'X-Request-Id': { description: 'The request id: the client\'s own `X-Request-Id` when it sent one of at most 128 visible ASCII characters, else a new one. Also `instance` of a problem body and in the server\'s log lines.', required: true, schema: text },
   'X-RateLimit-Limit': { description: "Requests per minute of the key's plan (absent for internal keys).", schema: nonNegative },
   'X-RateLimit-Remaining': { description: 'Whole requests left in the bucket after this one (absent for internal keys).', schema: nonNegative },
+  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again, rounded up (absent for internal keys).', schema: nonNegative },
   'X-Quota-Limit': { description: "Rows a day of the key's plan (absent for internal keys).", schema: nonNegative },
   'X-Quota-Remaining': { description: "Rows left today after this response's charge (absent for internal keys).", schema: nonNegative },
   'Retry-After': { description: 'Whole seconds to wait before retrying (at least 1).', required: true, schema: { type: 'integer', minimum: 1 } },
+  ETag: { description: 'Strong entity tag of this representation: it follows the data version, the request, the format and the encoding. Send it back in `If-None-Match` for a 304.', required: true, schema: text },
+  'Cache-Control': { description: '`private, no-cache`: a client may keep the answer but must revalidate it (cheap: a 304 has no body and charges no rows).', required: true, schema: text },
+  Vary: { description: '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins).', required: true, schema: text },
+  'Content-Encoding': { description: `\`br\` or \`gzip\` as \`Accept-Encoding\` prefers (q-values honoured); absent for bodies under ${MIN_COMPRESSED_BYTES} bytes.`, schema: { type: 'string', enum: ['br', 'gzip'] } },
+  Link: { description: 'RFC 8288 `<…>; rel="next"`: the same request for the next page, while rows remain (paged answers only).', schema: text },
 };
 const headerRefs = (...names: string[]): Json => Object.fromEntries(names.map((n) => [n, headerRef(n)]));
-const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Quota-Limit', 'X-Quota-Remaining'];
+const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining'];
 
 // ---- parameters -----------------------------------------------------------------------
 
-const param = (name: string, where: 'query' | 'path', schema: Json, description: string, required = where === 'path'): Json => ({ name, in: where, required, description, schema });
-const query = (name: string, schema: Json, description: string, required = false): Json => param(name, 'query', schema, description, required);
-
-/** A comma-separated list (`a,b,c`): OpenAPI's form style without explode. */
-const listParam = (name: string, items: Json, description: string, required = false): Json => ({
-  ...query(name, { type: 'array', items, minItems: 1 }, `Comma-separated list. ${description} Items are trimmed, duplicates dropped (first wins); an empty item is a 400.`, required),
-  style: 'form',
-  explode: false,
-});
-
-const marketParam = param('market', 'path', { type: 'string', enum: [...MARKETS] }, 'Market; any other value is 400 `unknown_market`.');
-const symbolParam = param('symbol', 'path', { type: 'string' }, 'Symbol code, matched case-insensitively and answered in canonical case.');
-const dateParam = (name: string, description: string): Json => query(name, { type: 'string', format: 'date' }, `${description} A real calendar date, YYYY-MM-DD.`);
-const offsetParam = query('offset', { type: 'integer', minimum: 0, default: 0 }, 'Rows to skip. Digits only.');
-const limitParam = (fallback: number, cap: string): Json => query('limit', { type: 'integer', minimum: 1, default: fallback }, `Rows to return. Digits only. ${cap}`);
-
-const ROWS_PER_CALL = `A larger value is clamped to the plan's rows per call (free ${PLANS.free.rowsPerCall}, pro ${PLANS.pro.rowsPerCall}, enterprise ${PLANS.enterprise.rowsPerCall}); the response's \`limit\` shows the value used.`;
-const BATCH_SIZE = `At most the plan's batch size (free ${PLANS.free.batch}, pro ${PLANS.pro.batch}, enterprise ${PLANS.enterprise.batch}); more is 400 \`batch_too_large\`.`;
-
-const klineFieldItems = { type: 'string', enum: ['*', ...Object.keys(KLINE_SHORT_CODES), ...KLINE_FIELDS] };
-const snapshotFieldItems = { type: 'string', enum: ['*', ...SNAPSHOT_COLUMNS.map((c) => c.name)] };
-const adjParam = query('adj', { type: 'string', enum: [...ADJ_MODES], default: 'bfq' }, 'Adjustment: bfq as stored, qfq forward-adjusted (by the latest stored adj_factor), hfq backward-adjusted. Prices rounded to 4 decimals; volume and amount never adjusted.');
-const klineWindow = [
-  dateParam('start', 'First day of the window (inclusive); `offset` then skips forward.'),
-  dateParam('end', 'Last day of the window (inclusive). Without `start` the window ends here (or at the latest row) and `offset` skips backward. `start` after `end` is a 400.'),
-];
-
-const whitelist = NUMERIC_SNAPSHOT_COLUMNS.join(', ');
-/** `min_<column>` / `max_<column>`: an exploded object, since OpenAPI has no parameter-name patterns. */
-const screenBounds: Json = {
-  name: 'bounds',
-  in: 'query',
-  required: false,
-  style: 'form',
-  explode: true,
-  description:
-    `Inclusive bounds \`min_<column>\` and \`max_<column>\` (finite decimals), e.g. \`min_pe_ratio=0&max_pe_ratio=15\`. ` +
-    `A row whose bounded column is null is excluded; a bounded column is added to the rows. A column outside the whitelist is 400 \`invalid_parameter\`. Whitelist: ${whitelist}.`,
-  schema: { type: 'object', patternProperties: { [`^(min|max)_(${NUMERIC_SNAPSHOT_COLUMNS.join('|')})$`]: { type: 'number' } }, additionalProperties: false },
+/** Path parameters by name (the patterns name them). */
+const PATH_PARAMS: Record<string, Json> = {
+  market: { name: 'market', in: 'path', required: true, description: 'Market; any other value is 400 `unknown_market`.', schema: { type: 'string', enum: [...MARKETS] } },
+  symbol: { name: 'symbol', in: 'path', required: true, description: 'Symbol code, matched case-insensitively and answered in canonical case.', schema: { type: 'string' } },
 };
 
-// ---- the per-route table --------------------------------------------------------------
-
-interface RouteDoc {
-  operationId: string;
-  summary: string;
-  description: string;
-  parameters: Json[];
-  shape: ShapeName;
-  /** Problem codes this route answers beyond the ones every route shares. */
-  codes: ProblemCode[];
+/** The OpenAPI parameter of one declared query parameter. */
+function queryParam(name: string, p: Param<unknown>): Json {
+  const out: Json = { name, in: 'query', required: p.required, description: p.doc, schema: p.schema };
+  if (p.list) Object.assign(out, { style: 'form', explode: false });
+  return out;
 }
 
-const ROUTE_DOCS: Record<string, RouteDoc> = {
-  '/api/v1/markets': {
-    operationId: 'listMarkets',
-    summary: 'Overview of all markets',
-    description: 'Per market (ashare, hkstock, usstock, crypto, indices, etfs in that order): symbol count, data rows and date range.',
-    parameters: [],
-    shape: 'markets',
-    codes: [],
-  },
-  '/api/v1/macro': {
-    operationId: 'listMacro',
-    summary: 'Macroeconomic series (GDP, CPI & PPI, PMI)',
-    description: 'Rows ordered by indicator (gdp, cpi_ppi, pmi) then date ascending; `data` maps series keys to numbers.',
-    parameters: [
-      query('indicator', { type: 'string', enum: [...MACRO_INDICATORS] }, 'One indicator; all when omitted.'),
-      query('start', { type: 'string', pattern: '^[0-9]{4}$' }, 'First year (inclusive), four digits.'),
-      query('end', { type: 'string', pattern: '^[0-9]{4}$' }, 'Last year (inclusive), four digits; `start` after `end` is a 400.'),
-      limitParam(100, 'Not capped by the plan.'),
-      offsetParam,
-    ],
-    shape: 'macro',
-    codes: ['macro_not_ready'],
-  },
-  '/api/v1/quota': {
-    operationId: 'getQuota',
-    summary: "The calling key's plan and today's usage",
-    description: '`reset_at` is the next reset (00:00 in QUOTA_TZ). Internal keys answer `daily_quota` and `remaining` as null.',
-    parameters: [],
-    shape: 'quota',
-    codes: [],
-  },
-  '/api/v1/:market/symbols': {
-    operationId: 'listSymbols',
-    summary: 'Search or list the symbols of a market',
-    description: 'With `search`: exact code, then code prefix, then code substring, then name substring (case-insensitive), ties by symbol. Without: all symbols by symbol.',
-    parameters: [marketParam, query('search', { type: 'string' }, 'Text matched against code and name.'), limitParam(50, 'A value above 100 is clamped to 100.'), offsetParam],
-    shape: 'symbols',
-    codes: [],
-  },
-  '/api/v1/:market/klines/:symbol': {
-    operationId: 'getKlines',
-    summary: 'Daily K-lines of one symbol',
-    description: 'Rows by date ascending. `total` counts the rows of the date range before limit and offset.',
-    parameters: [
-      marketParam,
-      symbolParam,
-      ...klineWindow,
-      listParam('fields', klineFieldItems, 'Short codes (o,h,l,c,v,a) or full names, or `*`; default all. symbol, date and adj_factor are always returned.'),
-      adjParam,
-      limitParam(100, ROWS_PER_CALL),
-      offsetParam,
-    ],
-    shape: 'klines',
-    codes: ['unknown_symbol'],
-  },
-  '/api/v1/:market/klines': {
-    operationId: 'getKlinesBatch',
-    summary: 'Daily K-lines of several symbols',
-    description: '`data` is keyed by symbol in request order; symbols that do not exist are listed in `missing` (404 when none exists). `limit` counts rows per symbol.',
-    parameters: [
-      marketParam,
-      listParam('symbols', { type: 'string' }, BATCH_SIZE, true),
-      dateParam('date', 'One day; each symbol gets its row of that day or an empty array. Combined with `start` or `end` it is 400 `invalid_parameter`.'),
-      ...klineWindow,
-      listParam('fields', klineFieldItems, 'Short codes (o,h,l,c,v,a) or full names, or `*`; default close,volume.'),
-      adjParam,
-      limitParam(100, ROWS_PER_CALL),
-      offsetParam,
-    ],
-    shape: 'klinesBatch',
-    codes: ['batch_too_large', 'unknown_symbol'],
-  },
-  '/api/v1/:market/detail/:symbol': {
-    operationId: 'getDetail',
-    summary: 'Latest snapshot of one symbol',
-    description: 'Columns in the order of the snapshot table; columns that do not apply to the market are null.',
-    parameters: [marketParam, symbolParam, listParam('fields', snapshotFieldItems, 'Snapshot columns, or `*`; default all. symbol and date are always returned.')],
-    shape: 'detail',
-    codes: ['unknown_symbol'],
-  },
-  '/api/v1/:market/detail': {
-    operationId: 'getDetailBatch',
-    summary: 'Latest snapshots of several symbols',
-    description: '`data` is keyed by symbol in request order; symbols that do not exist are listed in `missing` (404 when none exists).',
-    parameters: [
-      marketParam,
-      listParam('symbols', { type: 'string' }, BATCH_SIZE, true),
-      listParam('fields', snapshotFieldItems, 'Snapshot columns, or `*`; default all. symbol and date are always returned.'),
-    ],
-    shape: 'detailBatch',
-    codes: ['batch_too_large', 'unknown_symbol'],
-  },
-  '/api/v1/:market/screen': {
-    operationId: 'screen',
-    summary: 'Filter, sort and page the latest snapshots of one market',
-    description: '`total` counts all matches. Nulls sort last in both orders; ties by symbol ascending. Rows carry symbol, name, date, close, change_percent, the valuation, size and momentum columns, and any bounded or sort column.',
-    parameters: [
-      marketParam,
-      screenBounds,
-      query('sort', { type: 'string', enum: [...NUMERIC_SNAPSHOT_COLUMNS], default: 'change_percent' }, 'Column to sort by (the whitelist).'),
-      query('order', { type: 'string', enum: ['asc', 'desc'], default: 'desc' }, 'Sort order.'),
-      listParam('fields', snapshotFieldItems, 'Narrows the rows to these columns (symbol, name and date stay); `*` for all.'),
-      limitParam(50, ROWS_PER_CALL),
-      offsetParam,
-    ],
-    shape: 'screen',
-    codes: [],
-  },
-};
+/** A parameter family (`min_<column>`): an exploded object, since OpenAPI has no parameter-name patterns. */
+const patternParam = (p: PatternParam): Json => ({ name: p.name, in: 'query', required: false, style: 'form', explode: true, description: p.doc, schema: p.schema });
+
+const HEADER_PARAMS: Json[] = [
+  { name: 'If-None-Match', in: 'header', required: false, description: 'ETags of answers held; a match answers 304 with no body (it takes a token, charges no rows). `*` matches any. A malformed value matches nothing.', schema: text },
+  { name: 'X-Request-Id', in: 'header', required: false, description: 'Your id for this request (at most 128 visible ASCII characters), echoed in `X-Request-Id`.', schema: { type: 'string', maxLength: 128 } },
+];
 
 // ---- responses ------------------------------------------------------------------------
 
 /** One error response: the Problem schema narrowed to this status and these codes. */
 function problemResponse(status: number, codes: ProblemCode[], headers: string[]): Json {
   const lines = codes.map((c) => `- \`${c}\`: ${PROBLEM_WHEN[c]}`);
+  const first = codes[0];
   return {
-    description: `${PROBLEMS[codes[0]].title}. \`code\` is one of:\n${lines.join('\n')}`,
-    headers: headerRefs(...headers),
+    description: `${PROBLEMS[first].title}. \`code\` is one of:\n${lines.join('\n')}`,
+    headers: headerRefs('X-Request-Id', ...headers),
     content: {
       'application/problem+json': {
         schema: { allOf: [schemaRef('problem'), { type: 'object', properties: { status: { const: status }, code: { enum: codes } } }] },
+        example: { type: 'about:blank', title: PROBLEMS[first].title, status, code: first, detail: `an example of ${first}`, instance: '3f9a1c02b7de-1' },
       },
     },
   };
 }
 
 /** Every error a route can answer, grouped by status, in check order (decisions §2). */
-function errorResponses(route: Route, doc: RouteDoc): Record<string, Json> {
-  const codes: ProblemCode[] = ['invalid_parameter', 'internal_error', 'not_ready', 'shutting_down', 'deadline_exceeded', ...doc.codes];
-  if (route.pattern.includes(':market')) codes.push('unknown_market');
+function errorResponses(route: Route): Record<string, Json> {
+  const codes: ProblemCode[] = ['invalid_parameter', 'not_acceptable', 'internal_error', 'not_ready', 'shutting_down', ...route.problems];
+  if (route.mayAnswerLater) codes.push('deadline_exceeded');
+  if (route.pathNames.includes('market')) codes.push('unknown_market');
   if (route.auth) codes.push('unauthorized', 'rate_limited');
   if (route.charges) codes.push('quota_exhausted');
   const byStatus = new Map<number, ProblemCode[]>();
@@ -251,60 +125,83 @@ function errorResponses(route: Route, doc: RouteDoc): Record<string, Json> {
   return out;
 }
 
-const ANY_OTHER_METHOD = 'Any method other than GET answers 405 `method_not_allowed` with `Allow: GET`.';
+/** The 200's content: every format of the shape, the JSON one with the route's example. */
+function contentOf(route: Route): Json {
+  const shape = route.shape.name;
+  const content: Json = {
+    [FORMATS.json]: { schema: schemaRef(shape), example: route.example },
+    [FORMATS.msgpack]: { schema: schemaRef(shape), description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).' },
+    [FORMATS.flatbuffers]: {
+      schema: { type: 'string', format: 'binary', description: `A FlatBuffer whose root is table \`mdq.${FLATBUFFER_TABLES[shape]}\` of /api/v1/schema.fbs.` },
+    },
+  };
+  if (route.shape.csv !== null) {
+    content[FORMATS.csv] = { schema: { type: 'string', description: 'RFC 4180 CSV: a header row of the row keys, one CRLF line per row, nulls as empty cells.' } };
+  }
+  return content;
+}
+
+const ANY_OTHER_METHOD = 'OPTIONS answers a CORS preflight (204). Any other method than GET answers 405 `method_not_allowed`.';
 
 /** `/api/v1/:market/klines/:symbol` → `/{market}/klines/{symbol}` (relative to the server URL). */
 const openApiPath = (pattern: string): string => pattern.slice(API_BASE.length).replace(/:([a-z_]+)/g, '{$1}');
 
-function operation(route: Route, doc: RouteDoc): Json {
+function operation(route: Route): Json {
   const charging = route.charges
     ? "Charges the response's `count` rows to the key's daily quota; refused with 429 `quota_exhausted` when no rows are left."
     : 'Charges no rows, and is served even when the daily quota is exhausted.';
+  const parameters = [
+    ...route.pathNames.map((name) => PATH_PARAMS[name]),
+    ...Object.entries(route.query).map(([name, p]) => queryParam(name, p)),
+    ...(route.patternQuery ? [patternParam(route.patternQuery)] : []),
+    ...HEADER_PARAMS,
+  ];
+  const successHeaders = ['X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...(Object.hasOwn(route.query, 'offset') ? ['Link'] : [])];
   return {
-    operationId: doc.operationId,
-    summary: doc.summary,
-    description: `${doc.description}\n\n${charging}`,
-    parameters: doc.parameters,
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description}\n\n${charging}`,
+    tags: [route.tag],
+    parameters,
     responses: {
-      '200': {
-        description: 'OK',
-        headers: headerRefs('X-Data-Version', ...(route.auth ? LIMIT_HEADERS : [])),
-        content: { 'application/json': { schema: schemaRef(doc.shape) } },
-      },
-      ...errorResponses(route, doc),
+      '200': { description: 'OK', headers: headerRefs(...successHeaders), content: contentOf(route) },
+      '304': { description: 'Not Modified: `If-None-Match` named the current ETag. No body; no rows charged.', headers: headerRefs('X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary') },
+      ...errorResponses(route),
     },
   };
 }
 
-/** The two paths that need no key: the health check (outside the base) and this document. */
+/** The paths that need no key: the health check (outside the base), this document and the flatbuffers schema. */
 function unauthenticatedPaths(): Record<string, Json> {
-  const notReady = (codes: ProblemCode[]): Json => problemResponse(503, codes, ['Retry-After']);
+  const plain = (operationId: string, summary: string, type: string, schema: Json, example: unknown, tag: string): Json => ({
+    description: ANY_OTHER_METHOD,
+    get: {
+      operationId,
+      summary,
+      description: 'Needs no key.',
+      tags: [tag],
+      security: [],
+      responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [type]: { schema, example } } } },
+    },
+  });
   return {
     '/healthz': {
       servers: [{ url: '/', description: 'The health check lives outside the API base.' }],
-      description: 'Any method other than GET answers 404 `not_found`.',
+      description: ANY_OTHER_METHOD,
       get: {
         operationId: 'health',
-        summary: 'Liveness and loaded data version',
+        summary: 'Readiness and loaded data version',
         description: 'Needs no key. 200 once a snapshot is loaded, 503 before and while draining.',
+        tags: ['Service'],
         security: [],
         responses: {
-          '200': { description: 'OK', headers: headerRefs('X-Data-Version'), content: { 'application/json': { schema: schemaRef('health') } } },
-          '503': notReady(['shutting_down', 'not_ready']),
+          '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [FORMATS.json]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
+          '503': problemResponse(503, ['not_ready', 'shutting_down'], ['Retry-After']),
         },
       },
     },
-    '/openapi.json': {
-      get: {
-        operationId: 'openapi',
-        summary: 'This OpenAPI document',
-        description: 'Needs no key.',
-        security: [],
-        responses: {
-          '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } } },
-        },
-      },
-    },
+    '/openapi.json': plain('openapi', 'This OpenAPI document', FORMATS.json, { type: 'object', description: 'An OpenAPI 3.1 document' }, { openapi: '3.1.0' }, 'Service'),
+    '/schema.fbs': plain('flatbuffersSchema', 'The FlatBuffers schema of `format=flatbuffers` answers', 'text/plain; charset=utf-8', { type: 'string' }, 'namespace mdq;', 'Service'),
   };
 }
 
@@ -313,10 +210,12 @@ const INFO_DESCRIPTION = [
   '',
   '**The demo data is synthetic**: the built-in demo snapshot is seeded random data, not real market prices or statistics.',
   '',
-  'Every request to `/api/v1` needs the `X-API-Key` header. Lists in query strings are comma-separated; a parameter given twice is a 400; unknown parameters are ignored; missing values are `null`.',
+  'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
   `Plans (rows a day / requests a minute / batch symbols / rows per call): free ${PLANS.free.dailyQuota}/${PLANS.free.rpm}/${PLANS.free.batch}/${PLANS.free.rowsPerCall}, pro ${PLANS.pro.dailyQuota}/${PLANS.pro.rpm}/${PLANS.pro.batch}/${PLANS.pro.rowsPerCall}, enterprise ${PLANS.enterprise.dailyQuota}/${PLANS.enterprise.rpm}/${PLANS.enterprise.batch}/${PLANS.enterprise.rowsPerCall}.`,
   '',
-  'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`). Every `code`:',
+  'Formats: `format=json|msgpack|flatbuffers|csv`, or `Accept` (the parameter wins; JSON for `*/*` or no `Accept`; 406 when nothing offered is acceptable). Encodings: `br` and `gzip` by `Accept-Encoding`. Every 200 has a strong `ETag`; `If-None-Match` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).',
+  '',
+  'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
   '',
   ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${PROBLEM_WHEN[c]}`),
 ].join('\n');
@@ -324,24 +223,35 @@ const INFO_DESCRIPTION = [
 /** The complete OpenAPI 3.1 document of the API, served at /api/v1/openapi.json. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Json> = {};
-  // Only the patterns and flags are read: the throwaway guard is never asked anything.
-  for (const route of routesFor(new Guard())) {
-    const doc = ROUTE_DOCS[route.pattern];
-    if (doc === undefined) throw new Error(`openapi: no description for route ${route.pattern}`);
-    paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route, doc) };
-  }
+  const routes = routesFor(new Guard()); // only the declarations are read: the throwaway guard is never asked anything
+  for (const route of routes) paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route) };
   Object.assign(paths, unauthenticatedPaths());
+  const tags = [...new Set(routes.map((r) => r.tag)), 'Service'].map((name) => ({ name, description: TAG_DOCS[name] ?? name }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Market data query service', version: '1.0.0', description: INFO_DESCRIPTION },
+    info: { title: 'Market data query service', version: '1.0.0', description: INFO_DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: API_BASE }],
-    security: [{ ApiKey: [] }],
+    security: [{ ApiKey: [] }, { Bearer: [] }],
+    tags,
     paths,
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'mdq_<id>_<secret>, obtained from an administrator.' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'mdq_<id>_<secret>, obtained from an administrator.' },
+        Bearer: { type: 'http', scheme: 'bearer', description: 'The same key as a bearer token (`Authorization: Bearer mdq_…`). Sent together with a different X-API-Key: 401.' },
+      },
       headers: HEADERS,
       // The very schema objects the serialisers compile from: one source, no copies.
-      schemas: Object.fromEntries((Object.keys(SCHEMAS) as ShapeName[]).map((s) => [componentName(s), SCHEMAS[s]])),
+      schemas: Object.fromEntries((Object.keys(SCHEMAS) as SchemaName[]).map((s) => [componentName(s), SCHEMAS[s]])),
     },
   };
 }
+
+const TAG_DOCS: Record<string, string> = {
+  Reference: 'Markets and symbols.',
+  'K-lines': 'Daily candles of one or several symbols, with price adjustment.',
+  Snapshots: 'The latest derived snapshot of symbols.',
+  Screens: 'Filtering and sorting the snapshots of one market.',
+  Macro: 'Macroeconomic series.',
+  Account: "The calling key's plan and usage.",
+  Service: 'Health and machine-readable documents (no key).',
+};

@@ -11,6 +11,7 @@ export const PROBLEMS = {
   unknown_symbol: { status: 404, title: 'Not Found' },
   macro_not_ready: { status: 404, title: 'Not Found' },
   method_not_allowed: { status: 405, title: 'Method Not Allowed' },
+  not_acceptable: { status: 406, title: 'Not Acceptable' },
   rate_limited: { status: 429, title: 'Too Many Requests' },
   quota_exhausted: { status: 429, title: 'Too Many Requests' },
   internal_error: { status: 500, title: 'Internal Server Error' },
@@ -42,10 +43,11 @@ export class Problem extends Error {
     return this;
   }
 
-  /** The RFC 9457 body: type, title, status, code, detail and (for parameters) param. */
-  body(): string {
+  /** The RFC 9457 body: type, title, status, code, detail, (for parameters) param and (given a request id) instance. */
+  body(instance?: string): string {
     const body: Record<string, unknown> = { type: 'about:blank', title: PROBLEMS[this.code].title, status: this.status, code: this.code, detail: this.detail };
     if (this.param !== undefined) body.param = this.param;
+    if (instance !== undefined) body.instance = instance;
     return JSON.stringify(body);
   }
 }
@@ -56,11 +58,14 @@ export const badParam = (param: string, detail: string): Problem => new Problem(
 /** HTTP status lines uWS expects ("200 OK"). */
 export const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
+  204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  406: '406 Not Acceptable',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',

@@ -28,8 +28,18 @@ export function send(res: HttpResponse, status: number, contentType: string, bod
   });
 }
 
-/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added. */
-export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false): void {
+/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added; `instance` is the request id. */
+export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false, instance?: string): void {
   for (const [name, value] of Object.entries(problem.headers)) headers.push(name, value);
-  send(res, problem.status, PROBLEM_TYPE, problem.body(), headers, close, headOnly);
+  send(res, problem.status, PROBLEM_TYPE, problem.body(instance), headers, close, headOnly);
+}
+
+/** Writes a response without a body or Content-Length (204, 304): status and headers only. */
+export function sendEmpty(res: HttpResponse, status: number, headers: HeaderList, close = false): void {
+  res.cork(() => {
+    res.writeStatus(STATUS_LINES[status] ?? `${status} Status`);
+    for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i], headers[i + 1]);
+    if (close) res.writeHeader('connection', 'close');
+    res.endWithoutBody();
+  });
 }

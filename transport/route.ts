@@ -1,11 +1,14 @@
-// What a route is: a uWS pattern, whether it needs a key and charges rows, and its handler.
+// What a route is: one declaration of its pattern, parameters, response shape, problems and handler.
+// The query parser, the OpenAPI document and the docs are all read from it.
 
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
-import type { KeyState } from './guard/guard.js';
 import type { Plan } from '../engine/plans.js';
-import type { ShapeName } from './schemas/responses.js';
-import type { BodyPart } from './serialise/assemble.js';
+import type { KeyState } from './guard/guard.js';
+import type { Params, Parsed, PatternParam } from './params/declare.js';
+import { FORMAT_PARAM } from './http/negotiate.js';
+import type { ProblemCode } from './problem.js';
+import type { Shape } from './shapes/shape.js';
 
 /** Everything a handler may read; copied out of the uWS request before anything else runs. */
 export interface RequestContext {
@@ -13,7 +16,7 @@ export interface RequestContext {
   dataset: Dataset;
   /** Path parameters in pattern order, percent-decoded. */
   params: string[];
-  /** The parsed query string. */
+  /** The parsed query string (declared parameters are also handed over parsed). */
   query: ReadonlyMap<string, string>;
   /** The authenticated key and its plan (routes that need no key get null). */
   key: KeyState | null;
@@ -28,29 +31,54 @@ export interface RequestContext {
   pool: { kernels: KernelPool; minScreenRows: number } | null;
 }
 
-/**
- * A successful answer of a schema'd shape and the rows it charges: either a value the
- * shape's compiled serialiser writes, or the body already rendered (hot paths that keep
- * rendered row text; tests hold such bodies to the same schema).
- */
-export type Reply = { shape: ShapeName; rows: number } & ({ value: unknown; body?: undefined } | { body: BodyPart[]; value?: undefined });
+/** A successful answer: engine results for the shape's renderers, and the rows it charges. */
+export interface Reply<R = any> {
+  shape: Shape<R>;
+  result: R;
+  rows: number;
+  /** Where a paged answer's page sits (for `Link: rel="next"` while rows remain). */
+  page?: { offset: number; count: number; total: number };
+}
 
-export interface Route {
+export interface RouteSpec<P extends Params> {
   /** uWS pattern under the server root, e.g. `/api/v1/:market/klines/:symbol`. */
   pattern: string;
-  /** Names of the pattern's parameters, for 400 problems on bad percent-encoding. */
-  paramNames: string[];
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The OpenAPI tag that groups it. */
+  tag: string;
+  /** Declared query parameters (`format` is added to every route). */
+  query: P;
+  /** A family of parameters named by a pattern (the screen's bounds), parsed by the handler. */
+  patternQuery?: PatternParam;
+  shape: Shape<any>;
+  /** A JSON answer of this route as the OpenAPI document shows it (tests hold it to the shape's schema). */
+  example: unknown;
+  /** Problem codes this route answers beyond the ones every route shares. */
+  problems: ProblemCode[];
   auth: boolean;
   /** False only for /quota: it charges no rows and is served even with no rows left. */
   charges: boolean;
   /**
    * True when the answer is a pure function of the Dataset, the plan and the request's raw
-   * path and query (every route but /quota): its body may then be served from the
-   * Dataset's response cache.
+   * path and query (every route but /quota): it may then be served from the answer cache.
    */
   cacheable: boolean;
   /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
   mayAnswerLater?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */
-  handle(ctx: RequestContext): Reply | Promise<Reply>;
+  handle(ctx: RequestContext, p: Parsed<P & { format: typeof FORMAT_PARAM }>): Reply | Promise<Reply>;
+}
+
+/** A declared route, as the server and the OpenAPI builder read it. */
+export interface Route extends RouteSpec<Params> {
+  /** Names of the pattern's path parameters, in order. */
+  pathNames: string[];
+}
+
+/** Declares a route: adds the `format` parameter and derives the path parameter names. */
+export function route<P extends Params>(spec: RouteSpec<P>): Route {
+  const pathNames = [...spec.pattern.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
+  return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format: FORMAT_PARAM }, pathNames };
 }

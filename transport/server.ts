@@ -1,18 +1,30 @@
-// The HTTP server on uWebSockets.js: routes, key check, limits, parameters, serialisation.
+// The HTTP server on uWebSockets.js: routes, key check, limits, parameters, negotiation,
+// conditional requests, CORS, serialisation.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
-import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { PLANS } from '../engine/plans.js';
+import type { Guard, KeyState, Verdict } from './guard/guard.js';
+import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
+import { Cors } from './http/cors.js';
+import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
+import { requestIdOf } from './http/request-id.js';
+import { parseParams } from './params/declare.js';
 import { parseQueryString } from './params/query-string.js';
 import { badParam, Problem } from './problem.js';
-import { type HeaderList, JSON_TYPE, send, sendProblem } from './respond.js';
+import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from './respond.js';
 import type { Reply, Route } from './route.js';
 import { routesFor } from './routes/index.js';
+import { marketOf } from './routes/lookup.js';
+import { assemble } from './serialise/assemble.js';
 import { serialisers } from './serialise/compile.js';
-import { DEFAULT_RESPONSE_CACHE, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
+import { compress, MIN_COMPRESSED_BYTES } from './serialise/encode.js';
+import { render } from './serialise/render.js';
+import { type Answer, type CachedAnswer, DEFAULT_RESPONSE_CACHE, ENCODING_SLOTS, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
+import { FLATBUFFERS_SCHEMA_PATH } from './serialise/to-flatbuffers.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -37,6 +49,8 @@ export interface ServerOptions {
   meter?: { record(nowMs: number, ms: number, status: number): void } | null;
   /** Whole-answer cache per Dataset (default DEFAULT_RESPONSE_CACHE); null: none. */
   responseCache?: ResponseCacheOptions | null;
+  /** CORS_ORIGINS: `*` (default) or a comma list of origins allowed to call the API from a browser. */
+  corsOrigins?: string;
   /**
    * Busy polling: for this long after an API request the event loop does not sleep (an
    * immediate re-queues itself, so libuv polls without waiting). Requests arriving within
@@ -65,21 +79,55 @@ export function assertNativeUws(): void {
   }
 }
 
-/** Stands for two different X-API-Key headers: no key at all (uWS's getHeader sees only the first). */
+/** Stands for two different keys (X-API-Key twice, or it and a Bearer token): no key at all. */
 const AMBIGUOUS_KEY = '\u0000ambiguous';
 
-function presentedKey(req: HttpRequest): string | null {
-  let key: string | null = null;
-  req.forEach((name, value) => {
-    if (name !== 'x-api-key') return;
-    key = key !== null && key !== value ? AMBIGUOUS_KEY : value;
-  });
-  return key;
+/** The request headers the API reads, gathered in one pass over them (uWS's getHeader sees only the first of duplicates). */
+const incoming = { key: null as string | null, accept: '', acceptEncoding: '', ifNoneMatch: '', origin: '', requestId: '' };
+
+const presentKey = (value: string): void => {
+  incoming.key = incoming.key !== null && incoming.key !== value ? AMBIGUOUS_KEY : value;
+};
+/** Repeated list headers are one list (RFC 9110 §5.3). */
+const joined = (had: string, value: string): string => (had === '' ? value : `${had}, ${value}`);
+
+/** One hoisted callback: no closure made per request. */
+function readHeader(name: string, value: string): void {
+  switch (name) {
+    case 'x-api-key':
+      presentKey(value);
+      break;
+    case 'authorization':
+      if (value.length > 7 && value.slice(0, 7).toLowerCase() === 'bearer ') presentKey(value.slice(7).trim());
+      break;
+    case 'accept':
+      incoming.accept = joined(incoming.accept, value);
+      break;
+    case 'accept-encoding':
+      incoming.acceptEncoding = joined(incoming.acceptEncoding, value);
+      break;
+    case 'if-none-match':
+      incoming.ifNoneMatch = joined(incoming.ifNoneMatch, value);
+      break;
+    case 'origin':
+      incoming.origin = value;
+      break;
+    case 'x-request-id':
+      incoming.requestId = value;
+      break;
+  }
+}
+
+function readHeaders(req: HttpRequest): typeof incoming {
+  incoming.key = null;
+  incoming.accept = incoming.acceptEncoding = incoming.ifNoneMatch = incoming.origin = incoming.requestId = '';
+  req.forEach(readHeader);
+  return incoming;
 }
 
 function unauthorizedDetail(presented: string | null): string {
-  if (presented === null || presented === '') return 'X-API-Key is missing';
-  return presented === AMBIGUOUS_KEY ? 'X-API-Key is given twice with different values' : 'X-API-Key is invalid or disabled';
+  if (presented === null || presented === '') return 'no key: send X-API-Key or Authorization: Bearer';
+  return presented === AMBIGUOUS_KEY ? 'two different keys were sent (X-API-Key and/or Authorization)' : 'the key is invalid or disabled';
 }
 
 function decodeParams(raw: string[], names: string[]): string[] {
@@ -93,6 +141,18 @@ function decodeParams(raw: string[], names: string[]): string[] {
   });
 }
 
+/** `Link: <path?query with offset moved on>; rel="next"` (RFC 8288) while rows remain after this page. */
+function nextLink(path: string, rawQuery: string, page: { offset: number; count: number; total: number }): string | null {
+  const next = page.offset + page.count;
+  if (page.count === 0 || next >= page.total) return null;
+  const kept = rawQuery.split('&').filter((part) => part !== '' && part !== 'offset' && !part.startsWith('offset='));
+  kept.push(`offset=${next}`);
+  return `<${path}?${kept.join('&')}>; rel="next"`;
+}
+
+const NO_CACHE = 'private, no-cache';
+const NO_FORMAT = 'no response format matches Accept (application/json, application/msgpack, application/x-flatbuffers, text/csv; or format=)';
+
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   assertNativeUws();
   const { guard, state } = options;
@@ -100,16 +160,21 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   const app: TemplatedApp = uWS.App();
   const meter = options.meter ?? null;
+  const cors = new Cors(options.corsOrigins ?? '*');
+  const vary = cors.vary;
 
-  /** The data version header of the Dataset a response came from. */
-  const versionHeaders = (dataset: Dataset | null): HeaderList => (dataset === null ? [] : ['x-data-version', dataset.version]);
-  /** Headers of answers that read no Dataset (404, 405, health): the one served now. */
-  const baseHeaders = (): HeaderList => versionHeaders(state.dataset);
+  /** Headers every answer carries: its request id, the data version it came from, CORS when asked. */
+  function baseHeaders(requestId: string, dataset: Dataset | null, origin: string): HeaderList {
+    const headers: HeaderList = ['x-request-id', requestId];
+    if (dataset !== null) headers.push('x-data-version', dataset.version);
+    cors.answer(origin, headers);
+    return headers;
+  }
 
   /** Rate and quota headers of an authenticated response (none for internal keys). */
   function limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
     if (v === null) return headers;
-    if (v.rateLimit !== null) headers.push('x-ratelimit-limit', String(v.rateLimit), 'x-ratelimit-remaining', String(v.rateRemaining));
+    if (v.rateLimit !== null) headers.push('x-ratelimit-limit', String(v.rateLimit), 'x-ratelimit-remaining', String(v.rateRemaining), 'x-ratelimit-reset', String(v.rateReset));
     if (v.quotaLimit !== null) headers.push('x-quota-limit', String(v.quotaLimit), 'x-quota-remaining', String(quotaRemaining ?? v.quotaRemaining));
     return headers;
   }
@@ -135,32 +200,72 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
 
-  function serve(route: Route, res: HttpResponse, req: HttpRequest): void {
+  function serve(route: Route, paged: boolean, res: HttpResponse, req: HttpRequest): void {
     if (busyPollMs > 0) keepAwake();
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
     const started = meter === null ? 0 : performance.now();
     const rawQuery = req.getQuery() ?? '';
-    const rawParams = route.paramNames.map((_, i) => req.getParameter(i));
-    const presented = route.auth ? presentedKey(req) : null;
+    const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
+    const path = paged ? req.getUrl() : '';
+    const h = readHeaders(req);
+    const presented = route.auth ? h.key : null;
+    const { ifNoneMatch, origin } = h;
+    const requestId = requestIdOf(h.requestId);
+    const acceptFormat = negotiateFormat(h.accept);
+    const encoding = negotiateEncoding(h.acceptEncoding);
     const dataset = state.dataset; // this request's Dataset to the end, whatever a reload swaps in
     let key: KeyState | null = null;
     let verdict: Verdict | null = null;
     let cache: ResponseCache | null = null;
     let cacheKey = '';
+    let requestKey = '';
+
     const fail = (error: unknown, figures: Verdict | null): void => {
-      const problem = error instanceof Problem ? error : internalError(error, route, log);
+      const problem = error instanceof Problem ? error : internalError(error, route, requestId, log);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
       if (meter !== null) meter.record(nowMs, performance.now() - started, problem.status);
-      sendProblem(res, problem, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining); // draining: Connection: close
+      sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId); // draining: Connection: close
     };
-    const finish = (reply: Reply, figures: Verdict | null): void => {
-      let body = reply.body ?? serialisers[reply.shape](reply.value);
-      if (cache !== null) body = cache.offer(cacheKey, reply, body)?.body ?? body;
-      const remaining = key === null ? null : guard.charge(key, reply.rows, nowMs);
-      if (meter !== null) meter.record(nowMs, performance.now() - started, 200);
-      send(res, 200, JSON_TYPE, body, limitHeaders(versionHeaders(dataset), figures, remaining), state.draining);
+
+    /** 304 when If-None-Match names `etag`, else 200 with `body`; the 304 charges no rows. */
+    const answer = (a: Answer, body: string | Buffer | Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
+      const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
+      const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
+      const headers = limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining);
+      headers.push('etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
+      if (a.link !== null) headers.push('link', a.link);
+      if (meter !== null) meter.record(nowMs, performance.now() - started, notModified ? 304 : 200);
+      if (notModified) return sendEmpty(res, 304, headers, state.draining);
+      if (used !== 'identity') headers.push('content-encoding', used);
+      send(res, 200, a.type, body, headers, state.draining);
     };
+
+    const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
+      const rendered = render(reply, format);
+      const link = reply.page === undefined ? null : nextLink(path, rawQuery, reply.page);
+      const tag = route.cacheable ? `${dataset!.version}\n${requestKey}\n${format}` : null;
+      const fresh: Answer = { rows: reply.rows, type: rendered.type, link, body: rendered.body, format, tag };
+      const kept = cache === null ? null : cache.offer(cacheKey, fresh);
+      if (kept !== null) return answerKept(cache!, kept, figures);
+      let body = rendered.body;
+      let used: Encoding = 'identity';
+      if (encoding !== 'identity') {
+        const bytes = typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body;
+        body = bytes;
+        if (bytes.length >= MIN_COMPRESSED_BYTES) (body = compress(bytes, encoding)), (used = encoding);
+      }
+      const etag = tag !== null ? etagOf(tag, used) : contentEtag(Array.isArray(body) ? assemble(body) : body, used);
+      answer(fresh, body, used, etag, figures);
+    };
+
+    const answerKept = (c: ResponseCache, kept: CachedAnswer, figures: Verdict | null): void => {
+      const { body, encoding: used } = c.encoded(kept, encoding);
+      const slot = ENCODING_SLOTS[used];
+      const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
+      answer(kept, body, used, etag, figures);
+    };
+
     try {
       if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
       if (state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
@@ -171,39 +276,33 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
       const plan = key?.plan ?? PLANS.internal;
-      if (route.cacheable && (cache = cacheOf(dataset)) !== null) {
-        // The plan is in the key: it clamps limits and bounds batches.
-        cacheKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
-        const hit = cache.get(cacheKey);
-        if (hit !== undefined) {
-          cache = null; // nothing to offer back
-          finish(hit, verdict);
-          return;
+      if (route.cacheable) {
+        // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
+        requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
+        if ((cache = cacheOf(dataset)) !== null) {
+          cacheKey = `${acceptFormat} ${requestKey}`;
+          const hit = cache.get(cacheKey);
+          if (hit !== undefined) return answerKept(cache, hit, verdict);
         }
       }
+      const params = decodeParams(rawParams, route.pathNames);
+      if (route.pathNames[0] === 'market') marketOf(dataset, params[0]); // 400 unknown_market before the query's 400s
+      const query = parseQueryString(rawQuery);
+      const p = parseParams(query, route.query, route.patternQuery ?? null);
+      const format = (p.format as Format | null) ?? acceptFormat;
+      if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
+      if (format === 'csv' && route.shape.csv === null) throw new Problem('not_acceptable', 'CSV is not offered for this answer: it has no rows');
       let abort: AbortController | null = null;
       const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
-      const reply = route.handle({
-        dataset,
-        params: decodeParams(rawParams, route.paramNames),
-        query: parseQueryString(rawQuery),
-        key,
-        plan,
-        nowMs,
-        signal,
-        pool: options.pool ?? null,
-      });
-      if (!(reply instanceof Promise)) {
-        finish(reply, verdict);
-        return;
-      }
-      answerLater(reply, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
+      const reply = route.handle({ dataset, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);
+      if (!(reply instanceof Promise)) return finish(reply, format, verdict);
+      answerLater(reply, format, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
     } catch (error) {
       fail(error, verdict);
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
-    function answerLater(pending: Promise<Reply>, figures: Verdict | null, abort: () => void): void {
+    function answerLater(pending: Promise<Reply>, format: Format, figures: Verdict | null, abort: () => void): void {
       let answered = false;
       inFlight++;
       res.onAborted(() => {
@@ -222,7 +321,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
             if (answered) return;
             answered = true;
             try {
-              finish(reply, figures);
+              finish(reply, format, figures);
             } catch (error) {
               fail(error, figures); // e.g. a serialiser refusing the value: still one answer
             }
@@ -241,32 +340,52 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     }
   }
 
-  const notAllowed = (res: HttpResponse, req: HttpRequest): void => {
-    const problem = new Problem('method_not_allowed', 'only GET is served').withHeader('allow', 'GET');
-    sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
+  /** Answers that read no Dataset (405, 404, health, documents): request id, the version served now, CORS off the dashboard. */
+  const plainHeaders = (req: HttpRequest, withCors: boolean): { headers: HeaderList; requestId: string } => {
+    const requestId = requestIdOf(req.getHeader('x-request-id'));
+    return { headers: baseHeaders(requestId, state.dataset, withCors ? req.getHeader('origin') : ''), requestId };
   };
+  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest): void => {
+    const { headers, requestId } = plainHeaders(req, true);
+    sendProblem(res, new Problem('method_not_allowed', `only ${allow} is served`).withHeader('allow', allow), headers, false, req.getMethod() === 'head', requestId);
+  };
+  const preflight = (res: HttpResponse, req: HttpRequest): void => {
+    const headers: HeaderList = ['allow', 'GET, OPTIONS', 'x-request-id', requestIdOf(req.getHeader('x-request-id'))];
+    cors.preflight(req.getHeader('origin'), headers);
+    sendEmpty(res, 204, headers);
+  };
+  /** A document served as it is, without a key. */
+  const serveDocument = (pattern: string, type: string, body: string): void => {
+    app.get(pattern, (res, req) => send(res, 200, type, body, plainHeaders(req, true).headers));
+    app.options(pattern, preflight);
+    app.any(pattern, notAllowed('GET, OPTIONS'));
+  };
+
   for (const route of routesFor(guard)) {
-    app.get(route.pattern, (res, req) => serve(route, res, req));
-    app.any(route.pattern, notAllowed);
+    const paged = Object.hasOwn(route.query, 'offset');
+    app.get(route.pattern, (res, req) => serve(route, paged, res, req));
+    app.options(route.pattern, preflight);
+    app.any(route.pattern, notAllowed('GET, OPTIONS'));
   }
-  app.any('/healthz', notAllowed);
-  app.get('/healthz', (res) => {
+  app.get('/healthz', (res, req) => {
+    const { headers, requestId } = plainHeaders(req, true);
     if (state.dataset === null || state.draining) {
       const problem = state.draining ? new Problem('shutting_down', 'the server is draining') : new Problem('not_ready', 'no snapshot is loaded yet');
-      sendProblem(res, problem.withHeader('retry-after', '1'), baseHeaders(), state.draining);
+      sendProblem(res, problem.withHeader('retry-after', '1'), headers, state.draining, false, requestId);
       return;
     }
-    send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), baseHeaders());
+    send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), headers);
   });
-  const openapi = options.openapi;
-  if (openapi !== undefined) {
-    app.get('/api/v1/openapi.json', (res) => send(res, 200, JSON_TYPE, openapi, baseHeaders()));
-    app.any('/api/v1/openapi.json', notAllowed);
-  }
+  app.options('/healthz', preflight);
+  app.any('/healthz', notAllowed('GET, OPTIONS'));
+  if (options.openapi !== undefined) serveDocument('/api/v1/openapi.json', JSON_TYPE, options.openapi);
+  serveDocument('/api/v1/schema.fbs', 'text/plain; charset=utf-8', readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8'));
   options.mount?.(app); // more routes (the dashboard's) before the catch-all 404
   app.any('/*', (res, req) => {
-    const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`);
-    sendProblem(res, problem, baseHeaders(), false, req.getMethod() === 'head');
+    const url = req.getUrl();
+    const { headers, requestId } = plainHeaders(req, url.startsWith('/api/'));
+    const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`);
+    sendProblem(res, problem, headers, false, req.getMethod() === 'head', requestId);
   });
 
   return new Promise((resolve, reject) => {
@@ -284,8 +403,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   });
 }
 
-/** An unexpected exception: logged with its stack, answered as a plain 500 problem. */
-function internalError(error: unknown, route: Route, log: (line: string) => void): Problem {
-  log(`internal error on ${route.pattern}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+/** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */
+function internalError(error: unknown, route: Route, requestId: string, log: (line: string) => void): Problem {
+  log(`internal error on ${route.pattern} (request ${requestId}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return new Problem('internal_error', 'an unexpected error occurred; it has been logged');
 }

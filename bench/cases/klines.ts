@@ -6,11 +6,10 @@ import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow, type WindowQuery } from '../../engine/kernels/kline-window.js';
 import type { Market } from '../../engine/markets.js';
 import { klineSlice } from '../../engine/queries/klines.js';
-import { fieldMask, renderedWindow } from '../../transport/routes/kline-text.js';
-import { fieldNames } from '../../transport/routes/kline-params.js';
+import { fieldNames } from '../../transport/shapes/klines.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import { serialisers } from '../../transport/serialise/compile.js';
-import { KlineTextCache } from '../../transport/serialise/kline-text.js';
+import { fieldMask, KlineTextCache, renderKlineRows } from '../../transport/serialise/kline-text.js';
 import { klineRows } from '../../transport/serialise/rows.js';
 import { bodyText, type MicroCase, thousands } from './case.js';
 import { prng } from './seeded.js';
@@ -62,7 +61,7 @@ export function klineCases(dataset: Dataset): MicroCase[] {
     };
     const rendered = (cache: KlineTextCache | null): Buffer => {
       const parts: BodyPart[] = [envelope];
-      if (cache === null) renderedWindow(dataset, m, i, q, spec.adj, FIELDS, parts); // the route's path: the Dataset's cache
+      if (cache === null) renderKlineRows(dataset, m, i, spec.adj, FIELDS, w.from, w.to, parts); // the route's path: the Dataset's cache
       else cache.rows(m, i, spec.adj, FIELDS, MASK, w.from, w.to, parts);
       parts.push(']}');
       return assemble(parts); // a view of the reused scratch buffer, as send() gets it

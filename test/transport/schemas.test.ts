@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import { PROBLEMS } from '../../transport/problem.js';
-import { SCHEMAS, type ShapeName } from '../../transport/schemas/responses.js';
+import { SCHEMAS, type SchemaName as ShapeName } from '../../transport/schemas/responses.js';
 import { serialisers } from '../../transport/serialise/compile.js';
 
 /** Ajv in strict mode; union types (`["number","null"]`) are plain 2020-12, so they are allowed. */

@@ -5,7 +5,7 @@ import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
 import { KeyState } from './key-state.js';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
-import { take, wholeTokens, retryAfterSeconds } from './token-bucket.js';
+import { retryAfterSeconds, secondsToFull, take, wholeTokens } from './token-bucket.js';
 
 export { KeyState };
 
@@ -25,6 +25,8 @@ export interface Verdict {
   rateLimit: number | null;
   /** `X-RateLimit-Remaining`: whole tokens left after this request. */
   rateRemaining: number | null;
+  /** `X-RateLimit-Reset`: whole seconds until the bucket is full again (0 when full). */
+  rateReset: number | null;
   /** `X-Quota-Limit`: rows a day. */
   quotaLimit: number | null;
   /** `X-Quota-Remaining` before this request's charge (final for refusals and `/quota`). */
@@ -62,7 +64,7 @@ export class Guard {
   private dirty: KeyState[] = [];
   private dirtyCount = 0;
   private readonly verdict: Verdict = {
-    ok: true, code: null, retryAfter: 0, rateLimit: null, rateRemaining: null, quotaLimit: null, quotaRemaining: null,
+    ok: true, code: null, retryAfter: 0, rateLimit: null, rateRemaining: null, rateReset: null, quotaLimit: null, quotaRemaining: null,
   };
 
   /** @param timeZone IANA zone of the daily reset (QUOTA_TZ); throws RangeError if unknown. */
@@ -118,11 +120,12 @@ export class Guard {
     v.retryAfter = 0;
     const { rpm, dailyQuota } = key.plan;
     if (rpm === null) {
-      v.rateLimit = v.rateRemaining = null;
+      v.rateLimit = v.rateRemaining = v.rateReset = null;
     } else {
       const took = take(key, rpm, nowMs);
       v.rateLimit = rpm;
       v.rateRemaining = wholeTokens(key);
+      v.rateReset = secondsToFull(key, rpm);
       if (!took) {
         v.ok = false;
         v.code = 'rate_limited';

@@ -60,3 +60,9 @@ export function retryAfterSeconds(b: BucketState, rpm: number): number {
   const s = Math.ceil(waitMs / 1000);
   return s > 1 ? s : 1;
 }
+
+/** Whole seconds (rounded up) until the bucket is full again: `X-RateLimit-Reset`; 0 when it is full. */
+export function secondsToFull(b: BucketState, rpm: number): number {
+  const missing = capacityUnits(rpm) - b.units;
+  return missing <= 0 ? 0 : Math.ceil(missing / rpm / 1000);
+}

@@ -1,64 +1,59 @@
 // GET /{market}/detail/{symbol} and GET /{market}/detail: latest snapshots.
 
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
-import { badParam } from '../problem.js';
-import { list, parseParams } from '../params/rules.js';
-import type { Route } from '../route.js';
-import type { BodyPart } from '../serialise/assemble.js';
-import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
+import { list } from '../params/declare.js';
+import { snapshotFieldsParam } from '../params/fields.js';
+import { route } from '../route.js';
+import { type ColumnSet, detailBatchShape, detailShape } from '../shapes/detail.js';
+import { BATCH_SIZE } from './kline-params.js';
 import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
-
-/** A column set and the key naming it in the rendered-row cache. */
-interface ColumnSet {
-  columns: string[];
-  key: string;
-}
 
 const ALL: ColumnSet = { columns: SNAPSHOT_COLUMNS.map((c) => c.name), key: '*' };
 
-/** Selected snapshot columns (all when `fields` is absent: the common case, computed once), or 400 naming the unknown item. */
-export function snapshotColumns(items: string[] | null): ColumnSet {
-  if (items === null) return ALL;
-  const projection = projectSnapshotColumns(items);
-  if (!projection.ok) throw badParam('fields', `unknown column '${projection.unknown}'`);
-  return { columns: projection.fields, key: projection.fields.join(',') };
-}
+/** The selected columns (all when `fields` is absent: the common case, made once). */
+const columnSet = (fields: string[] | null): ColumnSet => (fields === null ? ALL : { columns: fields, key: fields.join(',') });
 
-const SINGLE = { fields: list(false) };
-const BATCH = { symbols: list(true), fields: list(false) };
+const SNAPSHOT_EXAMPLE = { symbol: 'sh600000', date: '2025-06-30', name: 'Pudong Bank', close: 10.41, change_percent: 1.0679, pe_ratio: 5.62, pb_ratio: 0.48, total_market_cap: 3055.3, chg_20d: 4.2168 };
 
-export const detailRoute: Route = {
+const FIELDS = snapshotFieldsParam('Snapshot columns, or `*`; default all. symbol and date are always returned.');
+
+export const detailRoute = route({
   pattern: '/api/v1/:market/detail/:symbol',
-  paramNames: ['market', 'symbol'],
+  operationId: 'getDetail',
+  summary: 'Latest snapshot of one symbol',
+  description: 'Columns in the order of the snapshot table; columns that do not apply to the market are null.',
+  tag: 'Snapshots',
+  query: { fields: FIELDS },
+  shape: detailShape,
+  example: { market: 'ashare', symbol: 'sh600000', count: 1, data: SNAPSHOT_EXAMPLE },
+  problems: ['unknown_symbol'],
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params, query }) {
+  handle({ dataset, params }, p) {
     const m = marketOf(dataset, params[0]);
-    const { columns, key } = snapshotColumns(parseParams(query, SINGLE).fields);
     const i = symbolOf(m, params[1]);
-    const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
-    return { shape: 'detail', body: [head, snapshotTextCacheOf(dataset).row(m, i, columns, key), '}'], rows: 1 };
+    return { shape: detailShape, result: { dataset, m, i, set: columnSet(p.fields) }, rows: 1 };
   },
-};
+});
 
-export const detailBatchRoute: Route = {
+export const detailBatchRoute = route({
   pattern: '/api/v1/:market/detail',
-  paramNames: ['market'],
+  operationId: 'getDetailBatch',
+  summary: 'Latest snapshots of several symbols',
+  description: '`data` is keyed by symbol in request order; symbols that do not exist are listed in `missing` (404 when none exists).',
+  tag: 'Snapshots',
+  query: { symbols: list(true, { type: 'string' }, BATCH_SIZE), fields: FIELDS },
+  shape: detailBatchShape,
+  example: { market: 'ashare', count: 1, data: { sh600000: SNAPSHOT_EXAMPLE }, missing: ['sh999999'] },
+  problems: ['batch_too_large', 'unknown_symbol'],
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params, query, plan }) {
+  handle({ dataset, params, plan }, p) {
     const m = marketOf(dataset, params[0]);
-    const p = parseParams(query, BATCH);
-    const { columns, key } = snapshotColumns(p.fields);
     const batch = batchOf(m, p.symbols!, plan);
     requireSome(batch, m);
-    const cache = snapshotTextCacheOf(dataset);
-    const body: BodyPart[] = [`{"market":"${m.market}","count":${batch.found.length},"data":{`];
-    batch.found.forEach((i, n) => body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, columns, key)));
-    body.push(batch.missing.length > 0 ? `},"missing":${JSON.stringify(batch.missing)}}` : '}}');
-    return { shape: 'detailBatch', body, rows: batch.found.length };
+    return { shape: detailBatchShape, result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) }, rows: batch.found.length };
   },
-};
+});

@@ -1,5 +1,6 @@
 // Every API route, registered by server.ts in this order.
 
+import type { Guard } from '../guard/guard.js';
 import type { Route } from '../route.js';
 import { detailBatchRoute, detailRoute } from './detail.js';
 import { klinesBatchRoute } from './klines-batch.js';
@@ -7,7 +8,6 @@ import { klinesRoute } from './klines.js';
 import { macroRoute } from './macro.js';
 import { marketsRoute } from './markets.js';
 import { quotaRouteOf } from './quota.js';
-import type { Guard } from '../guard/guard.js';
 import { screenRoute } from './screen.js';
 import { symbolsRoute } from './symbols.js';
 

@@ -1,27 +1,18 @@
-// Parameters shared by the single and batch K-line routes: fields, adjustment, window.
+// Parameters shared by the single and batch K-line routes: window, fields, adjustment, paging.
 
-import type { KlineField } from '../../engine/columns.js';
-import { projectKlineFields } from '../../engine/kernels/project-fields.js';
-import { badParam } from '../problem.js';
-import { integer, list, oneOf, optionalDate } from '../params/rules.js';
+import { PLANS } from '../../engine/plans.js';
+import { date, integer, oneOf } from '../params/declare.js';
 
 export const ADJ_MODES = ['bfq', 'qfq', 'hfq'] as const;
 
-export const KLINE_PARAMS = {
-  start: optionalDate,
-  end: optionalDate,
-  fields: list(false),
-  adj: oneOf(ADJ_MODES, 'bfq'),
-  limit: integer(100, 1),
-  offset: integer(0, 0),
+export const ROWS_PER_CALL = `A larger value is clamped to the plan's rows per call (free ${PLANS.free.rowsPerCall}, pro ${PLANS.pro.rowsPerCall}, enterprise ${PLANS.enterprise.rowsPerCall}); the response's \`limit\` shows the value used.`;
+export const BATCH_SIZE = `At most the plan's batch size (free ${PLANS.free.batch}, pro ${PLANS.pro.batch}, enterprise ${PLANS.enterprise.batch}); more is 400 \`batch_too_large\`.`;
+
+export const KLINE_WINDOW = {
+  start: date('First day of the window (inclusive); `offset` then skips forward.'),
+  end: date('Last day of the window (inclusive). Without `start` the window ends here (or at the latest row) and `offset` skips backward. `start` after `end` is a 400.'),
 };
 
-/** The `fields` list resolved to columns (default when absent), or 400 naming the unknown item. */
-export function klineFields(items: string[] | null, fallback: readonly string[]): KlineField[] {
-  const projection = projectKlineFields(items ?? fallback);
-  if (!projection.ok) throw badParam('fields', `unknown column '${projection.unknown}'`);
-  return projection.fields;
-}
-
-/** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
-export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol', 'date', ...fields, 'adj_factor'];
+export const ADJ = oneOf(ADJ_MODES, 'bfq', 'Adjustment: bfq as stored, qfq forward-adjusted (by the latest stored adj_factor), hfq backward-adjusted. Prices rounded to 4 decimals; volume and amount never adjusted.');
+export const KLINE_LIMIT = integer(100, 1, `Rows to return (per symbol). ${ROWS_PER_CALL}`);
+export const OFFSET = integer(0, 0, 'Rows to skip.');

@@ -1,35 +1,50 @@
 // GET /{market}/klines/{symbol}: daily K-line rows of one symbol.
 
-import { parseParams } from '../params/rules.js';
-import type { Route } from '../route.js';
-import type { BodyPart } from '../serialise/assemble.js';
-import { renderedWindow } from './kline-text.js';
-import { fieldNames, KLINE_PARAMS, klineFields } from './kline-params.js';
+import { klineWindow } from '../../engine/kernels/kline-window.js';
+import { klineFieldsParam } from '../params/fields.js';
+import { route } from '../route.js';
+import { klinesShape } from '../shapes/klines.js';
+import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
 
-const CLOSE = ']}';
-
-/** Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped. */
-export const klinesRoute: Route = {
+export const klinesRoute = route({
   pattern: '/api/v1/:market/klines/:symbol',
-  paramNames: ['market', 'symbol'],
+  operationId: 'getKlines',
+  summary: 'Daily K-lines of one symbol',
+  description: 'Rows by date ascending. `total` counts the rows of the date range before limit and offset. While rows remain, `Link: <…>; rel="next"` names the next page (older rows when the window is anchored at its end, later rows with `start`).',
+  tag: 'K-lines',
+  query: {
+    ...KLINE_WINDOW,
+    fields: klineFieldsParam(['*'], 'Short codes (o,h,l,c,v,a) or full names, or `*`; default all. symbol, date and adj_factor are always returned.'),
+    adj: ADJ,
+    limit: KLINE_LIMIT,
+    offset: OFFSET,
+  },
+  shape: klinesShape,
+  example: {
+    market: 'ashare',
+    symbol: 'sh600000',
+    count: 2,
+    total: 2436,
+    offset: 0,
+    limit: 2,
+    fields: ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'],
+    data: [
+      { symbol: 'sh600000', date: '2025-06-27', open: 10.21, high: 10.35, low: 10.16, close: 10.3, volume: 412345, amount: 423456789, adj_factor: 7.1846 },
+      { symbol: 'sh600000', date: '2025-06-30', open: 10.3, high: 10.44, low: 10.25, close: 10.41, volume: 398765, amount: 414321987, adj_factor: 7.1846 },
+    ],
+  },
+  problems: ['unknown_symbol'],
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params, query, plan }) {
+  handle({ dataset, params, plan }, p) {
     const m = marketOf(dataset, params[0]);
-    const p = parseParams(query, KLINE_PARAMS);
     checkRange(p.start, p.end);
-    const fields = klineFields(p.fields, ['*']);
-    const limit = clamp(p.limit, plan.rowsPerCall);
+    const window = { start: p.start, end: p.end, offset: p.offset, limit: clamp(p.limit, plan.rowsPerCall) };
     const i = symbolOf(m, params[1]);
-    const rows: BodyPart[] = [];
-    const w = renderedWindow(dataset, m, i, { start: p.start, end: p.end, offset: p.offset, limit }, p.adj, fields, rows);
-    const head =
-      `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":${w.count},"total":${w.total},` +
-      `"offset":${p.offset},"limit":${limit},"fields":${JSON.stringify(fieldNames(fields))},"data":[`;
-    rows.push(CLOSE);
-    rows.unshift(head);
-    return { shape: 'klines', body: rows, rows: w.count };
+    const { from, to, total } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], window);
+    const result = { dataset, m, i, window, from, to, total, adj: p.adj, fields: p.fields };
+    return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };
   },
-};
+});

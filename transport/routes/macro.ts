@@ -3,25 +3,37 @@
 import { dateText } from '../../engine/calendar/date-text.js';
 import { MACRO_INDICATORS } from '../../engine/columns.js';
 import { queryMacro } from '../../engine/queries/macro.js';
+import { integer, optionalOneOf, year } from '../params/declare.js';
 import { Problem } from '../problem.js';
-import { integer, optionalOneOf, optionalYear, parseParams } from '../params/rules.js';
-import type { Route } from '../route.js';
+import { route } from '../route.js';
+import { macroShape } from '../shapes/plain.js';
 import { checkRange } from './lookup.js';
 
-const PARAMS = { indicator: optionalOneOf(MACRO_INDICATORS), start: optionalYear, end: optionalYear, limit: integer(100, 1), offset: integer(0, 0) };
-
-export const macroRoute: Route = {
+export const macroRoute = route({
   pattern: '/api/v1/macro',
-  paramNames: [],
+  operationId: 'listMacro',
+  summary: 'Macroeconomic series (GDP, CPI & PPI, PMI)',
+  description: 'Rows ordered by indicator (gdp, cpi_ppi, pmi) then date ascending; `data` maps series keys to numbers. In CSV each series key is a column. While rows remain, `Link: <…>; rel="next"` names the next page.',
+  tag: 'Macro',
+  query: {
+    indicator: optionalOneOf(MACRO_INDICATORS, 'One indicator; all when omitted.'),
+    start: year('First year (inclusive).'),
+    end: year('Last year (inclusive); `start` after `end` is a 400.'),
+    limit: integer(100, 1, 'Rows to return. Not capped by the plan.'),
+    offset: integer(0, 0, 'Rows to skip.'),
+  },
+  shape: macroShape,
+  example: { count: 1, total: 12, limit: 1, offset: 0, data: [{ indicator: 'gdp', date: '2024-12-31', data: { GDP_GDP: 1349084, GDP_GDP_YOY: 5.4, GDP_PRIMARY_YOY: 3.5, GDP_SECONDARY_YOY: 5.3, GDP_TERTIARY_YOY: 5 } }] },
+  problems: ['macro_not_ready'],
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, query }) {
-    const p = parseParams(query, PARAMS);
+  handle({ dataset }, p) {
     checkRange(p.start, p.end);
     if (!dataset.hasMacro) throw new Problem('macro_not_ready', 'the loaded snapshot holds no macro data');
-    const result = queryMacro(dataset.macro, { indicator: p.indicator, startYear: p.start, endYear: p.end, offset: p.offset, limit: p.limit });
-    const data = result.rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
-    return { shape: 'macro', value: { count: data.length, total: result.total, limit: p.limit, offset: p.offset, data }, rows: data.length };
+    const found = queryMacro(dataset.macro, { indicator: p.indicator, startYear: p.start, endYear: p.end, offset: p.offset, limit: p.limit });
+    const data = found.rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
+    const result = { count: data.length, total: found.total, limit: p.limit, offset: p.offset, data };
+    return { shape: macroShape, result, rows: data.length, page: { offset: p.offset, count: data.length, total: found.total } };
   },
-};
+});

@@ -2,11 +2,25 @@
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
-import type { Route } from '../route.js';
+import { route } from '../route.js';
+import { marketsShape } from '../shapes/plain.js';
 
-export const marketsRoute: Route = {
+export const marketsRoute = route({
   pattern: '/api/v1/markets',
-  paramNames: [],
+  operationId: 'listMarkets',
+  summary: 'Overview of all markets',
+  description: 'Per market (ashare, hkstock, usstock, crypto, indices, etfs in that order): symbol count, data rows and date range.',
+  tag: 'Reference',
+  query: {},
+  shape: marketsShape,
+  example: {
+    count: 2,
+    data: [
+      { market: 'ashare', symbols: 3000, rows: 7305000, start_date: '2016-01-04', end_date: '2025-06-30' },
+      { market: 'crypto', symbols: 0, rows: 0, start_date: null, end_date: null },
+    ],
+  },
+  problems: [],
   auth: true,
   charges: true,
   cacheable: true,
@@ -18,6 +32,6 @@ export const marketsRoute: Route = {
       start_date: m.startDate === null ? null : dateText(m.startDate),
       end_date: m.endDate === null ? null : dateText(m.endDate),
     }));
-    return { shape: 'markets', value: { count: data.length, data }, rows: data.length };
+    return { shape: marketsShape, result: { count: data.length, data }, rows: data.length };
   },
-};
+});

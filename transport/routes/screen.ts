@@ -1,38 +1,35 @@
 // GET /{market}/screen: filter, sort and page the latest snapshots of one market.
 
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { screen, type ScreenResult } from '../../engine/queries/screen.js';
+import { decimal, integer, oneOf, type PatternParam } from '../params/declare.js';
+import { snapshotFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
-import { decimal, integer, list, oneOf, parseParams } from '../params/rules.js';
-import type { Reply, Route } from '../route.js';
-import type { BodyPart } from '../serialise/assemble.js';
-import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
+import { type Reply, route } from '../route.js';
+import type { ColumnSet } from '../shapes/detail.js';
+import { screenShape } from '../shapes/screen.js';
+import { ROWS_PER_CALL } from './kline-params.js';
 import { clamp, marketOf } from './lookup.js';
 
-/** A byte copy is cheaper than encoding a one-character string fifty times a response. */
-const COMMA = Buffer.from(',');
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
-const sortColumn = (raw: string | undefined, name: string): string => {
-  if (raw === undefined) return 'change_percent';
-  if (!WHITELIST.has(raw)) throw badParam(name, `cannot sort by '${raw}' (a numeric snapshot column)`);
-  return raw;
+
+/** `min_<column>` / `max_<column>`: an exploded object in OpenAPI, since it has no parameter-name patterns. */
+const BOUNDS: PatternParam = {
+  name: 'bounds',
+  matches: (name) => name.startsWith('min_') || name.startsWith('max_'),
+  schema: { type: 'object', patternProperties: { [`^(min|max)_(${NUMERIC_SNAPSHOT_COLUMNS.join('|')})$`]: { type: 'number' } }, additionalProperties: false },
+  doc:
+    'Inclusive bounds `min_<column>` and `max_<column>` (finite decimals), e.g. `min_pe_ratio=0&max_pe_ratio=15`. ' +
+    'A row whose bounded column is null is excluded; a bounded column is added to the rows. A column outside the whitelist is 400 `invalid_parameter`. ' +
+    `Whitelist: ${NUMERIC_SNAPSHOT_COLUMNS.join(', ')}.`,
 };
-const PARAMS = { sort: sortColumn, order: oneOf(['asc', 'desc'] as const, 'desc'), limit: integer(50, 1), offset: integer(0, 0), fields: list(false) };
 
-/** Columns of a screen row by default: identity, close, change, valuation, size, momentum. */
-const DEFAULT_COLUMNS = new Set(
-  SNAPSHOT_COLUMNS.filter((c) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c.name) || ['valuation', 'size', 'momentum'].includes(c.category)).map((c) => c.name),
-);
-const ALL_COLUMNS = SNAPSHOT_COLUMNS.map((c) => c.name);
-const ROW_KEYS: ReadonlySet<string> = new Set(ALL_COLUMNS);
-
-/** `min_<column>` / `max_<column>` parameters as inclusive bounds; a column off the whitelist is a 400. */
+/** The bounds of a screen's query as inclusive ranges; a column off the whitelist is a 400. */
 function boundsOf(query: ReadonlyMap<string, string>): Map<string, { min: number; max: number }> {
   const bounds = new Map<string, { min: number; max: number }>();
   for (const [name, raw] of query) {
-    const side = name.startsWith('min_') ? 'min' : name.startsWith('max_') ? 'max' : null;
-    if (side === null) continue;
+    if (!BOUNDS.matches(name)) continue;
+    const side = name.startsWith('min_') ? 'min' : 'max';
     const column = name.slice(4);
     if (!WHITELIST.has(column)) throw badParam(name, `'${column}' is not a screenable column`);
     const bound = bounds.get(column) ?? { min: -Infinity, max: Infinity };
@@ -43,19 +40,27 @@ function boundsOf(query: ReadonlyMap<string, string>): Map<string, { min: number
   return bounds;
 }
 
-/** Column sets already worked out, by request shape: screens repeat a handful of shapes. */
-const columnSets = new Map<string, { columns: string[]; key: string }>();
+/** Columns of a screen row by default: identity, close, change, valuation, size, momentum. */
+const DEFAULT_COLUMNS = new Set(
+  SNAPSHOT_COLUMNS.filter((c) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c.name) || ['valuation', 'size', 'momentum'].includes(c.category)).map((c) => c.name),
+);
+const ALL_COLUMNS = SNAPSHOT_COLUMNS.map((c) => c.name);
 
-/** rowColumns, remembered per (fields, bounded columns, sort); the key names the set in the row cache. */
-function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): { columns: string[]; key: string } {
-  // Checked before the memo: a field may contain the shape's separators (`close|volume`).
-  if (fields !== null) for (const f of fields) if (f !== '*' && !ROW_KEYS.has(f)) throw badParam('fields', `unknown column '${f}'`);
+/** Column sets already worked out, by request shape: screens repeat a handful of shapes. */
+const columnSets = new Map<string, ColumnSet>();
+
+/** The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults, plus bounded and sort columns. */
+function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): ColumnSet {
+  // Canonical column names hold no `|` or `>`, so the shape text names one set.
   let shape = fields === null ? '' : fields.join(',');
   for (const column of bounds.keys()) shape += '|' + column;
   shape += '>' + sort;
   let set = columnSets.get(shape);
   if (set === undefined) {
-    const columns = rowColumns(fields, bounds, sort);
+    const wanted = new Set(fields === null ? DEFAULT_COLUMNS : ['symbol', 'name', 'date', ...fields]);
+    for (const column of bounds.keys()) wanted.add(column);
+    wanted.add(sort);
+    const columns = ALL_COLUMNS.filter((c) => wanted.has(c));
     set = { columns, key: columns.join(',') };
     if (columnSets.size >= 1000) columnSets.clear(); // bounded: shapes come from clients
     columnSets.set(shape, set);
@@ -63,51 +68,51 @@ function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unkno
   return set;
 }
 
-/** The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults, plus bounded and sort columns. */
-function rowColumns(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): string[] {
-  let wanted: Set<string>;
-  if (fields === null) wanted = new Set(DEFAULT_COLUMNS);
-  else {
-    wanted = new Set(['symbol', 'name', 'date']);
-    for (const f of fields) {
-      if (f === '*') ALL_COLUMNS.forEach((c) => wanted.add(c));
-      else wanted.add(f); // known: rowColumnSet checked it
-    }
-  }
-  for (const column of bounds.keys()) wanted.add(column);
-  wanted.add(sort);
-  return ALL_COLUMNS.filter((c) => wanted.has(c));
-}
-
-export const screenRoute: Route = {
+export const screenRoute = route({
   pattern: '/api/v1/:market/screen',
-  paramNames: ['market'],
+  operationId: 'screen',
+  summary: 'Filter, sort and page the latest snapshots of one market',
+  description:
+    '`total` counts all matches. Nulls sort last in both orders; ties by symbol ascending. Rows carry symbol, name, date, close, change_percent, the valuation, size and momentum columns, and any bounded or sort column. While matches remain, `Link: <…>; rel="next"` names the next page.',
+  tag: 'Screens',
+  query: {
+    sort: oneOf(NUMERIC_SNAPSHOT_COLUMNS, 'change_percent', 'Column to sort by (the whitelist).'),
+    order: oneOf(['asc', 'desc'] as const, 'desc', 'Sort order.'),
+    fields: snapshotFieldsParam('Narrows the rows to these columns (symbol, name and date stay); `*` for all.'),
+    limit: integer(50, 1, `Rows to return. ${ROWS_PER_CALL}`),
+    offset: integer(0, 0, 'Rows to skip.'),
+  },
+  patternQuery: BOUNDS,
+  shape: screenShape,
+  example: {
+    market: 'ashare',
+    total: 214,
+    count: 1,
+    limit: 1,
+    offset: 0,
+    sort: 'change_percent',
+    order: 'desc',
+    data: [{ symbol: 'sh600000', name: 'Pudong Bank', date: '2025-06-30', close: 10.41, change_percent: 1.0679, pe_ratio: 5.62, pb_ratio: 0.48, total_market_cap: 3055.3, chg_20d: 4.2168 }],
+  },
+  problems: [],
   auth: true,
   charges: true,
   cacheable: true,
   mayAnswerLater: true,
-  handle({ dataset, params, query, plan, pool, signal }) {
+  handle({ dataset, params, query, plan, pool, signal }, p) {
     const m = marketOf(dataset, params[0]);
-    const p = parseParams(query, PARAMS);
     const bounds = boundsOf(query);
-    const { columns, key } = rowColumnSet(p.fields, bounds, p.sort);
+    const set = rowColumnSet(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
     const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
-    const answer = (result: ScreenResult): Reply => render(dataset, m, result, columns, key, limit, p.offset, p.sort, p.order);
+    const answer = (result: ScreenResult): Reply => ({
+      shape: screenShape,
+
+      result: { dataset, m, result, set, limit, offset: p.offset, sort: p.sort, order: p.order },
+      rows: result.rows.length,
+      page: { offset: p.offset, count: result.rows.length, total: result.total },
+    });
     if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal?.()).then(answer);
     return answer(screen(m.snapshots, q));
   },
-};
-
-/** The screen's JSON: envelope and cached rendered rows. */
-function render(dataset: Dataset, m: MarketData, result: ScreenResult, columns: string[], key: string, limit: number, offset: number, sort: string, order: string): Reply {
-  const cache = snapshotTextCacheOf(dataset);
-  const head = `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${limit},"offset":${offset},"sort":"${sort}","order":"${order}","data":[`;
-  const body: BodyPart[] = [head];
-  for (let n = 0; n < result.rows.length; n++) {
-    if (n > 0) body.push(COMMA);
-    body.push(cache.row(m, result.rows[n], columns, key));
-  }
-  body.push(']}');
-  return { shape: 'screen', body, rows: result.rows.length };
-}
+});

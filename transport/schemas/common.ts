@@ -25,3 +25,6 @@ export function object(properties: Record<string, Schema>, optional: string[] = 
 
 export const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
 export const mapOf = (values: Schema): Schema => ({ type: 'object', additionalProperties: values });
+
+/** A problem's `instance`: the request id of the answer (X-Request-Id). */
+export const instanceField: Schema = { type: 'string', description: 'The request id (X-Request-Id) of this answer.' };

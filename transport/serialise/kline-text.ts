@@ -1,8 +1,8 @@
 // K-line rows as JSON bytes, rendered once per chunk of rows and kept: the rows never change.
 
 import { dateText } from '../../engine/calendar/date-text.js';
-import { type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
-import type { MarketData } from '../../engine/dataset/dataset.js';
+import { KLINE_FIELDS, type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { type Market, MARKETS } from '../../engine/markets.js';
 import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
 import { ByteWriter } from './byte-writer.js';
@@ -122,4 +122,18 @@ export function klineTextCacheOf(dataset: object, budgetBytes: number): KlineTex
   let cache = caches.get(dataset);
   if (cache === undefined) caches.set(dataset, (cache = new KlineTextCache(budgetBytes)));
   return cache;
+}
+
+/** Bytes of rendered K-line rows kept per Dataset (KLINE_TEXT_CACHE_MB, default 256). */
+const BUDGET_BYTES = Number(process.env.KLINE_TEXT_CACHE_MB ?? 256) * 1024 * 1024;
+
+/** Bit f set when KLINE_FIELDS[f] is selected: names a field set in cache keys. */
+export const fieldMask = (fields: readonly KlineField[]): number => fields.reduce((mask, f) => mask | (1 << KLINE_FIELDS.indexOf(f)), 0);
+
+/**
+ * JSON rows [from, to) of symbol `i` (`{row},{row}…`, ascending) appended to `pieces` as
+ * byte views of the Dataset's rendered-row cache.
+ */
+export function renderKlineRows(dataset: Dataset, m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], from: number, to: number, pieces: (string | Buffer)[]): void {
+  klineTextCacheOf(dataset, BUDGET_BYTES).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
 }

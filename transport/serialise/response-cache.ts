@@ -1,14 +1,43 @@
 // Whole answers per Dataset: a request's body is a pure function of the immutable Dataset,
 // the route, the plan and the raw request text, so a repeated request is one Map lookup.
 
-import type { Reply } from '../route.js';
+import type { Encoding, Format } from '../http/negotiate.js';
 import { assemble, type BodyPart } from './assemble.js';
+import { compress, MIN_COMPRESSED_BYTES } from './encode.js';
 
-/** A cached answer: the reply with its body as one Buffer (sent without assembly). */
-export type CachedReply = Reply & { body: [Buffer] };
+/** A rendered answer and what its headers need, before it is (maybe) kept. */
+export interface Answer {
+  rows: number;
+  /** Content-Type of the negotiated format. */
+  type: string;
+  /** The `Link` header's value, or null. */
+  link: string | null;
+  body: string | Buffer | BodyPart[];
+  format: Format;
+  /** What the ETag derives from (data version, request, format), or null: from the body itself. */
+  tag: string | null;
+}
+
+/**
+ * A kept answer: its identity body as one Buffer (sent without assembly) and, made on the
+ * first request that accepts each, its gzip and br bodies: an answer never changes within
+ * a data version, so it is compressed once, not per request.
+ */
+export interface CachedAnswer extends Answer {
+  key: string;
+  body: Buffer;
+  gzip: Buffer | null;
+  br: Buffer | null;
+  /** The ETag of each encoding once sent, in ENCODING_SLOTS order. */
+  etags: (string | undefined)[];
+}
+
+/** Position of each encoding in `etags`. */
+export const ENCODING_SLOTS: Readonly<Record<Encoding, 0 | 1 | 2>> = { identity: 0, gzip: 1, br: 2 };
+
 
 export interface ResponseCacheOptions {
-  /** Bytes of bodies kept; past it the oldest entries go first. */
+  /** Bytes of identity bodies kept; past it the oldest entries go first. */
   budgetBytes: number;
   /** Larger bodies are never kept (their cost is the transfer, not the rendering). */
   maxBodyBytes: number;
@@ -30,22 +59,37 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * response, which would otherwise make V8 collect every few milliseconds.
  */
 export class ResponseCache {
-  private readonly replies = new Map<string, CachedReply>();
+  private readonly replies = new Map<string, CachedAnswer>();
   private readonly askedOnce = new Set<string>();
   private askedChars = 0;
   private bytes = 0;
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
-  get(key: string): CachedReply | undefined {
+  get(key: string): CachedAnswer | undefined {
     return this.replies.get(key);
+  }
+
+  /**
+   * The body of a kept answer to send for `encoding`, and the encoding it really has:
+   * bodies under MIN_COMPRESSED_BYTES go as they are. A compressed body is made on the
+   * first request that accepts it, kept with the answer and counted against the budget.
+   */
+  encoded(answer: CachedAnswer, encoding: Encoding): { body: Buffer; encoding: Encoding } {
+    if (encoding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES) return { body: answer.body, encoding: 'identity' };
+    let body = answer[encoding];
+    if (body === null) {
+      body = answer[encoding] = compress(answer.body, encoding);
+      if (this.replies.get(answer.key) === answer) (this.bytes += body.length), this.makeRoom(0); // still kept: it counts
+    }
+    return { body, encoding };
   }
 
   /**
    * Offers the answer just computed for `key`. Returns the cached copy when it was kept
    * (send that: one Buffer, no assembly), else null.
    */
-  offer(key: string, reply: Reply, body: string | Buffer | BodyPart[]): CachedReply | null {
+  offer(key: string, answer: Answer): CachedAnswer | null {
     const kept = this.replies.get(key);
     if (kept !== undefined) return kept; // answered twice at once (pool work): keep the first
     if (key.length > MAX_KEY_CHARS) return null;
@@ -56,12 +100,13 @@ export class ResponseCache {
       return null;
     }
     this.askedChars -= key.length;
+    const { body } = answer;
     const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
-    const cost = costOf(key, bytes);
+    const cost = bytes.length + key.length + ENTRY_OVERHEAD_BYTES;
     if (cost > this.options.budgetBytes) return null;
     this.makeRoom(cost);
-    const cached: CachedReply = { shape: reply.shape, rows: reply.rows, body: [bytes] };
+    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [] };
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;
@@ -72,7 +117,7 @@ export class ResponseCache {
     for (const [key, old] of this.replies) {
       if (this.bytes + size <= this.options.budgetBytes) return;
       this.replies.delete(key);
-      this.bytes -= costOf(key, old.body[0]);
+      this.bytes -= costOf(old);
     }
   }
 
@@ -82,8 +127,8 @@ export class ResponseCache {
   }
 }
 
-/** Bytes an entry holds against the budget: body, key and a fixed overhead. */
-const costOf = (key: string, body: Buffer): number => body.length + key.length + ENTRY_OVERHEAD_BYTES;
+/** Bytes an entry holds against the budget: its bodies, its key and a fixed overhead. */
+const costOf = (a: CachedAnswer): number => a.body.length + (a.gzip?.length ?? 0) + (a.br?.length ?? 0) + a.key.length + ENTRY_OVERHEAD_BYTES;
 
 /**
  * The body in memory of its own, exactly its size: small `Buffer.from` results share 8 KB

@@ -11,8 +11,7 @@ import { klineWindow } from '../../../engine/kernels/kline-window.js';
 import { klineSlice } from '../../../engine/queries/klines.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../../loaders/open-dataset.js';
-import { fieldMask } from '../../../transport/routes/kline-text.js';
-import { KlineTextCache } from '../../../transport/serialise/kline-text.js';
+import { fieldMask, KlineTextCache } from '../../../transport/serialise/kline-text.js';
 import { klineRows } from '../../../transport/serialise/rows.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 

@@ -2,52 +2,54 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Reply } from '../../../transport/route.js';
-import { MAX_KEY_CHARS, ResponseCache } from '../../../transport/serialise/response-cache.js';
+import type { BodyPart } from '../../../transport/serialise/assemble.js';
+import { type CachedAnswer, MAX_KEY_CHARS, ResponseCache } from '../../../transport/serialise/response-cache.js';
 
 /** What an entry counts against the budget: body bytes, key characters and 200 bytes of overhead. */
 const cost = (key: string, bodyBytes: number): number => bodyBytes + key.length + 200;
 
-const reply = (rows: number): Reply => ({ shape: 'markets', value: null, rows });
+/** Offers an answer of `rows` rows with `body`, as the server does. */
+const offer = (cache: ResponseCache, key: string, rows: number, body: string | Buffer | BodyPart[]): CachedAnswer | null =>
+  cache.offer(key, { rows, type: 'application/json; charset=utf-8', link: null, body, format: 'json', tag: `v\n${key}\njson` });
 
 test('the first offer of a key is not kept; the second is, as one Buffer of the same bytes', () => {
   const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
-  assert.equal(cache.offer('a', reply(2), ['{"x":', Buffer.from('[1,2]'), '}']), null);
+  assert.equal(offer(cache, 'a', 2, ['{"x":', Buffer.from('[1,2]'), '}']), null);
   assert.equal(cache.get('a'), undefined);
-  const kept = cache.offer('a', reply(2), ['{"x":', Buffer.from('[1,2]'), '}']);
+  const kept = offer(cache, 'a', 2, ['{"x":', Buffer.from('[1,2]'), '}']);
   assert.ok(kept !== null);
-  assert.equal(kept.body[0].toString(), '{"x":[1,2]}');
+  assert.equal(kept.body.toString(), '{"x":[1,2]}');
   assert.equal(kept.rows, 2);
-  assert.equal(kept.shape, 'markets');
+  assert.equal(kept.type, 'application/json; charset=utf-8');
   assert.strictEqual(cache.get('a'), kept);
   assert.deepEqual(cache.stats, { entries: 1, bytes: cost('a', 11) });
 });
 
 test('a kept body does not share memory with the reused assembly buffer', () => {
   const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
-  cache.offer('a', reply(1), ['"first"', Buffer.from('!')]);
-  const kept = cache.offer('a', reply(1), ['"first"', Buffer.from('!')])!;
-  cache.offer('b', reply(1), ['"other"', Buffer.from('?')]); // assembles into the same scratch buffer
-  cache.offer('b', reply(1), ['"other"', Buffer.from('?')]);
-  assert.equal(kept.body[0].toString(), '"first"!');
+  offer(cache, 'a', 1, ['"first"', Buffer.from('!')]);
+  const kept = offer(cache, 'a', 1, ['"first"', Buffer.from('!')])!;
+  offer(cache, 'b', 1, ['"other"', Buffer.from('?')]); // assembles into the same scratch buffer
+  offer(cache, 'b', 1, ['"other"', Buffer.from('?')]);
+  assert.equal(kept.body.toString(), '"first"!');
 });
 
 test('strings and single Buffers are kept too; UTF-8 is counted in bytes', () => {
   const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
-  cache.offer('s', reply(1), '"银行"');
-  assert.equal(cache.offer('s', reply(1), '"银行"')!.body[0].length, 8);
+  offer(cache, 's', 1, '"银行"');
+  assert.equal(offer(cache, 's', 1, '"银行"')!.body.length, 8);
   const source = Buffer.from('{}');
-  cache.offer('b', reply(0), source);
-  const kept = cache.offer('b', reply(0), source)!;
+  offer(cache, 'b', 0, source);
+  const kept = offer(cache, 'b', 0, source)!;
   source[0] = 0x5b;
-  assert.equal(kept.body[0].toString(), '{}', 'a copy, not a view of the caller\'s bytes');
+  assert.equal(kept.body.toString(), '{}', 'a copy, not a view of the caller\'s bytes');
 });
 
 test('past the budget (bodies, keys and overhead) the oldest answers go first', () => {
   const cache = new ResponseCache({ budgetBytes: 3 * cost('a', 10), maxBodyBytes: 30 });
   for (const key of ['a', 'b', 'c', 'd']) {
-    cache.offer(key, reply(1), 'x'.repeat(10));
-    cache.offer(key, reply(1), 'x'.repeat(10));
+    offer(cache, key, 1, 'x'.repeat(10));
+    offer(cache, key, 1, 'x'.repeat(10));
   }
   assert.equal(cache.get('a'), undefined, 'the oldest made room for d');
   for (const key of ['b', 'c', 'd']) assert.ok(cache.get(key), key);
@@ -56,10 +58,10 @@ test('past the budget (bodies, keys and overhead) the oldest answers go first', 
 
 test('a body over the size cap is never kept and evicts nothing', () => {
   const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 20 });
-  cache.offer('small', reply(1), 'x'.repeat(20));
-  cache.offer('small', reply(1), 'x'.repeat(20));
-  cache.offer('big', reply(1), 'x'.repeat(21));
-  assert.equal(cache.offer('big', reply(1), 'x'.repeat(21)), null);
+  offer(cache, 'small', 1, 'x'.repeat(20));
+  offer(cache, 'small', 1, 'x'.repeat(20));
+  offer(cache, 'big', 1, 'x'.repeat(21));
+  assert.equal(offer(cache, 'big', 1, 'x'.repeat(21)), null);
   assert.equal(cache.get('big'), undefined);
   assert.ok(cache.get('small'));
 });
@@ -68,33 +70,33 @@ test('the memory of keys asked once is bounded and starts over past its size', (
   const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
   const long = (n: number): string => `${n}:`.padEnd(MAX_KEY_CHARS, 'k');
   const overflow = Math.ceil((4 * 1024 * 1024) / MAX_KEY_CHARS); // keys that fill 4 Mi characters
-  cache.offer(long(0), reply(1), '0');
-  for (let n = 1; n <= overflow; n++) cache.offer(long(n), reply(1), '0'); // the memory starts over once
-  assert.equal(cache.offer(long(0), reply(1), '0'), null, 'forgotten: asked "once" again');
-  assert.ok(cache.offer(long(overflow), reply(1), '0'), 'the latest key is still remembered');
+  offer(cache, long(0), 1, '0');
+  for (let n = 1; n <= overflow; n++) offer(cache, long(n), 1, '0'); // the memory starts over once
+  assert.equal(offer(cache, long(0), 1, '0'), null, 'forgotten: asked "once" again');
+  assert.ok(offer(cache, long(overflow), 1, '0'), 'the latest key is still remembered');
 });
 
 test('an answer computed twice at once (pool work) is kept once and counted once', () => {
   const cache = new ResponseCache({ budgetBytes: 10_000, maxBodyBytes: 1000 });
-  cache.offer('k', reply(1), 'first');
-  const kept = cache.offer('k', reply(1), 'first')!;
-  assert.strictEqual(cache.offer('k', reply(1), 'again'), kept, 'the entry already held is returned');
-  assert.strictEqual(cache.offer('k', reply(1), 'again'), kept);
+  offer(cache, 'k', 1, 'first');
+  const kept = offer(cache, 'k', 1, 'first')!;
+  assert.strictEqual(offer(cache, 'k', 1, 'again'), kept, 'the entry already held is returned');
+  assert.strictEqual(offer(cache, 'k', 1, 'again'), kept);
   assert.deepEqual(cache.stats, { entries: 1, bytes: cost('k', 5) });
 });
 
 test('a key longer than MAX_KEY_CHARS (padded with ignored parameters) is never kept', () => {
   const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
   const key = 'x'.repeat(MAX_KEY_CHARS + 1);
-  for (let n = 0; n < 3; n++) assert.equal(cache.offer(key, reply(1), '{}'), null);
+  for (let n = 0; n < 3; n++) assert.equal(offer(cache, key, 1, '{}'), null);
   assert.deepEqual(cache.stats, { entries: 0, bytes: 0 });
 });
 
 test('an entry that alone exceeds the budget is not kept and evicts nothing', () => {
   const cache = new ResponseCache({ budgetBytes: cost('a', 10), maxBodyBytes: 1000 });
-  cache.offer('a', reply(1), 'x'.repeat(10));
-  cache.offer('a', reply(1), 'x'.repeat(10));
-  cache.offer('b', reply(1), 'x'.repeat(11));
-  assert.equal(cache.offer('b', reply(1), 'x'.repeat(11)), null);
+  offer(cache, 'a', 1, 'x'.repeat(10));
+  offer(cache, 'a', 1, 'x'.repeat(10));
+  offer(cache, 'b', 1, 'x'.repeat(11));
+  assert.equal(offer(cache, 'b', 1, 'x'.repeat(11)), null);
   assert.ok(cache.get('a'));
 });

@@ -1,0 +1,117 @@
+// Content negotiation: the format (`format=` or `Accept`) and the encoding (`Accept-Encoding`).
+
+import { optionalOneOf } from '../params/declare.js';
+
+/** The formats every data route answers, with their content types, in the server's order of preference. */
+export const FORMATS = {
+  json: 'application/json; charset=utf-8',
+  msgpack: 'application/msgpack',
+  flatbuffers: 'application/x-flatbuffers',
+  csv: 'text/csv; charset=utf-8',
+} as const;
+export type Format = keyof typeof FORMATS;
+const FORMAT_NAMES = Object.keys(FORMATS) as Format[];
+
+/** Media types (lower case, no parameters) that name each format; `application/x-msgpack` is msgpack's older name. */
+const MEDIA_TYPES: Record<string, Format> = {
+  'application/json': 'json',
+  'application/msgpack': 'msgpack',
+  'application/x-msgpack': 'msgpack',
+  'application/x-flatbuffers': 'flatbuffers',
+  'text/csv': 'csv',
+};
+
+export const FORMAT_PARAM = optionalOneOf(
+  FORMAT_NAMES,
+  'Response format; wins over `Accept`. json (application/json), msgpack (application/msgpack), flatbuffers (application/x-flatbuffers, schema at /api/v1/schema.fbs), csv (text/csv; not for /quota).',
+);
+
+/** A q-value: 0 … 1 with at most three decimals (RFC 9110 §12.4.2), or NaN when malformed. */
+function qValue(params: string[]): number {
+  for (const p of params) {
+    const eq = p.indexOf('=');
+    if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+    const text = p.slice(eq + 1).trim();
+    return /^(0(\.[0-9]{0,3})?|1(\.0{0,3})?)$/.test(text) ? Number(text) : NaN;
+  }
+  return 1;
+}
+
+/** Splits `a;p=1, b` into entries of a lower-case token and its parameters; empty entries dropped. */
+function entries(header: string): { token: string; params: string[] }[] {
+  const out: { token: string; params: string[] }[] = [];
+  for (const part of header.split(',')) {
+    const [token, ...params] = part.split(';');
+    const t = token.trim().toLowerCase();
+    if (t.length > 0) out.push({ token: t, params });
+  }
+  return out;
+}
+
+/**
+ * The format `accept` asks for: for each format the q of the most specific media range
+ * that matches it (`type/subtype` over `type/*` over `*\/*`), the highest q > 0 winning;
+ * ties go to the range listed first, then to JSON, msgpack, flatbuffers, CSV. No header,
+ * or one with no well-formed range, means JSON; null means nothing acceptable (406).
+ */
+export function formatFromAccept(accept: string): Format | null {
+  let best: Format | null = null;
+  let bestQ = 0;
+  let bestAt = Infinity;
+  let wellFormed = 0;
+  const ranges = entries(accept).filter((e) => {
+    const ok = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/.test(e.token) && qValue(e.params) === qValue(e.params);
+    if (ok) wellFormed++;
+    return ok;
+  });
+  if (wellFormed === 0) return 'json';
+  for (const format of FORMAT_NAMES) {
+    let q = -1;
+    let at = Infinity;
+    let specificity = -1;
+    ranges.forEach((e, index) => {
+      const [type, sub] = e.token.split('/');
+      const s = MEDIA_TYPES[e.token] === format ? 2 : sub === '*' && type !== '*' && Object.keys(MEDIA_TYPES).some((t) => MEDIA_TYPES[t] === format && t.startsWith(`${type}/`)) ? 1 : e.token === '*/*' ? 0 : -1;
+      if (s > specificity) (specificity = s), (q = qValue(e.params)), (at = index);
+    });
+    if (q > bestQ || (q === bestQ && q > 0 && at < bestAt)) (best = format), (bestQ = q), (bestAt = at);
+  }
+  return best;
+}
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * The coding `acceptEncoding` prefers among br and gzip (q-values honoured, `*` standing
+ * for any coding not named, br before gzip on a tie); identity when neither is acceptable.
+ * A malformed entry is ignored.
+ */
+export function encodingFromAcceptEncoding(acceptEncoding: string): Encoding {
+  const q: Record<string, number> = {};
+  for (const e of entries(acceptEncoding)) {
+    const value = qValue(e.params);
+    if (value === value && /^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(e.token)) q[e.token === 'x-gzip' ? 'gzip' : e.token] ??= value;
+  }
+  const of = (coding: string): number => q[coding] ?? q['*'] ?? 0;
+  const br = of('br');
+  const gzip = of('gzip');
+  if (br <= 0 && gzip <= 0) return 'identity';
+  return br >= gzip ? 'br' : 'gzip';
+}
+
+/** Remembers answers per header text: clients send the same few headers again and again. */
+function memo<T>(compute: (header: string) => T): (header: string) => T {
+  const known = new Map<string, T>();
+  return (header) => {
+    let hit = known.get(header);
+    if (hit === undefined && !known.has(header)) {
+      hit = compute(header);
+      if (known.size >= 1000) known.clear(); // bounded: headers come from clients
+      known.set(header, hit);
+    }
+    return hit as T;
+  };
+}
+
+export const negotiateFormat = memo(formatFromAccept);
+export const negotiateEncoding = memo(encodingFromAcceptEncoding);

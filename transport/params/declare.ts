@@ -1,0 +1,169 @@
+// Query parameters as data: each declaration carries its parse rule and its documentation,
+// so the parser, the OpenAPI `parameters` and the docs are read from one place.
+
+import { INVALID_DATE, parseIsoDate } from '../../engine/calendar/days.js';
+import { parseDecimal } from '../../engine/text/decimal.js';
+import { badParam } from '../problem.js';
+
+export type Json = Record<string, unknown>;
+
+/** A rule reads the raw value (undefined when absent) of parameter `name`, or throws a 400 problem. */
+export type Rule<T> = (raw: string | undefined, name: string) => T;
+
+/** One query parameter: how it parses and how the OpenAPI document describes it. */
+export interface Param<T> {
+  parse: Rule<T>;
+  /** The value's JSON Schema as published (type, enum, bounds, default). */
+  schema: Json;
+  doc: string;
+  required: boolean;
+  /** A comma-separated list: OpenAPI's form style without explode. */
+  list?: boolean;
+}
+
+/** A family of parameters named by a pattern (a screen's `min_<column>`), parsed by the route. */
+export interface PatternParam {
+  /** What the OpenAPI document calls the family (one exploded object parameter). */
+  name: string;
+  matches(name: string): boolean;
+  schema: Json;
+  doc: string;
+}
+
+/** A route's query parameters by name. */
+export type Params = Record<string, Param<unknown>>;
+/** The parsed values of `P`. */
+export type Parsed<P extends Params> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+const DIGITS = /^[0-9]+$/;
+
+/** A base-10 integer of digits only, at least `min`, `fallback` when absent. */
+export function integer(fallback: number, min: number, doc: string): Param<number> {
+  return {
+    schema: { type: 'integer', minimum: min, default: fallback },
+    doc: `${doc} Digits only.`,
+    required: false,
+    parse(raw, name) {
+      if (raw === undefined) return fallback;
+      if (!DIGITS.test(raw)) throw badParam(name, `must be a whole number of digits only, got '${raw}'`);
+      // Past 2^53 a count means "all of it": cap it so answers echo an exact JSON integer.
+      const value = Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
+      if (value < min) throw badParam(name, `must be at least ${min}, got ${value}`);
+      return value;
+    },
+  };
+}
+
+/** A real calendar date `YYYY-MM-DD` as days since 1970-01-01, or null when absent. */
+export function date(doc: string): Param<number | null> {
+  return {
+    schema: { type: 'string', format: 'date' },
+    doc: `${doc} A real calendar date, YYYY-MM-DD.`,
+    required: false,
+    parse(raw, name) {
+      if (raw === undefined) return null;
+      const days = parseIsoDate(raw);
+      if (days === INVALID_DATE) throw badParam(name, `must be a real date YYYY-MM-DD, got '${raw}'`);
+      return days;
+    },
+  };
+}
+
+/** A four-digit year, or null when absent. */
+export function year(doc: string): Param<number | null> {
+  return {
+    schema: { type: 'string', pattern: '^[0-9]{4}$' },
+    doc: `${doc} Four digits.`,
+    required: false,
+    parse(raw, name) {
+      if (raw === undefined) return null;
+      if (!/^[0-9]{4}$/.test(raw)) throw badParam(name, `must be a four-digit year, got '${raw}'`);
+      return Number(raw);
+    },
+  };
+}
+
+/** One of `values` (exact), `fallback` when absent. */
+export function oneOf<T extends string>(values: readonly T[], fallback: T, doc: string): Param<T> {
+  const allowed: ReadonlySet<string> = new Set(values);
+  return {
+    schema: { type: 'string', enum: [...values], default: fallback },
+    doc,
+    required: false,
+    parse(raw, name) {
+      if (raw === undefined) return fallback;
+      if (!allowed.has(raw)) throw badParam(name, `must be one of ${values.join(', ')}, got '${raw}'`);
+      return raw as T;
+    },
+  };
+}
+
+/** One of `values` (exact), or null when absent. */
+export function optionalOneOf<T extends string>(values: readonly T[], doc: string): Param<T | null> {
+  const allowed: ReadonlySet<string> = new Set(values);
+  return {
+    schema: { type: 'string', enum: [...values] },
+    doc,
+    required: false,
+    parse(raw, name) {
+      if (raw === undefined) return null;
+      if (!allowed.has(raw)) throw badParam(name, `must be one of ${values.join(', ')}, got '${raw}'`);
+      return raw as T;
+    },
+  };
+}
+
+/** Free text, trimmed; null when absent. */
+export function text(doc: string): Param<string | null> {
+  return { schema: { type: 'string' }, doc, required: false, parse: (raw) => (raw === undefined ? null : raw.trim()) };
+}
+
+/**
+ * A comma-separated list: items trimmed, duplicates dropped (first wins), an empty item a
+ * 400. Null when absent; `required` makes absence (or an empty value) a 400.
+ */
+export function list(required: boolean, items: Json, doc: string): Param<string[] | null> {
+  return {
+    schema: { type: 'array', items, minItems: 1 },
+    doc: `Comma-separated list. ${doc} Items are trimmed, duplicates dropped (first wins); an empty item is a 400.`,
+    required,
+    list: true,
+    parse(raw, name) {
+      if (raw === undefined) {
+        if (required) throw badParam(name, 'is required');
+        return null;
+      }
+      const out: string[] = [];
+      const seen = new Set<string>();
+      for (const part of raw.split(',')) {
+        const item = part.trim();
+        if (item.length === 0) throw badParam(name, raw.trim().length === 0 ? 'must not be empty' : 'has an empty item');
+        if (seen.has(item)) continue;
+        seen.add(item);
+        out.push(item);
+      }
+      return out;
+    },
+  };
+}
+
+/** A finite decimal number (no NaN, Infinity, hex or blanks). */
+export const decimal: Rule<number> = (raw, name) => {
+  const value = raw === undefined ? NaN : parseDecimal(raw);
+  if (value !== value) throw badParam(name, `must be a finite decimal number, got '${raw ?? ''}'`);
+  return value;
+};
+
+/**
+ * Parses every declared parameter of `params` from `query`. A name neither declared nor
+ * matched by `pattern` is a 400 naming it: a silently ignored typo would answer a filtered
+ * question with unfiltered rows.
+ */
+export function parseParams<P extends Params>(query: ReadonlyMap<string, string>, params: P, pattern: PatternParam | null = null): Parsed<P> {
+  for (const name of query.keys()) {
+    if (!Object.hasOwn(params, name) && (pattern === null || !pattern.matches(name))) throw badParam(name, 'unknown parameter');
+  }
+  const out = {} as Record<string, unknown>;
+  for (const name in params) out[name] = params[name].parse(query.get(name), name);
+  return out as Parsed<P>;
+}

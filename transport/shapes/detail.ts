@@ -1,0 +1,64 @@
+// The detail answers: one symbol's latest snapshot, and several keyed by symbol.
+
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
+import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
+import type { BodyPart } from '../serialise/assemble.js';
+import { snapshotRow } from '../serialise/rows.js';
+import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
+import type { Shape } from './shape.js';
+
+/** A column set and the key naming it in the rendered-row cache. */
+export interface ColumnSet {
+  columns: string[];
+  key: string;
+}
+
+export interface DetailResult {
+  dataset: Dataset;
+  m: MarketData;
+  i: number;
+  set: ColumnSet;
+}
+
+export interface DetailBatchResult {
+  dataset: Dataset;
+  m: MarketData;
+  /** Positions of the symbols that exist, in request order. */
+  found: number[];
+  missing: string[];
+  set: ColumnSet;
+}
+
+type SnapshotValue = Record<string, unknown>;
+
+export const detailShape: Shape<DetailResult> = {
+  name: 'detail',
+  schema: object({ market, symbol: str, count: int, data: snapshotRowSchema }),
+  json({ dataset, m, i, set }) {
+    const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
+    return [head, snapshotTextCacheOf(dataset).row(m, i, set.columns, set.key), '}'];
+  },
+  value: ({ m, i, set }) => ({ market: m.market, symbol: m.symbols.codes[i], count: 1, data: snapshotRow(m, i, set.columns) }),
+  csv: (value: { data: SnapshotValue }, r) => ({ columns: r.set.columns, rows: [r.set.columns.map((c) => value.data[c])] }),
+};
+
+export const detailBatchShape: Shape<DetailBatchResult> = {
+  name: 'detailBatch',
+  schema: object({ market, count: int, data: mapOf(snapshotRowSchema), missing: arrayOf(str) }, ['missing']),
+  json({ dataset, m, found, missing, set }) {
+    const cache = snapshotTextCacheOf(dataset);
+    const body: BodyPart[] = [`{"market":"${m.market}","count":${found.length},"data":{`];
+    found.forEach((i, n) => body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, set.columns, set.key)));
+    body.push(missing.length > 0 ? `},"missing":${JSON.stringify(missing)}}` : '}}');
+    return body;
+  },
+  value({ m, found, missing, set }) {
+    const data: Record<string, unknown> = {};
+    for (const i of found) data[m.symbols.codes[i]] = snapshotRow(m, i, set.columns);
+    const value: Record<string, unknown> = { market: m.market, count: found.length, data };
+    if (missing.length > 0) value.missing = missing;
+    return value;
+  },
+  csv: (value: { data: Record<string, SnapshotValue> }, r) => ({ columns: r.set.columns, rows: Object.values(value.data).map((row) => r.set.columns.map((c) => row[c])) }),
+};

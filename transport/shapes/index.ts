@@ -1,0 +1,20 @@
+// Every response shape the data routes answer, by name.
+
+import { detailBatchShape, detailShape } from './detail.js';
+import { klinesBatchShape } from './klines-batch.js';
+import { klinesShape } from './klines.js';
+import { macroShape, marketsShape, quotaShape, symbolsShape } from './plain.js';
+import { screenShape } from './screen.js';
+import type { Shape, ShapeName } from './shape.js';
+
+export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
+  markets: marketsShape,
+  symbols: symbolsShape,
+  klines: klinesShape,
+  klinesBatch: klinesBatchShape,
+  detail: detailShape,
+  detailBatch: detailBatchShape,
+  screen: screenShape,
+  macro: macroShape,
+  quota: quotaShape,
+};

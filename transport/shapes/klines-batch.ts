@@ -1,0 +1,59 @@
+// The batch K-line answer: rows of several symbols keyed by symbol in request order.
+
+import type { KlineField } from '../../engine/columns.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { AdjustMode } from '../../engine/kernels/adjust.js';
+import type { WindowQuery } from '../../engine/kernels/kline-window.js';
+import { klineSlice } from '../../engine/queries/klines.js';
+import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
+import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
+import type { BodyPart } from '../serialise/assemble.js';
+import { renderKlineRows } from '../serialise/kline-text.js';
+import { klineRows } from '../serialise/rows.js';
+import { fieldNames } from './klines.js';
+import type { Shape } from './shape.js';
+
+export interface KlinesBatchResult {
+  dataset: Dataset;
+  m: MarketData;
+  window: WindowQuery;
+  adj: AdjustMode;
+  fields: KlineField[];
+  /** Per found symbol, in request order: its position and rows [from, to). */
+  windows: { i: number; from: number; to: number }[];
+  /** Total rows over all symbols. */
+  count: number;
+  /** Requested codes that exist nowhere, as given. */
+  missing: string[];
+}
+
+export const klinesBatchShape: Shape<KlinesBatchResult> = {
+  name: 'klinesBatch',
+  schema: object({ market, count: int, limit: int, offset: int, fields: klineFieldNames, data: mapOf(arrayOf(klineRow)), missing: arrayOf(str) }, ['missing']),
+  json(r) {
+    const { m } = r;
+    const body: BodyPart[] = [`{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`];
+    r.windows.forEach((w, n) => {
+      body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
+      renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
+      body.push(']');
+    });
+    body.push(r.missing.length > 0 ? `},"missing":${JSON.stringify(r.missing)}}` : '}}');
+    return body;
+  },
+  value(r) {
+    const data: Record<string, unknown> = {};
+    for (const w of r.windows) {
+      const code = r.m.symbols.codes[w.i];
+      data[code] = klineRows(klineSlice(r.m, w.i, r.window, r.adj, r.fields), code, r.fields);
+    }
+    const value: Record<string, unknown> = { market: r.m.market, count: r.count, limit: r.window.limit, offset: r.window.offset, fields: fieldNames(r.fields), data };
+    if (r.missing.length > 0) value.missing = r.missing;
+    return value;
+  },
+  // Rows of every symbol, one after another; each row already carries its symbol.
+  csv: (value: { fields: string[]; data: Record<string, Record<string, unknown>[]> }) => ({
+    columns: value.fields,
+    rows: Object.values(value.data).flatMap((rows) => rows.map((row) => value.fields.map((f) => row[f]))),
+  }),
+};

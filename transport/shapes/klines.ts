@@ -1,0 +1,52 @@
+// The single-symbol K-line answer: schema, JSON from the rendered-row cache, plain value, CSV rows.
+
+import type { KlineField } from '../../engine/columns.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { AdjustMode } from '../../engine/kernels/adjust.js';
+import type { WindowQuery } from '../../engine/kernels/kline-window.js';
+import { klineSlice } from '../../engine/queries/klines.js';
+import { arrayOf, int, object, str } from '../schemas/common.js';
+import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
+import type { BodyPart } from '../serialise/assemble.js';
+import { renderKlineRows } from '../serialise/kline-text.js';
+import { klineRows } from '../serialise/rows.js';
+import { type Shape } from './shape.js';
+
+/** One symbol's window of rows, as the engine found it. */
+export interface KlinesResult {
+  dataset: Dataset;
+  m: MarketData;
+  /** The symbol's position in the market. */
+  i: number;
+  window: WindowQuery;
+  /** Rows [from, to) of the market's columns; `total` counts the date range. */
+  from: number;
+  to: number;
+  total: number;
+  adj: AdjustMode;
+  fields: KlineField[];
+}
+
+/** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
+export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol', 'date', ...fields, 'adj_factor'];
+
+export const klinesShape: Shape<KlinesResult> = {
+  name: 'klines',
+  schema: object({ market, symbol: str, count: int, total: int, offset: int, limit: int, fields: klineFieldNames, data: arrayOf(klineRow) }),
+  json(r) {
+    // Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped.
+    const pieces: BodyPart[] = [
+      `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
+        `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`,
+    ];
+    renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces);
+    pieces.push(']}');
+    return pieces;
+  },
+  value(r) {
+    const code = r.m.symbols.codes[r.i];
+    const slice = klineSlice(r.m, r.i, r.window, r.adj, r.fields);
+    return { market: r.m.market, symbol: code, count: slice.count, total: slice.total, offset: r.window.offset, limit: r.window.limit, fields: fieldNames(r.fields), data: klineRows(slice, code, r.fields) };
+  },
+  csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({ columns: value.fields, rows: value.data.map((row) => value.fields.map((f) => row[f])) }),
+};

@@ -1,0 +1,33 @@
+// What a response shape is: its JSON Schema and one renderer per way out (JSON, plain value, CSV rows).
+
+import type { Schema } from '../schemas/common.js';
+import type { BodyPart } from '../serialise/assemble.js';
+
+/** Names of the shapes the data routes answer (problem and health bodies are not negotiated). */
+export type ShapeName = 'markets' | 'symbols' | 'klines' | 'klinesBatch' | 'detail' | 'detailBatch' | 'screen' | 'macro' | 'quota';
+
+/** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */
+export interface CsvTable {
+  columns: readonly string[];
+  rows: Iterable<readonly unknown[]>;
+}
+
+/**
+ * One response shape. Routes hand it engine results (`R`); the pipeline picks the renderer
+ * of the negotiated format. `json` is the fast path (rendered row text kept per Dataset);
+ * `value` is the same answer as plain data, which msgpack and flatbuffers encode and CSV
+ * flattens, and which the tests hold `json` to.
+ */
+export interface Shape<R> {
+  readonly name: ShapeName;
+  readonly schema: Schema;
+  json(result: R): string | BodyPart[];
+  value(result: R): unknown;
+  /** The value's rows for CSV (the header from the result's column set), or null when the shape has no rows (CSV is then 406). */
+  readonly csv: ((value: any, result: R) => CsvTable) | null;
+}
+
+/** CSV rows of an array of flat objects, in `columns` order. */
+export function rowsOf(data: readonly Record<string, unknown>[], columns: readonly string[]): CsvTable {
+  return { columns, rows: data.map((row) => columns.map((c) => row[c])) };
+}
