@@ -61,7 +61,7 @@ export function httpRequest(port: number, path: string, options: { method?: stri
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -74,7 +74,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1) : null;
   const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs });
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? keys.pro : opts.key;
