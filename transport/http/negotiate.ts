@@ -60,7 +60,7 @@ export function formatFromAccept(accept: string): Format | null {
   let bestAt = Infinity;
   let wellFormed = 0;
   const ranges = entries(accept).filter((e) => {
-    const ok = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/.test(e.token) && qValue(e.params) === qValue(e.params);
+    const ok = /^[a-z0-9!#$&^_.+*-]+\/[a-z0-9!#$&^_.+*-]+$/.test(e.token) && qValue(e.params) === qValue(e.params);
     if (ok) wellFormed++;
     return ok;
   });
