@@ -83,34 +83,24 @@ export function year(doc: string): Param<number | null> {
   };
 }
 
+/** The rule of an enum: one of `values` (exact), `fallback` when absent. */
+function enumRule<T extends string, F>(values: readonly T[], fallback: F): Rule<T | F> {
+  const allowed: ReadonlySet<string> = new Set(values);
+  return (raw, name) => {
+    if (raw === undefined) return fallback;
+    if (!allowed.has(raw)) throw badParam(name, `must be one of ${values.join(', ')}, got '${raw}'`);
+    return raw as T;
+  };
+}
+
 /** One of `values` (exact), `fallback` when absent. */
 export function oneOf<T extends string>(values: readonly T[], fallback: T, doc: string): Param<T> {
-  const allowed: ReadonlySet<string> = new Set(values);
-  return {
-    schema: { type: 'string', enum: [...values], default: fallback },
-    doc,
-    required: false,
-    parse(raw, name) {
-      if (raw === undefined) return fallback;
-      if (!allowed.has(raw)) throw badParam(name, `must be one of ${values.join(', ')}, got '${raw}'`);
-      return raw as T;
-    },
-  };
+  return { schema: { type: 'string', enum: [...values], default: fallback }, doc, required: false, parse: enumRule(values, fallback) };
 }
 
 /** One of `values` (exact), or null when absent. */
 export function optionalOneOf<T extends string>(values: readonly T[], doc: string): Param<T | null> {
-  const allowed: ReadonlySet<string> = new Set(values);
-  return {
-    schema: { type: 'string', enum: [...values] },
-    doc,
-    required: false,
-    parse(raw, name) {
-      if (raw === undefined) return null;
-      if (!allowed.has(raw)) throw badParam(name, `must be one of ${values.join(', ')}, got '${raw}'`);
-      return raw as T;
-    },
-  };
+  return { schema: { type: 'string', enum: [...values] }, doc, required: false, parse: enumRule(values, null) };
 }
 
 /** Free text, trimmed; null when absent. */
