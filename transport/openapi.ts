@@ -130,7 +130,8 @@ function contentOf(route: Route): Json {
   const shape = route.shape.name;
   const content: Json = {
     [FORMATS.json]: { schema: schemaRef(shape), example: route.example },
-    [FORMATS.msgpack]: { schema: schemaRef(shape), description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).' },
+    // A Media Type Object has no `description` in OpenAPI 3.1: the note sits on the schema, beside its $ref.
+    [FORMATS.msgpack]: { schema: { ...schemaRef(shape), description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).' } },
     [FORMATS.flatbuffers]: {
       schema: { type: 'string', format: 'binary', description: `A FlatBuffer whose root is table \`mdq.${FLATBUFFER_TABLES[shape]}\` of /api/v1/schema.fbs.` },
     },
@@ -156,7 +157,7 @@ function operation(route: Route): Json {
     ...(route.patternQuery ? [patternParam(route.patternQuery)] : []),
     ...HEADER_PARAMS,
   ];
-  const successHeaders = ['X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...(Object.hasOwn(route.query, 'offset') ? ['Link'] : [])];
+  const successHeaders = ['X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...(route.paged ? ['Link'] : [])];
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -67,6 +67,8 @@ export interface RouteSpec<P extends Params> {
   cacheable: boolean;
   /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
   mayAnswerLater?: boolean;
+  /** True when replies say where their page sits (`Reply.page`): the answer then links the next page. */
+  paged?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */
   handle(ctx: RequestContext, p: Parsed<P & { format: typeof FORMAT_PARAM }>): Reply | Promise<Reply>;
 }

@@ -141,11 +141,23 @@ function decodeParams(raw: string[], names: string[]): string[] {
   });
 }
 
+/** The decoded name of one `name=value` part of a query string (as parseQueryString reads it). */
+function queryName(part: string): string {
+  const eq = part.indexOf('=');
+  const raw = eq < 0 ? part : part.slice(0, eq);
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
 /** `Link: <path?query with offset moved on>; rel="next"` (RFC 8288) while rows remain after this page. */
 function nextLink(path: string, rawQuery: string, page: { offset: number; count: number; total: number }): string | null {
   const next = page.offset + page.count;
   if (page.count === 0 || next >= page.total) return null;
-  const kept = rawQuery.split('&').filter((part) => part !== '' && part !== 'offset' && !part.startsWith('offset='));
+  // Names compared decoded: `%6Fffset=2` is offset too, and kept it would make the next request name offset twice (a 400).
+  const kept = rawQuery.split('&').filter((part) => part !== '' && queryName(part) !== 'offset');
   kept.push(`offset=${next}`);
   return `<${path}?${kept.join('&')}>; rel="next"`;
 }
@@ -351,6 +363,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   };
   const preflight = (res: HttpResponse, req: HttpRequest): void => {
     const headers: HeaderList = ['allow', 'GET, OPTIONS', 'x-request-id', requestIdOf(req.getHeader('x-request-id'))];
+    if (state.dataset !== null) headers.push('x-data-version', state.dataset.version); // every response carries it (decisions §1)
     cors.preflight(req.getHeader('origin'), headers);
     sendEmpty(res, 204, headers);
   };
@@ -362,8 +375,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   };
 
   for (const route of routesFor(guard)) {
-    const paged = Object.hasOwn(route.query, 'offset');
-    app.get(route.pattern, (res, req) => serve(route, paged, res, req));
+    app.get(route.pattern, (res, req) => serve(route, route.paged === true, res, req));
     app.options(route.pattern, preflight);
     app.any(route.pattern, notAllowed('GET, OPTIONS'));
   }

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
-/** decisions.md §2, code → status, plus internal_error (the logged 500 of an unexpected exception) and deadline_exceeded (issue 6's request deadline). */
+/** decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500 of an unexpected exception) and deadline_exceeded (issue 6's request deadline). */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
   unknown_market: 400,
@@ -18,6 +18,7 @@ const DECIDED: Record<string, number> = {
   unknown_symbol: 404,
   macro_not_ready: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   rate_limited: 429,
   quota_exhausted: 429,
   shutting_down: 503,
@@ -34,6 +35,7 @@ const REASON: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -62,6 +64,15 @@ test('body() is the §2 shape in order: type about:blank, title, status, code, d
   }
 });
 
+test('body(instance) ends with instance, the request id, after param or detail', () => {
+  for (const code of CODES) {
+    const withParam = JSON.parse(new Problem(code, 'detail text', 'fields').body('3f9a1c02b7de-1'));
+    assert.deepEqual(Object.keys(withParam), ['type', 'title', 'status', 'code', 'detail', 'param', 'instance'], code);
+    assert.equal(withParam.instance, '3f9a1c02b7de-1', `${code}: instance is the id given`);
+    assert.deepEqual(Object.keys(JSON.parse(new Problem(code, 'd').body('req-7'))), ['type', 'title', 'status', 'code', 'detail', 'instance'], `${code} without param`);
+  }
+});
+
 test('body() leaves param out when none is given', () => {
   for (const code of CODES) {
     const body = JSON.parse(new Problem(code, 'd').body());
@@ -70,12 +81,14 @@ test('body() leaves param out when none is given', () => {
   }
 });
 
-test('every body validates against the Problem schema, with and without param', () => {
+test('every body validates against the Problem schema, with and without param and instance', () => {
   const ajv = new Ajv2020.default({ strict: true, allowUnionTypes: true });
   addFormats.default(ajv);
   const validate = ajv.compile(SCHEMAS.problem);
   for (const code of CODES) {
-    for (const problem of [new Problem(code, 'd'), new Problem(code, 'd', 'p')]) assert.ok(validate(JSON.parse(problem.body())), `${code}: ${ajv.errorsText(validate.errors)}`);
+    for (const problem of [new Problem(code, 'd'), new Problem(code, 'd', 'p')]) {
+      for (const body of [problem.body(), problem.body('req-1')]) assert.ok(validate(JSON.parse(body)), `${code}: ${ajv.errorsText(validate.errors)}`);
+    }
   }
 });
 

@@ -9,6 +9,7 @@ import { buildOpenApi } from '../../transport/openapi.js';
 import { PROBLEMS } from '../../transport/problem.js';
 import { SCHEMAS, type SchemaName as ShapeName } from '../../transport/schemas/responses.js';
 import { serialisers } from '../../transport/serialise/compile.js';
+import { fullKline, SAMPLES } from '../helpers/shape-samples.js';
 
 /** Ajv in strict mode; union types (`["number","null"]`) are plain 2020-12, so they are allowed. */
 function strictAjv(): InstanceType<typeof Ajv2020.default> {
@@ -16,64 +17,6 @@ function strictAjv(): InstanceType<typeof Ajv2020.default> {
   addFormats.default(ajv);
   return ajv;
 }
-
-// ---- representative values, one list per shape ----------------------------------------
-
-const awkwardNumbers = { zero: 0, tenth: 0.1, tiny: 1e-7, negZero: -0, big: 9007199254740991, huge: 1e21, negative: -12.3456 };
-const names = ['浦发银行', 'Sample "Fruit" Inc.', 'back\\slash', 'tab\there\nnewline', 'emoji 📈', 'bell\u0007', 'line\u2028sep', ''];
-
-const allColumns = (fill: (name: string, i: number) => unknown): Record<string, unknown> =>
-  Object.fromEntries(SNAPSHOT_COLUMNS.map((c, i) => [c.name, fill(c.name, i)]));
-const numbers = Object.values(awkwardNumbers);
-const fullSnapshot = allColumns((name, i) =>
-  name === 'symbol' ? 'sh600001' : name === 'date' ? '2025-03-14' : ['name', 'market_name', 'market_type'].includes(name) ? names[i % names.length] : i % 5 === 0 ? null : numbers[i % numbers.length],
-);
-const nullSnapshot = allColumns((name) => (name === 'symbol' ? 'sh600008' : null));
-const fullKline = { symbol: 'sh600001', date: '2025-03-14', open: 0.1, high: 1e-7, low: -0, close: null, volume: 9007199254740991, amount: 1e21, adj_factor: 2.157024 };
-const closeOnly = { symbol: 'sh600001', date: '2025-03-13', close: 6.18, adj_factor: 1 };
-
-const SAMPLES: Record<ShapeName, unknown[]> = {
-  problem: [
-    { type: 'about:blank', title: 'Bad Request', status: 400, code: 'invalid_parameter', detail: "fields: unknown column 'föö'", param: 'fields' },
-    { type: 'about:blank', title: 'Not Found', status: 404, code: 'not_found', detail: 'no route for GET /api/v1/“x”' },
-  ],
-  health: [{ status: 'ok', data_version: '2025-06-30' }],
-  markets: [
-    { count: 2, data: [{ market: 'ashare', symbols: 3000, rows: 9007199254740991, start_date: '2000-01-04', end_date: '2025-06-30' }, { market: 'crypto', symbols: 0, rows: 0, start_date: null, end_date: null }] },
-    { count: 0, data: [] },
-  ],
-  symbols: [{ market: 'hkstock', total: 9, count: names.length + 1, limit: 50, offset: 0, data: [...names.map((name, i) => ({ symbol: `hk0070${i}`, name })), { symbol: 'hk09988', name: null }] }],
-  klines: [
-    { market: 'ashare', symbol: 'sh600001', count: 2, total: 40, offset: 0, limit: 100, fields: ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'], data: [fullKline, { ...fullKline, open: null, high: null }] },
-    { market: 'ashare', symbol: 'sh600001', count: 1, total: 1, offset: 3, limit: 500, fields: ['symbol', 'date', 'close', 'adj_factor'], data: [closeOnly] },
-    { market: 'usstock', symbol: 'usAAPL', count: 0, total: 0, offset: 0, limit: 1, fields: ['symbol', 'date', 'adj_factor'], data: [] },
-  ],
-  klinesBatch: [
-    { market: 'ashare', count: 2, limit: 100, offset: 0, fields: ['symbol', 'date', 'close', 'volume', 'adj_factor'], data: { sh600001: [{ symbol: 'sh600001', date: '2025-03-14', close: 6.3, volume: 0, adj_factor: 2.157024 }], sz000002: [{ symbol: 'sz000002', date: '2025-03-14', close: null, volume: null, adj_factor: 1 }] } },
-    { market: 'ashare', count: 0, limit: 5, offset: 2, fields: ['symbol', 'date', 'adj_factor'], data: { sh600001: [] }, missing: ['sh999999', '"quoted"'] },
-  ],
-  detail: [
-    { market: 'ashare', symbol: 'sh600001', count: 1, data: fullSnapshot },
-    { market: 'ashare', symbol: 'sh600008', count: 1, data: nullSnapshot },
-    { market: 'ashare', symbol: 'sh600001', count: 1, data: { symbol: 'sh600001', date: '2025-03-14', pe_ratio: 1e-7, close_vs_52w_high: -0 } },
-  ],
-  detailBatch: [
-    { market: 'ashare', count: 2, data: { sh600001: fullSnapshot, sh600008: nullSnapshot } },
-    { market: 'hkstock', count: 1, data: { hk00700: { symbol: 'hk00700', date: null, wb_ratio: 0.1 } }, missing: ['hk99999'] },
-  ],
-  screen: [
-    { market: 'ashare', total: 3, count: 2, limit: 50, offset: 0, sort: 'change_percent', order: 'desc', data: [{ symbol: 'sh600001', date: '2025-03-14', name: '示例长江', close: 6.3, change_percent: 1.9417 }, { symbol: 'sh600007', date: null, name: null, close: null, change_percent: null }] },
-    { market: 'usstock', total: 0, count: 0, limit: 100, offset: 10, sort: 'pe_ratio', order: 'asc', data: [] },
-  ],
-  macro: [
-    { count: 2, total: 5, limit: 100, offset: 0, data: [{ indicator: 'gdp', date: '2024-12-31', data: { GDP_GDP: 1349084.0, GDP_GDP_YOY: 5.4, GDP_PRIMARY_YOY: null } }, { indicator: 'cpi_ppi', date: '2025-01-31', data: { CPI_CPI_YOY: 0.1, PPI_PPI_YOY: -2.3, CPI_CPI_MOM: -0, CPI_CORE_YOY: 1e-7 } }] },
-    { count: 0, total: 0, limit: 1, offset: 9, data: [] },
-  ],
-  quota: [
-    { plan: 'pro', org_name: 'Desk “A” ✓', daily_quota: 200000, used: 0, remaining: 200000, requests_today: 1, reset_at: '2025-03-16T00:00:00.000Z' },
-    { plan: 'internal', org_name: '', daily_quota: null, used: 9007199254740991, remaining: null, requests_today: 0, reset_at: '2025-03-16T00:00:00Z' },
-  ],
-};
 
 // ---- (a) serialisers -------------------------------------------------------------------
 
@@ -122,6 +65,8 @@ test('every response schema compiles in Ajv strict mode as JSON Schema 2020-12',
 
 const doc = buildOpenApi() as any;
 const SPEC_PATHS = ['/markets', '/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/klines', '/{market}/detail/{symbol}', '/{market}/detail', '/{market}/screen', '/macro', '/quota'];
+/** The documents served without a key: the health check, this document and the flatbuffers schema (decisions §1, §8). */
+const KEYLESS_PATHS = ['/healthz', '/openapi.json', '/schema.fbs'];
 const operations = (): [string, any][] => Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
 
 /** Every `$ref` string in `node`, with where it was found. */
@@ -149,9 +94,9 @@ test('the document survives a JSON round trip unchanged (nothing in it is not JS
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
 });
 
-test('every path of the spec is documented with a GET, plus /healthz and /openapi.json', () => {
-  for (const path of [...SPEC_PATHS, '/healthz', '/openapi.json']) assert.ok(doc.paths[path]?.get, `GET ${path} documented`);
-  assert.equal(Object.keys(doc.paths).length, SPEC_PATHS.length + 2, 'no path beyond those');
+test('every path of the spec is documented with a GET, plus /healthz, /openapi.json and /schema.fbs', () => {
+  for (const path of [...SPEC_PATHS, ...KEYLESS_PATHS]) assert.ok(doc.paths[path]?.get, `GET ${path} documented`);
+  assert.equal(Object.keys(doc.paths).length, SPEC_PATHS.length + KEYLESS_PATHS.length, 'no path beyond those');
 });
 
 test('every $ref of the document resolves', () => {
@@ -174,19 +119,43 @@ test('every problem code of the catalogue appears in the document', () => {
   for (const code of Object.keys(PROBLEMS)) assert.ok(text.includes(`\`${code}\``), `${code} is documented`);
 });
 
-test('an ApiKey scheme in header X-API-Key applies globally; /healthz and /openapi.json opt out', () => {
+test('an ApiKey scheme in header X-API-Key or a Bearer token applies globally; /healthz, /openapi.json and /schema.fbs opt out', () => {
   assert.deepEqual(doc.components.securitySchemes.ApiKey, { ...doc.components.securitySchemes.ApiKey, type: 'apiKey', in: 'header', name: 'X-API-Key' });
-  assert.deepEqual(doc.security, [{ ApiKey: [] }]);
+  assert.deepEqual(doc.components.securitySchemes.Bearer, { ...doc.components.securitySchemes.Bearer, type: 'http', scheme: 'bearer' });
+  assert.deepEqual(doc.security, [{ ApiKey: [] }, { Bearer: [] }], 'either one of the two');
   for (const [path, op] of operations()) {
-    if (path === '/healthz' || path === '/openapi.json') assert.deepEqual(op.security, [], `${path} needs no key`);
+    if (KEYLESS_PATHS.includes(path)) assert.deepEqual(op.security, [], `${path} needs no key`);
     else assert.equal(op.security, undefined, `${path} inherits the key requirement`);
   }
 });
 
-test('operation ids are unique and every operation answers 200 with a schema', () => {
+test('operation ids are unique and every operation answers 200 with a schema for each content type', () => {
   const ids = operations().map(([, op]) => op.operationId);
   assert.equal(new Set(ids).size, ids.length);
-  for (const [path, op] of operations()) assert.ok(op.responses['200'].content['application/json'].schema, `${path} 200 has a schema`);
+  for (const [path, op] of operations()) {
+    const content = op.responses['200'].content;
+    if (path !== '/schema.fbs') assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
+    for (const [type, media] of Object.entries<any>(content)) assert.ok(media.schema, `${path} 200 ${type} has a schema`);
+  }
+  assert.deepEqual(Object.keys(doc.paths['/schema.fbs'].get.responses['200'].content), ['text/plain; charset=utf-8'], '/schema.fbs is plain text');
+});
+
+test('every API 200 offers the formats of decisions §8 under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
+  for (const path of SPEC_PATHS) {
+    const types = Object.keys(doc.paths[path].get.responses['200'].content);
+    const expected = ['application/json; charset=utf-8', 'application/msgpack', 'application/x-flatbuffers', ...(path === '/quota' ? [] : ['text/csv; charset=utf-8'])];
+    assert.deepEqual(types, expected, path);
+  }
+});
+
+test('every API path documents format= (json, msgpack, flatbuffers, csv) and a 406 not_acceptable', () => {
+  for (const path of SPEC_PATHS) {
+    const op = doc.paths[path].get;
+    const format = op.parameters.find((p: any) => p.in === 'query' && p.name === 'format');
+    assert.ok(format, `${path} declares format`);
+    assert.deepEqual(format.schema.enum, ['json', 'msgpack', 'flatbuffers', 'csv'], `${path} format values`);
+    assert.deepEqual(op.responses['406']?.content['application/problem+json'].schema.allOf[1].properties.code.enum, ['not_acceptable'], `${path} 406 not_acceptable`);
+  }
 });
 
 test('every {placeholder} of a path is a required path parameter, and no other path parameter exists', () => {
@@ -241,7 +210,7 @@ test('which endpoints charge rows is documented: all but /quota', () => {
 test('every error response is application/problem+json over the Problem schema, narrowed to its status', () => {
   for (const [path, op] of operations()) {
     for (const [status, response] of Object.entries<any>(op.responses)) {
-      if (status === '200') continue;
+      if (status === '200' || status === '304') continue;
       const schema = response.content['application/problem+json']?.schema;
       assert.ok(schema, `${path} ${status} is problem+json`);
       assert.deepEqual(schema.allOf[0], { $ref: '#/components/schemas/Problem' });
@@ -267,13 +236,33 @@ test('every API path lists the errors of the check order: 400, 401, 429, 500, 50
   assert.deepEqual(codesOf('/macro', '404'), ['macro_not_ready']);
 });
 
-test('response headers are documented: data version and limits on 200, Retry-After on 429 and 503', () => {
+const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining'];
+/** The paged answers (decisions §8: single K-lines, symbols, screen, macro): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
+const PAGED_PATHS = ['/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/screen', '/macro'];
+
+test('response headers are documented: version, request id, limits, ETag, caching and encoding on 200; Link on paged answers; Retry-After on 429 and 503', () => {
   for (const path of SPEC_PATHS) {
     const responses = doc.paths[path].get.responses;
-    assert.deepEqual(Object.keys(responses['200'].headers), ['X-Data-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Quota-Limit', 'X-Quota-Remaining'], path);
+    const link = PAGED_PATHS.includes(path) ? ['Link'] : [];
+    assert.deepEqual(Object.keys(responses['200'].headers), ['X-Data-Version', 'X-Request-Id', ...LIMIT_HEADERS, 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...link], `${path} 200`);
+    assert.deepEqual(Object.keys(responses['304'].headers), ['X-Data-Version', 'X-Request-Id', ...LIMIT_HEADERS, 'ETag', 'Cache-Control', 'Vary'], `${path} 304`);
+    assert.equal(responses['304'].content, undefined, `${path} 304 has no body`);
     assert.ok(responses['429'].headers['Retry-After'], `${path} 429 Retry-After`);
     assert.ok(responses['503'].headers['Retry-After'], `${path} 503 Retry-After`);
   }
+});
+
+test('X-Request-Id is documented on every response of every operation, errors included', () => {
+  for (const [path, op] of operations()) {
+    for (const [status, response] of Object.entries<any>(op.responses)) assert.ok(response.headers?.['X-Request-Id'], `${path} ${status} X-Request-Id`);
+  }
+});
+
+test('required response headers are the ones every such answer carries; Content-Encoding, Link and the limit headers are optional', () => {
+  const { headers } = doc.components;
+  for (const name of ['X-Data-Version', 'X-Request-Id', 'Retry-After', 'ETag', 'Cache-Control', 'Vary']) assert.equal(headers[name].required, true, `${name} required`);
+  for (const name of ['Content-Encoding', 'Link', ...LIMIT_HEADERS]) assert.notEqual(headers[name].required, true, `${name} optional`);
+  assert.deepEqual(headers['Content-Encoding'].schema.enum, ['br', 'gzip'], 'Content-Encoding is br or gzip');
 });
 
 /** `node` with every `$ref` replaced by what it points at (the document has no cycles). */
@@ -286,7 +275,7 @@ test('every response schema of the document compiles in strict mode once its ref
   const ajv = strictAjv();
   for (const [path, op] of operations()) {
     for (const [status, response] of Object.entries<any>(op.responses)) {
-      for (const [type, media] of Object.entries<any>(response.content)) assert.doesNotThrow(() => ajv.compile(deref(media.schema) as object), `${path} ${status} ${type}`);
+      for (const [type, media] of Object.entries<any>(response.content ?? {})) assert.doesNotThrow(() => ajv.compile(deref(media.schema) as object), `${path} ${status} ${type}`);
     }
   }
 });

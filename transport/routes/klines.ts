@@ -38,6 +38,7 @@ export const klinesRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
+  paged: true,
   handle({ dataset, params, plan }, p) {
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);

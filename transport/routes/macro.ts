@@ -28,6 +28,7 @@ export const macroRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
+  paged: true,
   handle({ dataset }, p) {
     checkRange(p.start, p.end);
     if (!dataset.hasMacro) throw new Problem('macro_not_ready', 'the loaded snapshot holds no macro data');

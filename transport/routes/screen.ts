@@ -98,6 +98,7 @@ export const screenRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
+  paged: true,
   mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }, p) {
     const m = marketOf(dataset, params[0]);

@@ -25,6 +25,7 @@ export const symbolsRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
+  paged: true,
   handle({ dataset, params }, p) {
     const m = marketOf(dataset, params[0]);
     const limit = clamp(p.limit, SEARCH_MAX_LIMIT);

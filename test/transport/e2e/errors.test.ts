@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
+import { Guard } from '../../../transport/guard/guard.js';
+import { routesFor } from '../../../transport/routes/index.js';
 import { assertProblem, drainBucket, exhaustFreeQuota, keyRecordOf, rawRequest, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
 
 let server: TestServer;
@@ -91,8 +93,27 @@ test('a screen field holding separators (close|volume) stays unknown after a scr
   assertProblem(await api('/ashare/screen?fields=close%3Evolume&sort=volume'), 400, 'invalid_parameter', 'fields', 'not the memo of close sorted by volume');
 });
 
-test('unknown query parameters are ignored', async () => {
-  assert.equal((await api('/ashare/klines/sh600001?limit=1&colour=blue')).status, 200, 'an unknown parameter is not an error');
+// Decisions §1 (revised 2026-11-23): an unknown parameter is a 400 naming it, on every route.
+// Each route is asked a valid question first, so the 400 comes from the one added name alone.
+const PATH_VALUES: Record<string, string> = { market: 'ashare', symbol: 'sh600001' };
+const REQUIRED_VALUES: Record<string, string> = { symbols: 'sh600001' };
+
+for (const route of routesFor(new Guard())) {
+  const path = route.pattern.replace(/:([a-z_]+)/g, (_, name: string) => PATH_VALUES[name]);
+  const required = Object.entries(route.query).filter(([, p]) => p.required).map(([name]) => `${name}=${REQUIRED_VALUES[name]}`);
+  const valid = required.length === 0 ? path : `${path}?${required.join('&')}`;
+
+  test(`400 invalid_parameter naming an unknown query parameter: ${route.pattern}`, async () => {
+    assert.equal((await server.get(valid)).status, 200, `${valid} is a valid request`);
+    const res = await server.get(`${valid}${required.length === 0 ? '?' : '&'}colour=blue`);
+    assertProblem(res, 400, 'invalid_parameter', 'colour', 'a parameter the route does not declare');
+    assert.equal(res.body.detail, 'colour: unknown parameter', 'the detail names it as unknown');
+  });
+}
+
+test('an unknown query parameter is a 400 even alone, and the first unknown one is named', async () => {
+  assertProblem(await api('/markets?colour=blue'), 400, 'invalid_parameter', 'colour', 'the only parameter');
+  assertProblem(await api('/ashare/klines/sh600001?limit=1&colour=blue&size=3'), 400, 'invalid_parameter', 'colour', 'the first of two unknown names');
 });
 
 // ---- 400 unknown_market ----
@@ -203,17 +224,17 @@ test('404 unknown_symbol: a detail batch where no symbol exists', async () => {
 // ---- 405 ----
 
 for (const [method, path] of [['POST', '/api/v1/markets'], ['DELETE', '/api/v1/ashare/klines/sh600001'], ['PUT', '/api/v1/quota'], ['PATCH', '/api/v1/ashare/screen']]) {
-  test(`405 method_not_allowed with Allow: GET: ${method} ${path}`, async () => {
+  test(`405 method_not_allowed with Allow: GET, OPTIONS: ${method} ${path}`, async () => {
     const res = await server.get(path, { method });
     assertProblem(res, 405, 'method_not_allowed');
-    assert.equal(res.headers.allow, 'GET', 'Allow names GET');
+    assert.equal(res.headers.allow, 'GET, OPTIONS', 'Allow names GET and OPTIONS (the CORS preflight)');
   });
 }
 
-test('405 with Allow: GET and no body: HEAD on an API path', async () => {
+test('405 with Allow: GET, OPTIONS and no body: HEAD on an API path', async () => {
   const res = await rawRequest(server.port, ['HEAD /api/v1/markets HTTP/1.1', `X-API-Key: ${server.keys.pro}`]);
   assert.equal(res.status, 405, 'HEAD is not GET');
-  assert.equal(res.headers.allow, 'GET', 'Allow names GET');
+  assert.equal(res.headers.allow, 'GET, OPTIONS', 'Allow names GET and OPTIONS');
   assert.equal(res.rest, '', 'a response to HEAD carries no body (RFC 9110 §9.3.2)');
 });
 

@@ -13,7 +13,8 @@ after(() => server.close());
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json';
 const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests' };
-const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail', 'param'];
+/** The problem body's keys in order; `instance` (the request id) always comes last. */
+const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail', 'param', 'instance'];
 
 const SUCCESS_PATHS = [
   '/api/v1/markets', '/api/v1/macro', '/api/v1/quota', '/api/v1/ashare/symbols', '/api/v1/ashare/klines/sh600001?limit=2',
@@ -35,8 +36,10 @@ const ERRORS: [path: string, options: Parameters<TestServer['get']>[1], status: 
 function checkProblemBody(res: ApiResponse, status: number, what: string): void {
   assert.equal(res.status, status, `${what}: status`);
   const keys = Object.keys(res.body);
-  assert.deepEqual(keys, PROBLEM_KEYS.filter((k) => keys.includes(k)), `${what}: keys in the order type, title, status, code, detail, param`);
+  assert.deepEqual(keys, PROBLEM_KEYS.filter((k) => keys.includes(k)), `${what}: keys in the order type, title, status, code, detail, param, instance`);
   assert.deepEqual(keys.slice(0, 5), PROBLEM_KEYS.slice(0, 5), `${what}: type, title, status, code and detail are all there`);
+  assert.equal(keys.at(-1), 'instance', `${what}: instance is there, last`);
+  assert.equal(res.body.instance, res.headers['x-request-id'], `${what}: instance is the X-Request-Id of the response`);
   assert.equal(res.body.type, 'about:blank', `${what}: type about:blank`);
   assert.equal(res.body.title, TITLES[status], `${what}: title of the status`);
   assert.equal(res.body.status, status, `${what}: status in the body`);
@@ -61,14 +64,14 @@ test('every error is application/problem+json', async () => {
   }
 });
 
-test('every problem body is {type: about:blank, title, status, code, detail[, param]}', async () => {
+test('every problem body is {type: about:blank, title, status, code, detail[, param], instance}', async () => {
   for (const [path, options, status] of ERRORS) checkProblemBody(await server.get(path, options), status, path);
 });
 
 test('a parameter problem names the parameter in param', async () => {
   const res = await server.get('/api/v1/ashare/klines/sh600001?fields=foo');
   checkProblemBody(res, 400, 'fields=foo');
-  assert.deepEqual(Object.keys(res.body), PROBLEM_KEYS, 'all six keys');
+  assert.deepEqual(Object.keys(res.body), PROBLEM_KEYS, 'all seven keys');
   assert.equal(res.body.param, 'fields', 'param is fields');
 });
 
@@ -81,7 +84,7 @@ test('a 429 is a problem+json body like any other error', async (t) => {
   assert.equal(res.headers['x-data-version'], s.dataset.version, '429 carries X-Data-Version');
 });
 
-test('X-Data-Version is on every response: successes, errors and /healthz', async () => {
+test('X-Data-Version is on every response: successes, errors, /healthz and a preflight', async () => {
   const version = server.dataset.version;
   assert.ok(version.startsWith(MANIFEST_ID), `the version names the fixture's manifest id (${version})`);
   const requests: [string, Parameters<TestServer['get']>[1]][] = [...SUCCESS_PATHS.map((p) => [p, {}] as [string, {}]), ...ERRORS.map(([p, o]) => [p, o] as [string, {}]), ['/healthz', { key: null }]];
@@ -89,6 +92,9 @@ test('X-Data-Version is on every response: successes, errors and /healthz', asyn
     const res = await server.get(path, options);
     assert.equal(res.headers['x-data-version'], version, `${path} (${res.status}) carries X-Data-Version`);
   }
+  const preflight = await server.get('/api/v1/markets', { method: 'OPTIONS', key: null, headers: { origin: 'https://desk.example', 'access-control-request-method': 'GET' } });
+  assert.equal(preflight.status, 204, 'a CORS preflight');
+  assert.equal(preflight.headers['x-data-version'], version, 'a preflight 204 carries X-Data-Version too');
 });
 
 test('no answer writes NaN or Infinity', async () => {

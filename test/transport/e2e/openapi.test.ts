@@ -45,10 +45,14 @@ function templateOf(url: string): string | undefined {
   return Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`).test(relative));
 }
 
+/** The limit headers: documented as optional only because internal keys get none; every other key gets them all. */
+const LIMIT_HEADER = /^X-(RateLimit|Quota)-/;
+
 /**
  * Asserts the response is one the document declares for GET `url`: status listed, content
- * type, body valid against the schema, every documented header present (internal keys
- * send no limit headers, so for them only the required ones).
+ * type, body valid against the schema, every required header present, the limit headers
+ * present for every key but an internal one, and any other optional header (Content-Encoding,
+ * Link) fitting its schema when it is there; Link exactly while rows remain after the page.
  */
 function assertDocumented(res: ApiResponse, url: string, plan: Plan | null): void {
   const template = templateOf(url);
@@ -62,10 +66,17 @@ function assertDocumented(res: ApiResponse, url: string, plan: Plan | null): voi
   for (const [name, ref] of Object.entries<any>(response.headers ?? {})) {
     const header = deref(ref);
     const value = res.headers[name.toLowerCase()];
-    if (!header.required && plan === 'internal') continue;
+    const expected = header.required || (LIMIT_HEADER.test(name) && plan !== 'internal' && plan !== null);
+    if (!expected && value === undefined) continue;
     assert.ok(value !== undefined, `${url} ${res.status}: header ${name} present`);
     const typed = header.schema.type === 'integer' ? Number(value) : value;
     assert.ok(validatorFor(`header ${name}`, header.schema)(typed), `${url}: header ${name}=${value} fits its schema`);
+  }
+  const { headers: h, body } = res;
+  assert.equal(h['content-encoding'], undefined, `${url} ${res.status}: no Content-Encoding when the request sent no Accept-Encoding`);
+  if (res.status === 200 && typeof body?.total === 'number' && typeof body.offset === 'number' && typeof body.count === 'number') {
+    const remain = body.count > 0 && body.offset + body.count < body.total;
+    assert.equal(h.link !== undefined, remain, `${url}: Link: rel="next" exactly while rows remain (offset ${body.offset} + count ${body.count} of ${body.total})`);
   }
 }
 
@@ -195,11 +206,11 @@ test('an unknown route is a 404 not_found problem', async () => {
   for (const url of ['/api/v1/nope', '/api/v1/ashare/klines/sh600001/extra', '/api/v2/markets']) assertProblem(await call(url), 404, 'not_found');
 });
 
-test('a method other than GET on a documented path is a 405 problem with Allow: GET', async () => {
+test('a method other than GET or OPTIONS on a documented path is a 405 problem with Allow: GET, OPTIONS', async () => {
   for (const method of ['POST', 'DELETE', 'PUT']) {
     const res = await call('/api/v1/ashare/klines/sh600001', 'pro', { method });
     assertProblem(res, 405, 'method_not_allowed');
-    assert.equal(res.headers.allow, 'GET');
+    assert.equal(res.headers.allow, 'GET, OPTIONS');
   }
 });
 

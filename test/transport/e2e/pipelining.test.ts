@@ -12,6 +12,8 @@ after(() => server.close());
 
 interface RawResponse {
   status: number;
+  /** The X-Request-Id the server answered with. */
+  requestId: string | undefined;
   body: string;
 }
 
@@ -29,7 +31,8 @@ function pipeline(port: number, requests: string[]): Promise<RawResponse[]> {
         const head = buffer.subarray(0, end).toString('latin1');
         const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
         if (buffer.length < end + 4 + length) return;
-        out.push({ status: Number(head.split(' ')[1]), body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        const requestId = /\r\nx-request-id: ([^\r]*)/i.exec(head)?.[1];
+        out.push({ status: Number(head.split(' ')[1]), requestId, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
         buffer = buffer.subarray(end + 4 + length);
         if (out.length === requests.length) {
           socket.end();
@@ -57,11 +60,13 @@ test('30 pipelined requests of every kind come back complete and in request orde
     '/api/v1/ashare/symbols?search=600',
   ];
   const sequence = [...paths, ...paths, ...paths];
-  const requests = sequence.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${server.keys.internal}\r\n\r\n`);
+  // Each request names itself, so a problem body's `instance` (the request id) is known too.
+  const requests = sequence.map((path, n) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${server.keys.internal}\r\nX-Request-Id: pipe-${n}\r\n\r\n`);
   const responses = await pipeline(server.port, requests);
   assert.equal(responses.length, sequence.length, 'one answer per request');
   for (let n = 0; n < sequence.length; n++) {
-    const expected = await server.get(sequence[n], { key: server.keys.internal });
+    assert.equal(responses[n].requestId, `pipe-${n}`, `answer ${n} answers request ${n} (${sequence[n]})`);
+    const expected = await server.get(sequence[n], { key: server.keys.internal, headers: { 'x-request-id': `pipe-${n}` } });
     assert.equal(responses[n].status, expected.status, `status of answer ${n} (${sequence[n]})`);
     if (sequence[n] !== '/api/v1/quota') assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
     else assert.equal(JSON.parse(responses[n].body).plan, 'internal');

@@ -1,5 +1,6 @@
 // GET /{market}/symbols: listing, search ranking (exact, prefix, substring, name), ties, paging and the limit cap.
 
+import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, ok, startAnswerServer, tickingClock } from '../../helpers/e2e.js';
@@ -45,6 +46,13 @@ describe('over the fixture', () => {
 
   test('limit and offset page the list; total counts every match', async () => {
     await check('/ashare/symbols?limit=2&offset=3', expected('ashare', null, 2, 3), 'rows 3 and 4');
+  });
+
+  test('Link rel="next" moves offset on even when the request spelled it percent-encoded (%6Fffset)', async () => {
+    const res = await server.get('/api/v1/ashare/symbols?%6Fffset=1&limit=2');
+    assertJsonExact(ok(res, 'offset 1'), expected('ashare', null, 2, 1), 'rows 1 and 2');
+    assert.equal(res.headers.link, '</api/v1/ashare/symbols?limit=2&offset=3>; rel="next"', 'the encoded offset is replaced, not kept beside the new one');
+    await check('/ashare/symbols?limit=2&offset=3', expected('ashare', null, 2, 3), 'the next page answers');
   });
 
   test('limit above 100 is clamped to 100 and shown', async () => {

@@ -55,7 +55,8 @@ test('admit reports the rate and quota header figures', () => {
   const g = guardWith(record('abcd1234', 'free'));
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   const v = g.admit(k, T0, true);
-  assert.deepEqual({ ...v }, { ok: true, code: null, retryAfter: 0, rateLimit: 30, rateRemaining: 29, quotaLimit: 5000, quotaRemaining: 5000 });
+  // One token of 30 spent, refilled at 30 a minute (one every 2 s): full again in 2 s (X-RateLimit-Reset).
+  assert.deepEqual({ ...v }, { ok: true, code: null, retryAfter: 0, rateLimit: 30, rateRemaining: 29, rateReset: 2, quotaLimit: 5000, quotaRemaining: 5000 });
   assert.equal(g.charge(k, 120, T0), 4880, 'X-Quota-Remaining after the charge');
 });
 
@@ -64,7 +65,7 @@ test('the 31st request of a free key in one instant is rate_limited with Retry-A
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   for (let i = 0; i < 30; i++) assert.equal(g.admit(k, T0, true).ok, true, `request ${i + 1} served`);
   const v = g.admit(k, T0, true);
-  assert.deepEqual([v.ok, v.code, v.retryAfter, v.rateRemaining], [false, 'rate_limited', 2, 0]);
+  assert.deepEqual([v.ok, v.code, v.retryAfter, v.rateRemaining, v.rateReset], [false, 'rate_limited', 2, 0, 60], 'an empty bucket is full again in a minute');
 });
 
 test('requests_today counts refused requests too', () => {
@@ -127,7 +128,7 @@ test('internal keys are never limited and carry no rate or quota figures', () =>
     g.charge(k, 1_000, T0);
   }
   const v = g.admit(k, T0, true);
-  assert.deepEqual([v.rateLimit, v.rateRemaining, v.quotaLimit, v.quotaRemaining], [null, null, null, null]);
+  assert.deepEqual([v.rateLimit, v.rateRemaining, v.rateReset, v.quotaLimit, v.quotaRemaining], [null, null, null, null, null]);
   assert.equal(g.charge(k, 1, T0), null, 'no X-Quota-Remaining');
   const q = g.quota(k, T0);
   assert.deepEqual([q.daily_quota, q.remaining, q.used, q.requests_today], [null, null, 10_000_001, 10_001], 'counted, not limited');
