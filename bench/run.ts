@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro|pool|guard|http|data-path] [--quick]`: every figure of issue 5 in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,http,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dataset } from '../engine/dataset/dataset.js';
 import { ensureDataset } from '../loaders/ensure-dataset.js';
+import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from './cases/formats.js';
 import { microCases } from './cases/index.js';
 import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
 import { POOL_SIZES } from './cases/pool.js';
@@ -17,11 +18,13 @@ import { generateDemoSnapshot } from './data-gen/index.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
+import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
 import { FULL, measureAll, QUICK } from './micro/measure.js';
 import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
+import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'guard', 'pool', 'http', 'data-path'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'pool', 'http', 'data-path'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -48,9 +51,9 @@ function whole(name: string, text: string | undefined, fallback: number, min: nu
   if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got '${text}'`);
   return Number(text);
 }
-// `--only micro` also runs the pool crossover: both are part (a) of the bench.
-const only = values.only === undefined ? null : values.only === 'micro' ? ['micro', 'pool'] : [values.only];
-if (only !== null && !only.every((p) => (PARTS as readonly string[]).includes(p))) throw new Error(`--only takes one of ${PARTS.join(', ')}; got '${values.only}'`);
+// `--only` takes one part or a comma list; `micro` also runs the pool crossover (both measure kernels in-process).
+const only = values.only === undefined ? null : values.only.split(',').map((p) => p.trim()).flatMap((p) => (p === 'micro' ? ['micro', 'pool'] : [p]));
+if (only !== null && !only.every((p) => (PARTS as readonly string[]).includes(p))) throw new Error(`--only takes parts of ${PARTS.join(', ')} (comma-separated); got '${values.only}'`);
 const runs = (part: Part): boolean => only === null || only.includes(part);
 const snapshotDir = resolve(values.snapshot!);
 const stateDir = resolve(values.state!);
@@ -76,7 +79,7 @@ const result: Record<string, unknown> = {
 console.log(`npm run bench${quick ? ' (quick: short runs, figures are rough)' : ''} — ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`);
 
 try {
-  let dataset: Dataset | null = runs('micro') || runs('pool') ? await benchDataset() : null;
+  let dataset: Dataset | null = (['micro', 'sizes', 'decode', 'levels', 'pool'] as const).some(runs) ? await benchDataset() : null;
   if (dataset !== null) result.dataset = dataset.version;
 
   if (runs('micro')) {
@@ -84,6 +87,30 @@ try {
     const micro = await measureAll(microCases(dataset!), quick ? QUICK : FULL, log);
     console.log(`\nMicro-benchmarks: median µs per call; "vs baseline" = baseline time / variant time\n${formatMicroTable(micro)}`);
     result.micro = micro;
+  }
+  if (runs('sizes')) {
+    log('sizes: every answer class in json, msgpack, flatbuffers and csv, uncompressed, gzip and br (rendered in-process)');
+    const sizes = measureSizes(dataset!, SIZE_QUESTIONS);
+    console.log(
+      `\nAnswer sizes: body bytes as the service renders them (route handle + render) and compresses them (br quality ${sizes.brotliQuality}, gzip level ${sizes.gzipLevel}); ` +
+        `"/json" = share of the uncompressed JSON; * under ${sizes.minCompressedBytes} B: the server sends it uncompressed\n${formatSizeTable(sizes)}`,
+    );
+    result.sizes = sizes;
+  }
+  if (runs('decode')) {
+    log('decode: a K-lines answer read by a Node client, JSON vs msgpack vs FlatBuffers');
+    const decode = await measureAll(decodeCases(dataset!), quick ? QUICK : FULL, log);
+    console.log(`\nClient decode in Node (every number read out: the sum of each column): median µs per answer; "vs baseline" = JSON.parse time / variant time\n${formatMicroTable(decode)}`);
+    result.decode = decode;
+  }
+  if (runs('levels')) {
+    log('levels: br quality 1…11 and gzip level 1…9 on cached JSON answers');
+    const levels = await levelSweep(dataset!, LEVEL_QUESTIONS, quick ? LEVELS_QUICK : LEVELS_FULL, log);
+    console.log(
+      `\nCompression levels (transport/serialise/encode.ts uses br ${levels.brotliQuality}, gzip ${levels.gzipLevel}): bytes and median µs per compression of one body on this thread; ` +
+        `a cached answer is compressed once per data version and encoding, an uncached one on every request\n${formatLevelTable(levels)}`,
+    );
+    result.levels = levels;
   }
   if (runs('guard')) {
     log('part a: the guard (key check, bucket, quota) bench');
@@ -113,7 +140,7 @@ try {
     });
     console.log(`\n${formatEndpoints(http)}`);
     result.http = http;
-    result.loadTool = (http.inline ?? http.uncached ?? http.pool)?.loadTool;
+    result.loadTool = (http.inline ?? http.formats ?? http.uncached ?? http.pool)?.loadTool;
   }
   if (runs('data-path')) {
     log('part c: data path (generate + load + open the demo in a temporary folder)');

@@ -1,5 +1,7 @@
-// The HTTP load cases as data: which request, and what a correct answer of it looks like.
+// The HTTP load cases as data: which request (path and headers), and what a correct answer of it looks like.
 
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { unpack } from 'msgpackr';
 import { SCREEN_QUERY, screenQueryString, SEARCH_TEXT } from '../cases/inputs.js';
 
 /** What a case needs from the running server to build its request (read once per market before the load). */
@@ -12,14 +14,79 @@ export interface CaseContext {
   date: string;
 }
 
+/** Body formats a case can ask for with `format=` (CSV is not load-tested). */
+export type CaseFormat = 'json' | 'msgpack' | 'flatbuffers';
+export type CaseEncoding = 'gzip' | 'br';
+
 export interface HttpCase {
   /** Short name for the table and the JSON. */
   name: string;
   market: string;
   /** The request path and query (everything after host:port). */
   path(ctx: CaseContext): string;
-  /** Throws when the probe response is not the answer this case is meant to measure. */
+  /** Request headers beyond the API key (e.g. Accept-Encoding); the probe and wrk send the same. None when absent. */
+  headers?: Readonly<Record<string, string>>;
+  /** The format the path asks for (`format=`); JSON when absent. */
+  format?: CaseFormat;
+  /** The Content-Encoding the headers ask for; none (identity) when absent. */
+  encoding?: CaseEncoding;
+  /**
+   * Throws when the decoded answer (the JSON or msgpack value) is not the answer this case
+   * is meant to measure. `checkAnswer` decodes the bytes first; a FlatBuffer is not decoded.
+   */
   check(body: unknown, ctx: CaseContext): void;
+}
+
+/** A response as the probe received it: the body's bytes as sent (still compressed) and the headers. */
+export interface ProbeAnswer {
+  body: Buffer;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** The Content-Type each case format must come back with (parameters ignored). */
+const MEDIA_TYPES: Record<CaseFormat, string> = { json: 'application/json', msgpack: 'application/msgpack', flatbuffers: 'application/x-flatbuffers' };
+
+const headerText = (h: string | string[] | undefined): string => (Array.isArray(h) ? h.join(', ') : (h ?? ''));
+
+/**
+ * Throws unless `answer` is the one case `c` measures: the Content-Encoding it asked for
+ * (then gunzipped or brotli-decompressed), the Content-Type of its format, and a body that
+ * decodes (JSON.parse, msgpackr unpack) to a value `c.check` accepts. A FlatBuffer is only
+ * checked to be non-empty and not JSON.
+ */
+export function checkAnswer(c: HttpCase, answer: ProbeAnswer, ctx: CaseContext): void {
+  const encoding = headerText(answer.headers['content-encoding']);
+  if (encoding !== (c.encoding ?? '')) throw new Error(`expected Content-Encoding '${c.encoding ?? '(none)'}', got '${encoding || '(none)'}'`);
+  const bytes = c.encoding === 'gzip' ? gunzipSync(answer.body) : c.encoding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+  const format = c.format ?? 'json';
+  const type = headerText(answer.headers['content-type']).split(';')[0].trim().toLowerCase();
+  if (type !== MEDIA_TYPES[format]) throw new Error(`expected Content-Type ${MEDIA_TYPES[format]}, got '${type}'`);
+  if (format === 'flatbuffers') {
+    if (bytes.length === 0) throw new Error('empty FlatBuffer');
+    let json = true;
+    try {
+      JSON.parse(bytes.toString('utf8'));
+    } catch {
+      json = false;
+    }
+    if (json) throw new Error('a FlatBuffer was asked for, the body is JSON');
+    return;
+  }
+  c.check(format === 'msgpack' ? unpack(bytes) : JSON.parse(bytes.toString('utf8')), ctx);
+}
+
+/** The same question as `base` in another format: `format=` added to its query, the body decoded before checking. */
+export function inFormat(base: HttpCase, format: Exclude<CaseFormat, 'json'>): HttpCase {
+  const path = (ctx: CaseContext): string => {
+    const asked = base.path(ctx);
+    return `${asked}${asked.includes('?') ? '&' : '?'}format=${format}`;
+  };
+  return { ...base, name: `${base.name} ${format}`, format, path };
+}
+
+/** The same question as `base` with `Accept-Encoding: <encoding>`: the answer comes compressed, decompressed before checking. */
+export function compressed(base: HttpCase, encoding: CaseEncoding): HttpCase {
+  return { ...base, name: `${base.name} ${encoding}`, encoding, headers: { ...base.headers, 'Accept-Encoding': encoding } };
 }
 
 /** Symbols in a batch case: the most a plan allows in one request. */
@@ -120,5 +187,14 @@ export const QUOTA: HttpCase = {
 /** The cases `compare` runs by default. */
 export const DEFAULT_CASES: HttpCase[] = [KLINES_100_BFQ];
 
-/** Every endpoint class of the full bench (issue 5 part 2), in table order. */
+/** Every endpoint class of the full bench, JSON without compression, in table order. */
 export const ALL_CASES: HttpCase[] = [KLINES_100_BFQ, KLINES_100_QFQ, KLINES_BATCH_50, DETAIL, DETAIL_BATCH_50, SCREEN, SYMBOLS_SEARCH, MARKETS, QUOTA];
+
+/**
+ * K-lines 100 and the screen in the binary formats (`format=`) and as JSON compressed
+ * (`Accept-Encoding`): what the other ways out cost once an answer is cached.
+ */
+export const FORMAT_CASES: HttpCase[] = [
+  inFormat(KLINES_100_BFQ, 'msgpack'), inFormat(KLINES_100_BFQ, 'flatbuffers'), inFormat(SCREEN, 'msgpack'), inFormat(SCREEN, 'flatbuffers'),
+  compressed(KLINES_100_BFQ, 'gzip'), compressed(KLINES_100_BFQ, 'br'), compressed(SCREEN, 'gzip'), compressed(SCREEN, 'br'),
+];

@@ -1,10 +1,10 @@
-// One comparison run: our server and the raw uWS ceiling with the same bytes, loaded by wrk one at a time, in alternating rounds.
+// One comparison run: our server and the raw uWS ceiling sending the same header and body bytes, loaded by wrk one at a time, in alternating rounds.
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BATCH_SYMBOLS, type CaseContext, type HttpCase } from './cases.js';
+import { BATCH_SYMBOLS, type CaseContext, checkAnswer, type HttpCase } from './cases.js';
 import { stopAll } from './children.js';
 import { machineBusy, watchCpu, watchMachine } from './cpu-time.js';
 import { httpGet } from './http-get.js';
@@ -57,6 +57,11 @@ export type SideResult = WrkResult & { serverCpu: number | null; otherCpu: numbe
 export interface CaseResult {
   name: string;
   path: string;
+  /** Request headers sent beside the API key (Accept-Encoding…), by the probe and wrk alike. */
+  requestHeaders: Record<string, string>;
+  /** The headers of our answer that the raw server replays (all but Date, Content-Length, Connection, which uWS writes). */
+  answerHeaders: [string, string][];
+  /** The body as sent (compressed when the case asks for an encoding). */
   bodyBytes: number;
   /** The round with the median req/s of each side. */
   ours: SideResult;
@@ -116,10 +121,16 @@ interface Target {
   server: RunningServer;
 }
 
+/** What wrk sends for a case: its path and query, and its headers beyond the key. */
+interface Ask {
+  path: string;
+  headers: Readonly<Record<string, string>>;
+}
+
 /** One measured wrk run against `target`, with the server's and everyone else's CPU. */
-async function measure(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds: number, rate?: number): Promise<SideResult> {
-  // The same request bytes to both sides: the raw server parses the key header and ignores it.
-  const load = { url: `http://127.0.0.1:${target.server.port}${path}`, headers: { 'X-API-Key': key }, connections: o.connections, core: pin.loadCore, seconds, rate };
+async function measure(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, seconds: number, rate?: number): Promise<SideResult> {
+  // The same request bytes to both sides: the raw server parses the headers and ignores them.
+  const load = { url: `http://127.0.0.1:${target.server.port}${ask.path}`, headers: { 'X-API-Key': key, ...ask.headers }, connections: o.connections, core: pin.loadCore, seconds, rate };
   const cpu = watchCpu(target.server.child.pid);
   const machine = watchMachine();
   let serverCpu: number | null = null;
@@ -148,12 +159,12 @@ async function waitQuiet(o: ComparisonOptions, maxMs = 30_000): Promise<void> {
 }
 
 /** A measurement retried while other processes disturbed it (see `maxOtherCpu`). */
-async function measureQuietly(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, seconds = o.seconds, rate?: number): Promise<SideResult> {
-  let result = await measure(target, path, key, pin, o, seconds, rate);
+async function measureQuietly(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, seconds = o.seconds, rate?: number): Promise<SideResult> {
+  let result = await measure(target, ask, key, pin, o, seconds, rate);
   for (let attempt = 1; result.noisy && attempt <= o.retries; attempt++) {
     o.log(`${target.label}: others used ${Math.round(result.otherCpu! * 100)}% of a core; retry ${attempt}/${o.retries}`);
     await waitQuiet(o);
-    result = await measure(target, path, key, pin, o, seconds, rate);
+    result = await measure(target, ask, key, pin, o, seconds, rate);
   }
   return result;
 }
@@ -164,17 +175,17 @@ async function measureQuietly(target: Target, path: string, key: string, pin: Pi
  * to the gap. Up to three short probes (secant steps from the ask to the rate achieved)
  * find the ask that lands within 5 %; the measured runs use the best of them.
  */
-async function askForRate(target: Target, path: string, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<number> {
+async function askForRate(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<number> {
   const probeSeconds = Math.min(2, o.halfRateSeconds!);
   let best: { ask: number; got: number } | null = null;
   let prev: { ask: number; got: number } | null = null;
-  let ask = rate;
+  let asked = rate;
   for (let k = 0; k < 3; k++) {
-    const point = { ask, got: (await measure(target, path, key, pin, o, probeSeconds, ask)).rps };
+    const point = { ask: asked, got: (await measure(target, ask, key, pin, o, probeSeconds, asked)).rps };
     if (best === null || Math.abs(point.got - rate) < Math.abs(best.got - rate)) best = point;
     if (Math.abs(point.got - rate) <= 0.05 * rate) break;
-    const next: number = prev !== null && point.got !== prev.got ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got) : (ask * rate) / Math.max(point.got, 1);
-    [prev, ask] = [point, Math.min(Math.max(next, rate / 2), rate * 4)];
+    const next: number = prev !== null && point.got !== prev.got ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got) : (asked * rate) / Math.max(point.got, 1);
+    [prev, asked] = [point, Math.min(Math.max(next, rate / 2), rate * 4)];
   }
   return best!.ask;
 }
@@ -200,6 +211,19 @@ export async function caseContext(port: number, market: string, key: string): Pr
   return { symbol: symbols[0], symbols, date };
 }
 
+/** Headers uWS writes on every answer by itself (or that belong to the connection): never replayed. */
+export const WRITTEN_BY_UWS = /^(date|content-length|uwebsockets|connection|transfer-encoding|keep-alive)$/i;
+
+/**
+ * The headers of an answer the raw server replays, in order as sent: all but WRITTEN_BY_UWS,
+ * so both servers send the same header bytes apart from the date.
+ */
+export function replayedHeaders(rawHeaders: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (!WRITTEN_BY_UWS.test(rawHeaders[i])) out.push([rawHeaders[i], rawHeaders[i + 1]]);
+  return out;
+}
+
 /** The result with the median p99 (the upper middle one for an even count: never the flattering side). */
 function medianP99(results: SideResult[]): SideResult {
   return [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)];
@@ -215,8 +239,8 @@ const summary = (r: SideResult): string =>
   (r.noisy ? ` — NOISY: other processes used ${Math.round(r.otherCpu! * 100)}% of a core` : '');
 
 /**
- * Starts our server, reads each case's exact answer, starts one raw server per case with
- * those bytes, then loads one server at a time (both idle otherwise, on the same core),
+ * Starts our server, reads each case's exact answer (with the case's headers), starts one
+ * raw server per case replaying that answer's headers and body bytes, then loads one server at a time (both idle otherwise, on the same core),
  * alternating ours/raw per round so drift on a shared machine hits both sides alike.
  * Every process started here is stopped before this returns or throws.
  */
@@ -232,31 +256,41 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
     o.log(`starting our server (snapshot ${o.snapshotDir}, state ${o.stateDir})`);
     const ours = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: pin.serverCore, nodeArgs: o.serverNodeArgs, env: o.serverEnv, log: o.log });
     const contexts = new Map<string, CaseContext>();
-    const prepared: { c: HttpCase; path: string; bodyBytes: number; raw: RunningServer }[] = [];
+    const prepared: { c: HttpCase; ask: Ask; bodyBytes: number; answerHeaders: [string, string][]; raw: RunningServer }[] = [];
     for (const [i, c] of o.cases.entries()) {
       if (!contexts.has(c.market)) contexts.set(c.market, await caseContext(ours.port, c.market, key));
-      const path = c.path(contexts.get(c.market)!);
-      const res = await httpGet(`http://127.0.0.1:${ours.port}${path}`, { 'x-api-key': key });
-      if (res.status !== 200) throw new Error(`${c.name}: GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-      c.check(JSON.parse(res.body.toString('utf8')), contexts.get(c.market)!);
-      const bodyFile = join(tmp, `body-${i}.json`);
+      const ask: Ask = { path: c.path(contexts.get(c.market)!), headers: c.headers ?? {} };
+      // The probe sends what wrk will send and keeps the bytes as they came (compressed, binary).
+      const res = await httpGet(`http://127.0.0.1:${ours.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
+      if (res.status !== 200) throw new Error(`${c.name}: GET ${ask.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      try {
+        checkAnswer(c, res, contexts.get(c.market)!);
+      } catch (err) {
+        throw new Error(`${c.name}: GET ${ask.path}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const answerHeaders = replayedHeaders(res.rawHeaders);
+      const bodyFile = join(tmp, `body-${i}.bin`);
+      const headersFile = join(tmp, `headers-${i}.json`);
       writeFileSync(bodyFile, res.body);
-      const raw = await startRawServer({ bodyFile, core: pin.serverCore, log: o.log });
-      const check = await httpGet(`http://127.0.0.1:${raw.port}${path}`);
+      writeFileSync(headersFile, JSON.stringify(answerHeaders));
+      const raw = await startRawServer({ bodyFile, headersFile, core: pin.serverCore, log: o.log });
+      const check = await httpGet(`http://127.0.0.1:${raw.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
       if (!check.body.equals(res.body)) throw new Error(`raw server answered ${check.body.length} bytes, not the ${res.body.length} of ours`);
-      o.log(`${c.name}: GET ${path} → ${res.body.length} bytes; raw server on :${raw.port} answers the same bytes`);
-      prepared.push({ c, path, bodyBytes: res.body.length, raw });
+      const rawHeaders = replayedHeaders(check.rawHeaders);
+      if (JSON.stringify(rawHeaders) !== JSON.stringify(answerHeaders)) throw new Error(`raw server sent headers ${JSON.stringify(rawHeaders)}, not ours ${JSON.stringify(answerHeaders)}`);
+      o.log(`${c.name}: GET ${ask.path} → ${res.body.length} bytes and ${answerHeaders.length} headers (${answerHeaders.map(([n]) => n).join(', ')}); raw server on :${raw.port} sends the same`);
+      prepared.push({ c, ask, bodyBytes: res.body.length, answerHeaders, raw });
     }
     const busyBefore = await machineBusy();
     await waitQuiet(o);
 
     const cases: CaseResult[] = [];
-    for (const { c, path, bodyBytes, raw } of prepared) {
+    for (const { c, ask, bodyBytes, answerHeaders, raw } of prepared) {
       const sides: Target[] = [{ label: 'ours', server: ours }, { label: 'raw', server: raw }];
       if (o.warmupSeconds > 0) {
         for (const t of sides) {
           o.log(`${c.name} / ${t.label}: warm-up ${o.warmupSeconds} s`);
-          await measure(t, path, key, pin, o, o.warmupSeconds);
+          await measure(t, ask, key, pin, o, o.warmupSeconds);
         }
       }
       const rounds: CaseResult['rounds'] = [];
@@ -264,7 +298,7 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
         const got: Record<string, SideResult> = {};
         for (const t of r % 2 === 0 ? sides : [...sides].reverse()) {
           o.log(`${c.name} / ${t.label} (round ${r + 1}/${o.rounds}): wrk -t1 -c${o.connections} -d${o.seconds}s`);
-          got[t.label] = await measureQuietly(t, path, key, pin, o);
+          got[t.label] = await measureQuietly(t, ask, key, pin, o);
           o.log(`${c.name} / ${t.label}: ${summary(got[t.label])}`);
         }
         rounds.push({ ours: got.ours, raw: got.raw, ratio: got.ours.rps / got.raw.rps });
@@ -275,19 +309,19 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
         // Probed once per side, then measured in alternating rounds like the maximum: one stall of a shared machine is one round, not the figure.
         const targetRps = mo.rps / 2;
         const asks: Record<string, number> = {};
-        for (const t of sides) asks[t.label] = await askForRate(t, path, key, pin, o, targetRps);
+        for (const t of sides) asks[t.label] = await askForRate(t, ask, key, pin, o, targetRps);
         const runs: Record<string, SideResult[]> = { ours: [], raw: [] };
         for (let r = 0; r < o.rounds; r++) {
           for (const t of r % 2 === 0 ? sides : [...sides].reverse()) {
             o.log(`${c.name} / ${t.label} (half-rate round ${r + 1}/${o.rounds}): ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`);
-            const got = await measureQuietly(t, path, key, pin, o, o.halfRateSeconds!, asks[t.label]);
+            const got = await measureQuietly(t, ask, key, pin, o, o.halfRateSeconds!, asks[t.label]);
             runs[t.label].push(got);
             o.log(`${c.name} / ${t.label} at half rate: ${summary(got)}`);
           }
         }
         halfRate = { targetRps, ours: medianP99(runs.ours), raw: medianP99(runs.raw), rounds: runs.ours.map((ours, r) => ({ ours, raw: runs.raw[r] })) };
       }
-      cases.push({ name: c.name, path, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds, halfRate });
+      cases.push({ name: c.name, path: ask.path, requestHeaders: { ...ask.headers }, answerHeaders, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds, halfRate });
     }
     await stopAll(); // a profiled server writes its profile on the way out
     const result: ComparisonResult = {

@@ -71,9 +71,10 @@ export async function startOurServer(options: { stateDir: string; snapshotDir: s
   }
 }
 
-/** The raw uWS server answering `bodyFile`'s bytes, pinned to `core`. */
-export async function startRawServer(options: { bodyFile: string; core: number | null; log: Log }): Promise<RunningServer> {
-  const child = startChild('raw-server', process.execPath, [RAW, '--port', '0', '--host', '127.0.0.1', '--body-file', options.bodyFile], {
+/** The raw uWS server answering `bodyFile`'s bytes with the headers of `headersFile` (a JSON list of [name, value]), pinned to `core`. */
+export async function startRawServer(options: { bodyFile: string; headersFile?: string; core: number | null; log: Log }): Promise<RunningServer> {
+  const headers = options.headersFile === undefined ? [] : ['--headers-file', options.headersFile];
+  const child = startChild('raw-server', process.execPath, [RAW, '--port', '0', '--host', '127.0.0.1', '--body-file', options.bodyFile, ...headers], {
     onStderr: (l) => options.log(`  raw: ${l.trim()}`),
   });
   try {

@@ -1,0 +1,73 @@
+// Answers made in-process by the server's own route declarations and renderers: the bytes a request gets, without HTTP.
+
+import type { Dataset } from '../../engine/dataset/dataset.js';
+import { PLANS, type Plan } from '../../engine/plans.js';
+import { Guard } from '../../transport/guard/guard.js';
+import type { Format } from '../../transport/http/negotiate.js';
+import { parseParams } from '../../transport/params/declare.js';
+import { parseQueryString } from '../../transport/params/query-string.js';
+import type { Reply, Route } from '../../transport/route.js';
+import { routesFor } from '../../transport/routes/index.js';
+import { assemble } from '../../transport/serialise/assemble.js';
+import { render } from '../../transport/serialise/render.js';
+import type { CaseContext } from '../http/cases.js';
+
+/** The server's routes, in its order (the guard is only read by /quota, which no bench question asks). */
+const ROUTES: Route[] = routesFor(new Guard('UTC'));
+
+/** The path parameters of `path` under `pattern` (`/api/v1/:market/klines`), or null when it does not match. */
+function matchPattern(pattern: string, path: string): string[] | null {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return null;
+  const params: string[] = [];
+  for (let k = 0; k < want.length; k++) {
+    if (want[k].startsWith(':')) params.push(decodeURIComponent(got[k]));
+    else if (want[k] !== got[k]) return null;
+  }
+  return params;
+}
+
+/**
+ * The reply the server computes for GET `pathAndQuery` (as in the HTTP cases, e.g.
+ * `/api/v1/ashare/klines/sh600000?limit=100`): the first matching route's parameters
+ * parsed from its declaration and its `handle` run inline (no pool), under `plan`.
+ */
+export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = PLANS.internal): Reply {
+  const q = pathAndQuery.indexOf('?');
+  const [path, rawQuery] = q < 0 ? [pathAndQuery, ''] : [pathAndQuery.slice(0, q), pathAndQuery.slice(q + 1)];
+  for (const route of ROUTES) {
+    const params = matchPattern(route.pattern, path);
+    if (params === null) continue;
+    const query = parseQueryString(rawQuery);
+    const p = parseParams(query, route.query, route.patternQuery ?? null);
+    const reply = route.handle({ dataset, params, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null }, p as never);
+    if (reply instanceof Promise) throw new Error(`${pathAndQuery}: the route answered later (pool work), not inline`);
+    return reply;
+  }
+  throw new Error(`no route serves ${path}`);
+}
+
+/** True when the reply's shape offers `format` (CSV needs rows: the server answers 406 otherwise). */
+export const offers = (reply: Reply, format: Format): boolean => format !== 'csv' || reply.shape.csv !== null;
+
+/** The body of `reply` in `format` as the server sends it uncompressed, in memory of its own (render may hand out a reused buffer). */
+export function bodyOf(reply: Reply, format: Format): Buffer {
+  const { body } = render(reply, format);
+  if (typeof body === 'string') return Buffer.from(body);
+  return Buffer.from(Array.isArray(body) ? assemble(body) : body); // a copy
+}
+
+/**
+ * What the HTTP cases' paths need, read the way `caseContext` reads it from a server: the
+ * market's first 50 listed symbols (the first is `symbol`) and its latest trading day.
+ */
+export function contextOf(dataset: Dataset, market: string): CaseContext {
+  const listed = replyOf(dataset, `/api/v1/${market}/symbols?limit=50`);
+  const symbols = (listed.shape.value(listed.result) as { data: { symbol: string }[] }).data.map((d) => d.symbol);
+  if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
+  const overview = replyOf(dataset, '/api/v1/markets');
+  const date = (overview.shape.value(overview.result) as { data: { market: string; end_date: string | null }[] }).data.find((m) => m.market === market)?.end_date;
+  if (!date) throw new Error(`market ${market} has no end_date`);
+  return { symbol: symbols[0], symbols, date };
+}
