@@ -9,17 +9,23 @@ import { microCases } from '../../bench/cases/index.js';
 import { SCREEN_QUERY } from '../../bench/cases/inputs.js';
 import { datasetWith, syntheticTable, TINY_POOL_SIZES } from '../../bench/cases/pool.js';
 import { screenAnswer } from '../../bench/cases/screen.js';
-import { ALL_CASES } from '../../bench/http/cases.js';
+import { bodyOf, contextOf, offers, replyOf } from '../../bench/cases/answers.js';
+import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from '../../bench/cases/formats.js';
+import { ALL_CASES, checkAnswer, FORMAT_CASES } from '../../bench/http/cases.js';
 import { caseContext } from '../../bench/http/comparison.js';
-import { POOL_SCREEN, UNCACHED_CASES } from '../../bench/http/endpoints.js';
+import { POOL_SCREEN, RATIO_TARGETS, UNCACHED_CASES } from '../../bench/http/endpoints.js';
+import { httpGet } from '../../bench/http/http-get.js';
+import { levelSweep } from '../../bench/micro/levels.js';
 import { measureAll, type MicroOptions } from '../../bench/micro/measure.js';
 import { poolCrossover } from '../../bench/micro/pool-crossover.js';
+import { measureSizes, SIZE_FORMATS } from '../../bench/micro/sizes.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { KernelPool } from '../../engine/pool/pool.js';
 import { screen } from '../../engine/queries/screen.js';
 import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../loaders/open-dataset.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
+import { compress } from '../../transport/serialise/encode.js';
 import { startTestServer } from '../helpers/api-server.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
@@ -97,9 +103,77 @@ test('the guard bench: every lookup finds the same key, and a tiny run gives fin
   for (const [name, value] of Object.entries(figures)) assert.ok(Number.isFinite(value), `${name} is finite (${value})`);
 });
 
-test('every HTTP case asks a question the server answers 200, as the case expects (default, uncached, pool)', async (t) => {
+test('every decode variant reads the same row count and column sums as JSON.parse', () => {
+  const cases = decodeCases(dataset);
+  assert.deepEqual(cases.map((c) => c.name.split(' ')[0]), ['klines', 'klines'], 'a 100-row and a large K-lines case');
+  for (const c of cases) {
+    const expected = c.answer(c.variants.find((v) => v.name === c.baseline)!.run()) as number[];
+    assert.ok(expected[0] > 0 && expected.slice(1).every(Number.isFinite), `${c.name}: rows read and finite sums (${expected.join(', ')})`);
+    for (const v of c.variants) assert.deepEqual(c.answer(v.run()), expected, `${c.name}: '${v.name}' reads what '${c.baseline}' reads`);
+  }
+});
+
+test('the size table has every question in every format, and its compressed sizes are compress() of the body', () => {
+  const t = measureSizes(dataset, SIZE_QUESTIONS);
+  assert.deepEqual(t.rows.map((r) => r.name), SIZE_QUESTIONS.map((q) => q.name), 'one row per question, in order');
+  for (const r of t.rows) {
+    for (const format of SIZE_FORMATS) {
+      const s = r.sizes[format];
+      if (s === null) continue;
+      assert.ok(s.identity > 0 && s.gzip > 0 && s.br > 0, `${r.name} ${format}: positive sizes`);
+    }
+    assert.ok(r.sizes.json !== null && r.sizes.msgpack !== null && r.sizes.flatbuffers !== null, `${r.name}: json, msgpack and flatbuffers are offered`);
+  }
+  const reply = replyOf(dataset, SIZE_QUESTIONS[0].path(contextOf(dataset, 'ashare')));
+  assert.equal(t.rows[0].sizes.json!.br, compress(bodyOf(reply, 'json'), 'br').length, 'br bytes are the service compress() of the JSON body');
+});
+
+test('the level sweep at the levels in use gives the bytes compress() gives', async () => {
+  const t = await levelSweep(dataset, LEVEL_QUESTIONS.slice(0, 1), TINY);
+  const [b] = t.bodies;
+  assert.equal(b.points.length, 11 + 9, 'br 1…11 and gzip 1…9');
+  for (const p of b.points) assert.ok(p.bytes > 0 && Number.isFinite(p.us) && p.us > 0, `${p.coding} ${p.level}: bytes and a finite time`);
+  const reply = replyOf(dataset, LEVEL_QUESTIONS[0].path(contextOf(dataset, 'ashare')));
+  const json = bodyOf(reply, 'json');
+  for (const coding of ['br', 'gzip'] as const) {
+    assert.equal(b.points.find((p) => p.coding === coding && p.chosen)!.bytes, compress(json, coding).length, `${coding}: the sweep compresses as encode.ts does`);
+  }
+});
+
+test('checkAnswer refuses an answer in another format or encoding than the case asked for', () => {
+  const ctx = { symbol: 'x', symbols: ['x'], date: '2026-10-30' };
+  const json = { body: Buffer.from('{"count":1}'), headers: { 'content-type': 'application/json; charset=utf-8' } };
+  const gzipCase = FORMAT_CASES.find((c) => c.encoding === 'gzip')!;
+  const flatCase = FORMAT_CASES.find((c) => c.format === 'flatbuffers')!;
+  assert.throws(() => checkAnswer(gzipCase, json, ctx), /Content-Encoding/, 'a gzip case needs Content-Encoding: gzip');
+  assert.throws(() => checkAnswer(flatCase, { ...json, headers: { 'content-type': 'application/x-flatbuffers' } }, ctx), /is JSON/, 'a FlatBuffer case refuses a JSON body');
+  assert.throws(() => checkAnswer(flatCase, json, ctx), /Content-Type/, 'a FlatBuffer case needs its content type');
+});
+
+test('every format and encoding case has a ratio target', () => {
+  for (const c of FORMAT_CASES) assert.ok(RATIO_TARGETS[c.name] !== undefined, `${c.name} has a target`);
+});
+
+test('the in-process answers of the size table are the bytes the server sends', async (t) => {
+  const server = await startTestServer({ snapshot });
+  t.after(() => server.close());
+  const ctx = await caseContext(server.port, 'ashare', server.keys.internal);
+  assert.deepEqual(contextOf(server.dataset, 'ashare'), ctx, 'the in-process context is the one read over HTTP');
+  for (const q of SIZE_QUESTIONS) {
+    const reply = replyOf(server.dataset, q.path(ctx));
+    for (const format of SIZE_FORMATS) {
+      if (!offers(reply, format)) continue;
+      const sep = q.path(ctx).includes('?') ? '&' : '?';
+      const res = await httpGet(`http://127.0.0.1:${server.port}${q.path(ctx)}${sep}format=${format}`, { 'x-api-key': server.keys.internal });
+      assert.equal(res.status, 200, `${q.name} ${format}: 200`);
+      assert.ok(res.body.equals(bodyOf(reply, format)), `${q.name} ${format}: in-process body equals the served one`);
+    }
+  }
+});
+
+test('every HTTP case asks a question the server answers 200, as the case expects (default, formats, uncached, pool)', async (t) => {
   const modes = [
-    { cases: ALL_CASES, pool: false, responseCache: undefined },
+    { cases: [...ALL_CASES, ...FORMAT_CASES], pool: false, responseCache: undefined },
     { cases: UNCACHED_CASES, pool: false, responseCache: null },
     { cases: [POOL_SCREEN], pool: true, responseCache: null },
   ];
@@ -110,9 +184,10 @@ test('every HTTP case asks a question the server answers 200, as the case expect
     for (const c of mode.cases) {
       // Three times: the third answer of a cached server comes from its cache.
       for (let n = 0; n < 3; n++) {
-        const res = await server.get(c.path(ctx), { key: server.keys.internal });
-        assert.equal(res.status, 200, `${c.name}: 200 for ${c.path(ctx)} (${res.text.slice(0, 200)})`);
-        assert.doesNotThrow(() => c.check(res.body, ctx), `${c.name}: the answer is the one the case measures`);
+        // As the probe asks: the case's headers, the bytes kept as sent.
+        const res = await httpGet(`http://127.0.0.1:${server.port}${c.path(ctx)}`, { 'x-api-key': server.keys.internal, ...c.headers });
+        assert.equal(res.status, 200, `${c.name}: 200 for ${c.path(ctx)} (${res.body.toString('utf8').slice(0, 200)})`);
+        assert.doesNotThrow(() => checkAnswer(c, res, ctx), `${c.name}: the answer is the one the case measures`);
       }
     }
   }
