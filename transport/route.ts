@@ -5,7 +5,10 @@ import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
 import type { Plan } from '../engine/plans.js';
 import type { KeyState } from './guard/guard.js';
-import type { Params, Parsed, PatternParam } from './params/declare.js';
+import { type Params, type Parsed, parseParams, type PatternParam } from './params/declare.js';
+import { parseQueryString } from './params/query-string.js';
+import { badParam } from './problem.js';
+import { marketOf } from './routes/lookup.js';
 import { FORMAT_PARAM } from './http/negotiate.js';
 import type { ProblemCode } from './problem.js';
 import type { Shape } from './shapes/shape.js';
@@ -83,4 +86,32 @@ export interface Route extends RouteSpec<Params> {
 export function route<P extends Params>(spec: RouteSpec<P>): Route {
   const pathNames = [...spec.pattern.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
   return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format: FORMAT_PARAM }, pathNames };
+}
+
+/** A request's path and query as `route` reads them. */
+export interface ParsedRequest {
+  /** Path parameters in pattern order, percent-decoded. */
+  params: string[];
+  query: ReadonlyMap<string, string>;
+  /** The declared parameters, parsed. */
+  p: Parsed<Params>;
+}
+
+/**
+ * Parses a request for `route` in the order of decisions §2: path parameters (a market
+ * that is not one of the six is 400 unknown_market before any query problem), then the
+ * query, then every declared parameter (an undeclared one is a 400 naming it).
+ */
+export function parseRequest(route: Route, dataset: Dataset, rawParams: string[], rawQuery: string): ParsedRequest {
+  const params = rawParams.map((text, i) => {
+    if (text.indexOf('%') < 0) return text;
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      throw badParam(route.pathNames[i], 'malformed percent-encoding');
+    }
+  });
+  if (route.pathNames[0] === 'market') marketOf(dataset, params[0]);
+  const query = parseQueryString(rawQuery);
+  return { params, query, p: parseParams(query, route.query, route.patternQuery ?? null) };
 }

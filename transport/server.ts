@@ -12,15 +12,14 @@ import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
 import { requestIdOf } from './http/request-id.js';
-import { parseParams } from './params/declare.js';
-import { parseQueryString } from './params/query-string.js';
-import { badParam, Problem } from './problem.js';
+import { decode } from './params/query-string.js';
+import { Problem } from './problem.js';
 import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from './respond.js';
-import type { Reply, Route } from './route.js';
+import { parseRequest, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
-import { marketOf } from './routes/lookup.js';
-import { assemble } from './serialise/assemble.js';
-import { serialisers } from './serialise/compile.js';
+import { SCHEMAS } from './schemas/responses.js';
+import { assemble, type BodyPart } from './serialise/assemble.js';
+import { compileJson } from './serialise/compile-json.js';
 import { compress, MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 import { render } from './serialise/render.js';
 import { type Answer, type CachedAnswer, DEFAULT_RESPONSE_CACHE, ENCODING_SLOTS, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
@@ -130,26 +129,10 @@ function unauthorizedDetail(presented: string | null): string {
   return presented === AMBIGUOUS_KEY ? 'two different keys were sent (X-API-Key and/or Authorization)' : 'the key is invalid or disabled';
 }
 
-function decodeParams(raw: string[], names: string[]): string[] {
-  return raw.map((text, i) => {
-    if (text.indexOf('%') < 0) return text;
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      throw badParam(names[i], 'malformed percent-encoding');
-    }
-  });
-}
-
-/** The decoded name of one `name=value` part of a query string (as parseQueryString reads it). */
+/** The decoded name of one `name=value` part of a query string that parsed (so it decodes). */
 function queryName(part: string): string {
   const eq = part.indexOf('=');
-  const raw = eq < 0 ? part : part.slice(0, eq);
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return raw;
-  }
+  return decode(eq < 0 ? part : part.slice(0, eq), 'query');
 }
 
 /** `Link: <path?query with offset moved on>; rel="next"` (RFC 8288) while rows remain after this page. */
@@ -163,6 +146,10 @@ function nextLink(path: string, rawQuery: string, page: { offset: number; count:
 }
 
 const NO_CACHE = 'private, no-cache';
+const healthJson = compileJson(SCHEMAS.health);
+
+/** A body as one run of bytes (a view of the reused assembly buffer for pieces: valid until the next assembly). */
+const bytesOf = (body: string | Buffer | BodyPart[]): Buffer => (typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body);
 const NO_FORMAT = 'no response format matches Accept (application/json, application/msgpack, application/x-flatbuffers, text/csv; or format=)';
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -241,7 +228,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
 
     /** 304 when If-None-Match names `etag`, else 200 with `body`; the 304 charges no rows. */
-    const answer = (a: Answer, body: string | Buffer | Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
+    const answer = (a: Answer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
       const headers = limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining);
@@ -260,15 +247,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const fresh: Answer = { rows: reply.rows, type: rendered.type, link, body: rendered.body, format, tag };
       const kept = cache === null ? null : cache.offer(cacheKey, fresh);
       if (kept !== null) return answerKept(cache!, kept, figures);
-      let body = rendered.body;
+      // Bytes are joined here only when they must be read: to compress them, or to tag them by content (/quota).
+      let body = encoding !== 'identity' || tag === null ? bytesOf(rendered.body) : rendered.body;
       let used: Encoding = 'identity';
-      if (encoding !== 'identity') {
-        const bytes = typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body;
-        body = bytes;
-        if (bytes.length >= MIN_COMPRESSED_BYTES) (body = compress(bytes, encoding)), (used = encoding);
-      }
-      const etag = tag !== null ? etagOf(tag, used) : contentEtag(Array.isArray(body) ? assemble(body) : body, used);
-      answer(fresh, body, used, etag, figures);
+      if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES) (body = compress(body as Buffer, encoding)), (used = encoding);
+      answer(fresh, body, used, tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used), figures);
     };
 
     const answerKept = (c: ResponseCache, kept: CachedAnswer, figures: Verdict | null): void => {
@@ -297,10 +280,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           if (hit !== undefined) return answerKept(cache, hit, verdict);
         }
       }
-      const params = decodeParams(rawParams, route.pathNames);
-      if (route.pathNames[0] === 'market') marketOf(dataset, params[0]); // 400 unknown_market before the query's 400s
-      const query = parseQueryString(rawQuery);
-      const p = parseParams(query, route.query, route.patternQuery ?? null);
+      const { params, query, p } = parseRequest(route, dataset, rawParams, rawQuery);
       const format = (p.format as Format | null) ?? acceptFormat;
       if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
       if (format === 'csv' && route.shape.csv === null) throw new Problem('not_acceptable', 'CSV is not offered for this answer: it has no rows');
@@ -362,8 +342,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     sendProblem(res, new Problem('method_not_allowed', `only ${allow} is served`).withHeader('allow', allow), headers, false, req.getMethod() === 'head', requestId);
   };
   const preflight = (res: HttpResponse, req: HttpRequest): void => {
-    const headers: HeaderList = ['allow', 'GET, OPTIONS', 'x-request-id', requestIdOf(req.getHeader('x-request-id'))];
-    if (state.dataset !== null) headers.push('x-data-version', state.dataset.version); // every response carries it (decisions §1)
+    const { headers } = plainHeaders(req, false);
+    headers.push('allow', 'GET, OPTIONS');
     cors.preflight(req.getHeader('origin'), headers);
     sendEmpty(res, 204, headers);
   };
@@ -386,7 +366,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       sendProblem(res, problem.withHeader('retry-after', '1'), headers, state.draining, false, requestId);
       return;
     }
-    send(res, 200, JSON_TYPE, serialisers.health({ status: 'ok', data_version: state.dataset.version }), headers);
+    send(res, 200, JSON_TYPE, healthJson({ status: 'ok', data_version: state.dataset.version }), headers);
   });
   app.options('/healthz', preflight);
   app.any('/healthz', notAllowed('GET, OPTIONS'));

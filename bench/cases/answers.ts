@@ -4,9 +4,7 @@ import type { Dataset } from '../../engine/dataset/dataset.js';
 import { PLANS, type Plan } from '../../engine/plans.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { Format } from '../../transport/http/negotiate.js';
-import { parseParams } from '../../transport/params/declare.js';
-import { parseQueryString } from '../../transport/params/query-string.js';
-import type { Reply, Route } from '../../transport/route.js';
+import { parseRequest, type Reply, type Route } from '../../transport/route.js';
 import { routesFor } from '../../transport/routes/index.js';
 import { assemble } from '../../transport/serialise/assemble.js';
 import { render } from '../../transport/serialise/render.js';
@@ -15,14 +13,14 @@ import type { CaseContext } from '../http/cases.js';
 /** The server's routes, in its order (the guard is only read by /quota, which no bench question asks). */
 const ROUTES: Route[] = routesFor(new Guard('UTC'));
 
-/** The path parameters of `path` under `pattern` (`/api/v1/:market/klines`), or null when it does not match. */
+/** The raw path parameters of `path` under `pattern` (`/api/v1/:market/klines`), or null when it does not match. */
 function matchPattern(pattern: string, path: string): string[] | null {
   const want = pattern.split('/');
   const got = path.split('/');
   if (want.length !== got.length) return null;
   const params: string[] = [];
   for (let k = 0; k < want.length; k++) {
-    if (want[k].startsWith(':')) params.push(decodeURIComponent(got[k]));
+    if (want[k].startsWith(':')) params.push(got[k]);
     else if (want[k] !== got[k]) return null;
   }
   return params;
@@ -39,9 +37,8 @@ export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = PLA
   for (const route of ROUTES) {
     const params = matchPattern(route.pattern, path);
     if (params === null) continue;
-    const query = parseQueryString(rawQuery);
-    const p = parseParams(query, route.query, route.patternQuery ?? null);
-    const reply = route.handle({ dataset, params, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null }, p as never);
+    const { params: decoded, query, p } = parseRequest(route, dataset, params, rawQuery);
+    const reply = route.handle({ dataset, params: decoded, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null }, p as never);
     if (reply instanceof Promise) throw new Error(`${pathAndQuery}: the route answered later (pool work), not inline`);
     return reply;
   }

@@ -26,7 +26,7 @@ export function groupMacro(points: readonly MacroPointInput[]): MacroRow[] {
       last = { indicator: p.indicator, date: p.date, data: {} };
       rows.push(last);
     }
-    last.data[p.key] = p.value;
+    last.data[p.key] = p.value === null ? null : p.value + 0; // -0 is 0, as every answer writes it
   }
   return rows;
 }

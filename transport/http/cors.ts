@@ -30,14 +30,17 @@ export class Cors {
 
   /** Adds the headers of an answer to a request from `origin` (nothing when it sent none or is not allowed). */
   answer(origin: string, headers: HeaderList): void {
-    if (origin === '' || !(this.any || this.origins.has(origin))) return;
-    headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-expose-headers', EXPOSED);
+    if (this.allows(origin)) headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-expose-headers', EXPOSED);
   }
 
   /** Adds the headers of a preflight's 204 (methods, headers, max age) when `origin` is allowed. */
   preflight(origin: string, headers: HeaderList): void {
-    if (origin === '' || !(this.any || this.origins.has(origin))) return;
+    if (!this.allows(origin)) return;
     headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-allow-methods', 'GET, OPTIONS', 'access-control-allow-headers', ALLOWED, 'access-control-max-age', MAX_AGE);
     if (!this.any) headers.push('vary', 'Origin');
+  }
+
+  private allows(origin: string): boolean {
+    return origin !== '' && (this.any || this.origins.has(origin));
   }
 }

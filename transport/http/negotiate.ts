@@ -20,6 +20,9 @@ const MEDIA_TYPES: Record<string, Format> = {
   'application/x-flatbuffers': 'flatbuffers',
   'text/csv': 'csv',
 };
+/** `type/*` ranges that cover each format: `application/*` covers JSON, msgpack and flatbuffers, `text/*` CSV. */
+const WILDCARDS: Record<string, Format[]> = {};
+for (const [media, format] of Object.entries(MEDIA_TYPES)) (WILDCARDS[`${media.split('/')[0]}/*`] ??= []).push(format);
 
 export const FORMAT_PARAM = optionalOneOf(
   FORMAT_NAMES,
@@ -70,8 +73,7 @@ export function formatFromAccept(accept: string): Format | null {
     let at = Infinity;
     let specificity = -1;
     ranges.forEach((e, index) => {
-      const [type, sub] = e.token.split('/');
-      const s = MEDIA_TYPES[e.token] === format ? 2 : sub === '*' && type !== '*' && Object.keys(MEDIA_TYPES).some((t) => MEDIA_TYPES[t] === format && t.startsWith(`${type}/`)) ? 1 : e.token === '*/*' ? 0 : -1;
+      const s = MEDIA_TYPES[e.token] === format ? 2 : WILDCARDS[e.token]?.includes(format) ? 1 : e.token === '*/*' ? 0 : -1;
       if (s > specificity) (specificity = s), (q = qValue(e.params)), (at = index);
     });
     if (q > bestQ || (q === bestQ && q > 0 && at < bestAt)) (best = format), (bestQ = q), (bestAt = at);

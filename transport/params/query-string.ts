@@ -2,7 +2,8 @@
 
 import { badParam } from '../problem.js';
 
-function decode(text: string, name: string): string {
+/** One percent-encoded name or value (`+` is a space); malformed encoding is a 400 naming `name`. */
+export function decode(text: string, name: string): string {
   if (text.indexOf('%') < 0 && text.indexOf('+') < 0) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));

@@ -6,8 +6,8 @@ import type { MarketData } from '../../engine/dataset/dataset.js';
 import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 
-/** NaN is how columns hold null; JSON answers null. */
-const nullable = (x: number): number | null => (x === x ? x : null);
+/** NaN is how columns hold null; JSON answers null. JSON writes -0 as 0, and so does every other format (x + 0 is 0 for -0). */
+export const nullable = (x: number): number | null => (x === x ? x + 0 : null);
 
 /** Rows of a K-line slice: symbol, date, the selected fields in fixed order, adj_factor. */
 export function klineRows(slice: KlineSlice, symbol: string, fields: readonly KlineField[]): Record<string, string | number | null>[] {
