@@ -5,6 +5,25 @@ import { round4 } from './round.js';
 export type AdjustMode = 'bfq' | 'qfq' | 'hfq';
 
 /**
+ * The largest adjusted price (in absolute value) a snapshot may produce; the loader
+ * refuses a row beyond it, so no answer can hold Infinity. Far above any real price
+ * times any real factor, and short of where JavaScript prints numbers with an exponent.
+ */
+export const MAX_ADJUSTED_PRICE = 1e15;
+
+/**
+ * The adjustment of `price` that leaves ±MAX_ADJUSTED_PRICE, as adjustPrices computes it
+ * (hfq: price × adj; qfq: price × (adj / latestAdj)), or null when both stay within.
+ * A null price (NaN) adjusts to null and is always within.
+ */
+export function adjustmentOutOfBounds(price: number, adj: number, latestAdj: number): 'hfq' | 'qfq' | null {
+  if (price !== price) return null;
+  if (!(Math.abs(price * (adj / 1)) <= MAX_ADJUSTED_PRICE)) return 'hfq';
+  if (!(Math.abs(price * (adj / latestAdj)) <= MAX_ADJUSTED_PRICE)) return 'qfq';
+  return null;
+}
+
+/**
  * Writes the adjusted prices of rows [from, to) into `out` (length ≥ to − from), rounded
  * to 4 decimals. hfq = price × adj_factor; qfq = price × (adj_factor / adj_factor of
  * `latestRow`), the symbol's latest stored day, so on that day qfq equals bfq exactly.

@@ -4,28 +4,34 @@ import { INVALID_DATE, parseSnapshotDate } from '../../engine/calendar/days.js';
 import { parseDecimal } from '../../engine/text/decimal.js';
 import { RowError } from './snapshot-error.js';
 
-/** A numeric cell: NaN for an empty cell (null), a RowError for anything unparsable. */
-export function numberCell(text: string, column: string, rowIndex: number): number {
+/** A numeric cell: NaN for an empty cell (null); a RowError for anything unparsable or not finite. */
+export function numberCell(text: string, column: string): number {
   if (text.length === 0) return NaN;
-  const value = parseDecimal(text);
-  if (value !== value) throw new RowError(rowIndex, `${column}: not a number: '${clip(text)}'`);
+  const value = parseDecimal(text); // NaN for `inf`, `NaN`, `1e999` and every non-decimal
+  if (value !== value) throw new RowError(`${column}: not a number: '${clip(text)}'`);
   return value;
 }
 
 /** A required date cell (`YYYY-MM-DD` or `YYYYMMDD`, a real calendar day) as a day number. */
-export function dateCell(text: string, column: string, rowIndex: number): number {
+export function dateCell(text: string, column: string): number {
   const days = parseSnapshotDate(text);
-  if (days === INVALID_DATE) {
-    throw new RowError(rowIndex, text.length === 0 ? `${column}: empty` : `${column}: not a date: '${clip(text)}'`);
-  }
+  if (days === INVALID_DATE) throw new RowError(text.length === 0 ? `${column}: empty` : `${column}: not a date: '${clip(text)}'`);
   return days;
 }
 
-/** A text cell: null when empty; line breaks are refused (they mean a broken row). */
-export function textCell(text: string, column: string, rowIndex: number): string | null {
+/** A text cell that is kept: null when empty; line breaks are refused (they mean a broken row). */
+export function textCell(text: string, column: string): string | null {
   const value = text.trim();
-  if (/[\r\n]/.test(value)) throw new RowError(rowIndex, `${column}: line break inside the value (a row with too few cells?)`);
-  return value.length === 0 ? null : value;
+  if (/[\r\n]/.test(value)) throw new RowError(`${column}: line break inside the value`);
+  return value.length === 0 ? null : ownString(value);
+}
+
+/**
+ * A copy of `text` that holds no reference to the text it was cut from: V8 keeps a sliced
+ * string's whole parent alive (here, a 1 MiB chunk) as long as the slice lives.
+ */
+export function ownString(text: string): string {
+  return (' ' + text).slice(1);
 }
 
 function clip(text: string): string {

@@ -1,5 +1,7 @@
 // Orders rows by (symbol, date) with a counting sort and finds duplicate (symbol, date) pairs.
 
+import { sharedInt32 } from '../../engine/dataset/kline-columns.js';
+
 export interface GroupedRows {
   /** order[i] = original row at sorted position i; null when the input was already sorted. */
   order: Uint32Array | null;
@@ -12,7 +14,7 @@ export interface GroupedRows {
 /** Groups rows by `rank[symbolIds[row]]`, sorts each group by date (stable), finds repeats. */
 export function groupRows(symbolIds: Int32Array, dates: Int32Array, rank: Int32Array): GroupedRows {
   const n = symbolIds.length;
-  const offsets = new Int32Array(rank.length + 1);
+  const offsets = sharedInt32(rank.length + 1); // kept as the columns' offsets
   for (let i = 0; i < n; i++) offsets[rank[symbolIds[i]] + 1]++;
   for (let r = 0; r < rank.length; r++) offsets[r + 1] += offsets[r];
   const cursor = offsets.slice(0, rank.length);
@@ -36,10 +38,26 @@ export function groupRows(symbolIds: Int32Array, dates: Int32Array, rank: Int32A
   return { order: identity ? null : order, offsets, duplicate };
 }
 
-/** `column` rearranged into sorted order (the column itself when the order is the identity). */
-export function permute<T extends Float64Array | Int32Array>(column: T, order: Uint32Array | null): T {
-  if (order === null) return column;
-  const out = new (column.constructor as new (n: number) => T)(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = column[order[i]];
-  return out;
+/**
+ * Rearranges `column` into sorted order (order[i] = the row that goes to position i) in
+ * place, one cycle of the permutation at a time, so sorting a file never holds a column
+ * twice. `seen` is scratch space of ⌈n/32⌉ words.
+ */
+export function permuteInPlace(column: Float64Array | Int32Array, order: Uint32Array | null, seen: Uint32Array): void {
+  if (order === null) return;
+  seen.fill(0);
+  for (let start = 0; start < order.length; start++) {
+    if ((seen[start >>> 5] & (1 << (start & 31))) !== 0 || order[start] === start) continue;
+    const first = column[start];
+    for (let to = start; ; ) {
+      seen[to >>> 5] |= 1 << (to & 31);
+      const from = order[to];
+      if (from === start) {
+        column[to] = first;
+        break;
+      }
+      column[to] = column[from];
+      to = from;
+    }
+  }
 }

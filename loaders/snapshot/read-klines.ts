@@ -1,73 +1,106 @@
 // Reads one market's klines.csv into sorted columns, enforcing every §5 rule on the way.
 
-import { float64Columns, GrowableColumns } from './growable.js';
-import { indexColumns } from './header.js';
+import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
+import { KLINE_VALUE_COLUMNS, sharedFloat64, sharedInt32, type KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { dateCell, numberCell } from './cells.js';
-import { permute } from './group-rows.js';
+import { countRows } from './count-rows.js';
+import { permuteInPlace } from './group-rows.js';
+import { indexColumns } from './header.js';
+import { locateRow, readCsv, type CsvResult, type FileRef } from './read-csv.js';
+import { RepeatedDates } from './repeated-dates.js';
+import { RowError, SnapshotError } from './snapshot-error.js';
 import { sortBySymbol } from './sort-by-symbol.js';
-import { KLINE_VALUE_COLUMNS, type KlineColumns } from '../../engine/dataset/kline-columns.js';
-import { readCsv, type CsvResult } from './read-csv.js';
-import { RowError } from './snapshot-error.js';
 import type { SymbolRegistry } from './symbol-registry.js';
 
 const PRICES = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
+/** The columns qfq / hfq rescale (volume and amount never are). */
+const ADJUSTED = ['open', 'high', 'low', 'close'] as const;
 
-/** Unsorted K-line rows as read, with the symbol id of each row. */
+/** K-line rows in file order, with the symbol id of each row. */
 export interface RawKlines {
   symbolIds: Int32Array;
-  date: Int32Array;
-  values: Record<(typeof KLINE_VALUE_COLUMNS)[number], Float64Array>;
+  columns: Omit<KlineColumns, 'offsets'>;
   file: CsvResult;
 }
 
-/** Reads `path`; the registry learns every symbol met. `sizeHint` is the file's byte size. */
 const PROGRESS_EVERY = 1 << 17;
 
-export async function readKlines(path: string, display: string, symbols: SymbolRegistry, sizeHint: number, onRows: (rows: number) => void = () => {}): Promise<RawKlines> {
-  const capacity = estimateRows(sizeHint);
-  const growable = new GrowableColumns(
-    { symbolIds: new Int32Array(capacity), date: new Int32Array(capacity), ...float64Columns(KLINE_VALUE_COLUMNS, capacity) },
+/**
+ * Reads the file into columns allocated once, at the size a first pass counted (so they
+ * take no more than their rows' bytes); the registry learns every symbol met.
+ */
+export async function readKlines(file: FileRef, symbols: SymbolRegistry, onRows: (rows: number) => void = () => {}): Promise<RawKlines> {
+  const capacity = await countRows(file);
+  const symbolIds = new Int32Array(capacity);
+  const c = { date: sharedInt32(capacity) } as Omit<KlineColumns, 'offsets'>;
+  for (const name of KLINE_VALUE_COLUMNS) c[name] = sharedFloat64(capacity);
+  const repeats = new RepeatedDates();
+  let i = 0;
+  let at = { symbol: 0, date: 0, open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, adj: -1 };
+  const read = await readCsv(
+    file,
+    {
+      header(names) {
+        const index = indexColumns(file.display, names, ['symbol', 'date', ...PRICES], ['adj_factor']);
+        at = { ...index, adj: index.adj_factor };
+      },
+      row(cells, line) {
+        const id = (symbolIds[i] = symbols.idOf(cells[at.symbol]));
+        const date = (c.date[i] = dateCell(cells[at.date], 'date'));
+        repeats.check(id, date, line, symbols.symbols[id]);
+        c.open[i] = numberCell(cells[at.open], 'open');
+        const high = (c.high[i] = numberCell(cells[at.high], 'high'));
+        const low = (c.low[i] = numberCell(cells[at.low], 'low'));
+        c.close[i] = numberCell(cells[at.close], 'close');
+        const volume = (c.volume[i] = numberCell(cells[at.volume], 'volume'));
+        c.amount[i] = numberCell(cells[at.amount], 'amount');
+        const adj = at.adj < 0 ? NaN : numberCell(cells[at.adj], 'adj_factor');
+        c.adj_factor[i] = adj !== adj ? 1 : adj; // empty or absent means 1
+        if (high < low) throw new RowError(`high ${high} is below low ${low}`);
+        if (volume < 0) throw new RowError(`volume: negative (${volume})`);
+        if (adj <= 0) throw new RowError(`adj_factor: must be positive (${adj})`);
+        if ((++i & (PROGRESS_EVERY - 1)) === 0) onRows(PROGRESS_EVERY);
+      },
+    },
     capacity,
   );
-  let at = { symbol: 0, date: 0, open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, adj: -1 };
-  const file = await readCsv(path, display, {
-    header(names) {
-      const index = indexColumns(display, names, ['symbol', 'date', ...PRICES], ['adj_factor']);
-      at = { ...index, adj: index.adj_factor };
-    },
-    row(cells, rowIndex) {
-      const i = growable.next();
-      const c = growable.columns;
-      c.symbolIds[i] = symbols.idOf(cells[at.symbol], rowIndex);
-      c.date[i] = dateCell(cells[at.date], 'date', rowIndex);
-      c.open[i] = numberCell(cells[at.open], 'open', rowIndex);
-      const high = (c.high[i] = numberCell(cells[at.high], 'high', rowIndex));
-      const low = (c.low[i] = numberCell(cells[at.low], 'low', rowIndex));
-      c.close[i] = numberCell(cells[at.close], 'close', rowIndex);
-      const volume = (c.volume[i] = numberCell(cells[at.volume], 'volume', rowIndex));
-      c.amount[i] = numberCell(cells[at.amount], 'amount', rowIndex);
-      const adj = at.adj < 0 ? NaN : numberCell(cells[at.adj], 'adj_factor', rowIndex);
-      c.adj_factor[i] = adj !== adj ? 1 : adj; // empty or absent means 1
-      if (high < low) throw new RowError(rowIndex, `high ${high} is below low ${low}`);
-      if (volume < 0) throw new RowError(rowIndex, `volume: negative (${volume})`);
-      if (adj <= 0) throw new RowError(rowIndex, `adj_factor: must be positive (${adj})`);
-      if ((i & (PROGRESS_EVERY - 1)) === PROGRESS_EVERY - 1) onRows(PROGRESS_EVERY);
-    },
-  });
-  onRows(growable.length % PROGRESS_EVERY);
-  const { symbolIds, date, ...values } = growable.trimmed();
-  return { symbolIds, date, values, file };
+  onRows(i % PROGRESS_EVERY);
+  const columns = { date: c.date.subarray(0, i) } as Omit<KlineColumns, 'offsets'>;
+  for (const name of KLINE_VALUE_COLUMNS) columns[name] = c[name].subarray(0, i);
+  return { symbolIds: symbolIds.subarray(0, i), columns, file: read };
 }
 
-/** Sorts raw rows into the market's symbol order; a duplicate (symbol, date) rejects the file. */
-export async function sortKlines(raw: RawKlines, rank: Int32Array, symbols: readonly string[], path: string, display: string): Promise<KlineColumns> {
-  const grouped = await sortBySymbol(raw.symbolIds, raw.date, rank, symbols, path, display);
-  const block = { offsets: grouped.offsets, date: permute(raw.date, grouped.order) } as KlineColumns;
-  for (const name of KLINE_VALUE_COLUMNS) block[name] = permute(raw.values[name], grouped.order);
+/**
+ * Sorts raw rows into the market's symbol order, in place. A duplicate (symbol, date), or
+ * a price whose qfq or hfq value would leave ±MAX_ADJUSTED_PRICE, rejects the file.
+ */
+export async function sortKlines(raw: RawKlines, rank: Int32Array, symbols: readonly string[], file: FileRef): Promise<KlineColumns> {
+  const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, file);
+  const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
+  permuteInPlace(raw.columns.date, grouped.order, seen);
+  for (const name of KLINE_VALUE_COLUMNS) permuteInPlace(raw.columns[name], grouped.order, seen);
+  const block: KlineColumns = { offsets: grouped.offsets, ...raw.columns };
+  const outOfBounds = firstOutOfBounds(block);
+  if (outOfBounds !== null) {
+    const row = grouped.order === null ? outOfBounds.position : grouped.order[outOfBounds.position];
+    throw new SnapshotError(file.display, await locateRow(file, row), outOfBounds.reason);
+  }
   return block;
 }
 
-/** A first guess at the row count from the file size (about 60 bytes a row), to limit regrowth. */
-function estimateRows(bytes: number): number {
-  return Math.max(1024, Math.ceil(bytes / 60));
+/** A sorted position whose adjusted price leaves the bound (the first by field, then position). */
+function firstOutOfBounds(k: KlineColumns): { position: number; reason: string } | null {
+  for (const name of ADJUSTED) {
+    const prices = k[name];
+    for (let s = 0; s + 1 < k.offsets.length; s++) {
+      const latest = k.offsets[s + 1] - 1;
+      for (let row = k.offsets[s]; row <= latest; row++) {
+        const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest]);
+        if (mode === null) continue;
+        const factor = mode === 'hfq' ? `${k.adj_factor[row]}` : `${k.adj_factor[row]} / ${k.adj_factor[latest]}`;
+        return { position: row, reason: `${name}: ${prices[row]} × adj_factor ${factor} (${mode}) is beyond ±${MAX_ADJUSTED_PRICE.toExponential()}` };
+      }
+    }
+  }
+  return null;
 }

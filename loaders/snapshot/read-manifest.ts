@@ -1,15 +1,23 @@
 // Reads the optional manifest.json of a snapshot folder.
 
-import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import type { Manifest } from './parsed-snapshot.js';
+import { newHash, readFileBytes } from './file-bytes.js';
+import type { FileRef } from './read-csv.js';
 import { SnapshotError } from './snapshot-error.js';
 
-export async function readManifest(path: string, display: string): Promise<{ manifest: Manifest; sha256: string }> {
-  const bytes = await readFile(path);
+export async function readManifest(file: FileRef): Promise<{ manifest: Manifest; sha256: string }> {
+  const { display, limits } = file;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const hash = newHash();
+  await readFileBytes(file, hash, (chunk) => {
+    bytes += chunk.length;
+    if (bytes > limits.maxManifestBytes) throw new SnapshotError(display, 0, `larger than ${limits.maxManifestBytes} bytes`);
+    chunks.push(Buffer.from(chunk)); // the chunk's memory is reused
+  });
   let manifest: unknown;
   try {
-    manifest = JSON.parse(bytes.toString('utf8'));
+    manifest = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     throw new SnapshotError(display, 0, `invalid JSON: ${(error as Error).message}`);
   }
@@ -20,5 +28,5 @@ export async function readManifest(path: string, display: string): Promise<{ man
   if (id !== undefined && (typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(id))) {
     throw new SnapshotError(display, 0, "id: must be 1–64 letters, digits, '.', '-' or '_'");
   }
-  return { manifest: manifest as Manifest, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { manifest: manifest as Manifest, sha256: hash.digest('hex') };
 }

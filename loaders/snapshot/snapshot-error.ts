@@ -13,14 +13,11 @@ export class SnapshotError extends Error {
 }
 
 /**
- * A failure found at a data row whose physical line is not known yet: the CSV reader
- * turns it into a SnapshotError once it has located the row in the file.
+ * A failure on the line being read: the CSV reader, which knows the file and the physical
+ * line, turns it into a SnapshotError.
  */
 export class RowError extends Error {
-  constructor(
-    readonly rowIndex: number,
-    readonly reason: string,
-  ) {
+  constructor(readonly reason: string) {
     super(reason);
     this.name = 'RowError';
   }

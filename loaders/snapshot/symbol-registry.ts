@@ -1,5 +1,6 @@
 // Collects one market's symbols from all its files; matching is case-insensitive.
 
+import { ownString } from './cells.js';
 import { isValidSymbol } from './parse-cells.js';
 import { RowError } from './snapshot-error.js';
 
@@ -12,18 +13,19 @@ export class SymbolRegistry {
   private lastId = -1;
 
   /** The id of `text`, registering it if new; a RowError for a bad or case-clashing code. */
-  idOf(text: string, rowIndex: number): number {
+  idOf(text: string): number {
     if (text === this.lastText) return this.lastId; // rows of one symbol usually come together
     let id = this.ids.get(text);
     if (id === undefined) {
-      if (!isValidSymbol(text)) throw new RowError(rowIndex, `symbol: invalid code '${text}' (letters, digits, '.', '-', '_'; at most 32)`);
+      if (!isValidSymbol(text)) throw new RowError(`symbol: invalid code '${text}' (letters, digits, '.', '-', '_'; at most 32)`);
       const lower = text.toLowerCase();
       const clash = this.byLower.get(lower);
-      if (clash !== undefined) throw new RowError(rowIndex, `symbol: '${text}' differs from '${clash}' only by case`);
+      if (clash !== undefined) throw new RowError(`symbol: '${text}' differs from '${clash}' only by case`);
+      const own = ownString(text);
       id = this.symbols.length;
-      this.symbols.push(text);
-      this.ids.set(text, id);
-      this.byLower.set(lower, text);
+      this.symbols.push(own);
+      this.ids.set(own, id);
+      this.byLower.set(ownString(lower), own); // toLowerCase may return its input
     }
     this.lastText = text;
     this.lastId = id;

@@ -1,4 +1,4 @@
-// Writes small snapshot folders for tests: file path → text (gzipped when the path ends in .gz).
+// Writes small snapshot folders for tests: file path → text or bytes (gzipped when the path ends in .gz).
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,8 @@ export async function tempDir(prefix = 'mdq-test-'): Promise<{ path: string; cle
   return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
 }
 
-/** Writes `files` under `root` (created if needed). */
-export async function writeSnapshotFolder(root: string, files: Record<string, string>): Promise<string> {
+/** Writes `files` under `root` (created if needed); a Buffer is written as its bytes. */
+export async function writeSnapshotFolder(root: string, files: Record<string, string | Buffer>): Promise<string> {
   for (const [name, text] of Object.entries(files)) {
     const path = join(root, name);
     await mkdir(dirname(path), { recursive: true });
