@@ -1,25 +1,34 @@
-// Composition root: options, snapshot, keys and limits, HTTP server, clean stop.
+// Composition root: settings, snapshot, keys and limits, HTTP server, clean stop.
 
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parseArgs } from 'node:util';
-import { generateDemoSnapshot } from './bench/data-gen/index.js';
-import { ensureDataset } from './loaders/ensure-dataset.js';
-import { Reloader } from './loaders/reload/reloader.js';
-import { OperatorStore } from './loaders/state/operator-store.js';
-import { ensureFirstKeys } from './loaders/state/first-keys.js';
-import { resolveStateDir, StateStore } from './loaders/state/state-store.js';
-import { StateSync } from './loaders/state/state-sync.js';
-import { DEFAULT_MIN_SCREEN_ROWS, defaultPoolThreads, KernelPool } from './engine/pool/pool.js';
-import { mailerFromEnv } from './transport/admin/key-mail.js';
-import { RequestMeter } from './transport/admin/meter.js';
-import { createAdmin } from './transport/admin/mount.js';
-import { ReloadLog } from './transport/admin/reload-log.js';
-import { Guard } from './transport/guard/guard.js';
-import { buildOpenApi } from './transport/openapi.js';
-import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
-import { type ServerState, startServer } from './transport/server.js';
+import { exitOnError, startProgram } from './loaders/config/run-program.js';
+import { SERVER } from './loaders/config/settings.js';
+import type { ServerState } from './transport/server.js';
+
+// Every setting read and checked first, before the rest of the program is even loaded (a
+// third of a second of imports): --help exits 0, a bad setting exits 2 naming it, at once.
+const settings = startProgram(SERVER).values;
+
+const { checkListen, listenFailure } = await import('./loaders/config/listen-check.js');
+const { generateDemoSnapshot } = await import('./loaders/demo/index.js');
+const { ensureDataset } = await import('./loaders/ensure-dataset.js');
+const { Reloader } = await import('./loaders/reload/reloader.js');
+const { OperatorStore } = await import('./loaders/state/operator-store.js');
+const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
+const { StateStore } = await import('./loaders/state/state-store.js');
+const { StateSync } = await import('./loaders/state/state-sync.js');
+const { KernelPool } = await import('./engine/pool/pool.js');
+const { mailerFromEnv } = await import('./transport/admin/key-mail.js');
+const { RequestMeter } = await import('./transport/admin/meter.js');
+const { createAdmin } = await import('./transport/admin/mount.js');
+const { ReloadLog } = await import('./transport/admin/reload-log.js');
+const { Guard } = await import('./transport/guard/guard.js');
+const { buildOpenApi } = await import('./transport/openapi.js');
+const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
+const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
+const { startServer } = await import('./transport/server.js');
 
 const log = (line: string): void => console.error(`[mdq] ${line}`);
 
@@ -33,30 +42,19 @@ function fullGc(): () => void {
   return () => void gc({ type: 'major', execution: 'async' });
 }
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    snapshot: { type: 'string' },
-    state: { type: 'string' },
-  },
-});
-const port = Number(values.port ?? process.env.PORT ?? 8080);
-const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-const snapshotDir = values.snapshot ?? process.env.SNAPSHOT_DIR ?? null;
-const stateDir = resolveStateDir(values.state);
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port/PORT must be 0–65535, got ${values.port ?? process.env.PORT}`);
+const MB = 1024 * 1024;
+const { host, port, snapshot: snapshotDir, state: stateDir } = settings;
 
-/** A whole-number setting from the environment, or a clear error naming it (never NaN at run time). */
-function intSetting(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}, got '${raw}'`);
-  return value;
-}
+/**
+ * Until it serves, an operator's mistake ends the process with one line: exit 2 for a
+ * setting or a taken port, 1 for a rejected snapshot or a folder it may not write. A bug
+ * keeps its stack trace.
+ */
+const startFailed = (error: unknown): never => exitOnError(SERVER, error);
+process.on('uncaughtException', startFailed);
 
-const guard = new Guard(process.env.QUOTA_TZ ?? 'UTC'); // an unknown zone fails here, before anything starts
+await checkListen(host, port); // a taken port is refused before the data load, not after it
+const guard = new Guard(settings.quotaTz);
 const opened = await ensureDataset({
   stateDir,
   snapshotDir,
@@ -73,22 +71,26 @@ if (issued.length > 0) {
 }
 const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
-const kernels = new KernelPool(intSetting('POOL_THREADS', defaultPoolThreads(), 1));
-const pool = { kernels, minScreenRows: intSetting('SCREEN_POOL_MIN_ROWS', DEFAULT_MIN_SCREEN_ROWS, 0) };
-/** How long open connections keep getting 503 shutting_down (not a dropped socket) before exit. */
-const DRAIN_GRACE_MS = intSetting('DRAIN_GRACE_MS', 500, 0);
-const busyPollMs = intSetting('BUSY_POLL_MS', 0, 0);
-const cacheMb = intSetting('RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE.budgetBytes / (1024 * 1024), 0);
-const responseCache = cacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: cacheMb * 1024 * 1024 };
+const kernels = new KernelPool(settings.poolThreads);
+const pool = { kernels, minScreenRows: settings.screenPoolMinRows };
+const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
+setKlineTextBudget(settings.klineTextCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();
 if (generated !== null) console.log(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
 const meter = new RequestMeter();
 const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
-const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: mailerFromEnv(), origin: process.env.ADMIN_ORIGIN ?? null, log });
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, busyPollMs, meter, mount: admin.mount, corsOrigins: process.env.CORS_ORIGINS ?? '*' });
+const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
+const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer, origin: settings.adminOrigin, log });
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins }).catch(
+  async (error: unknown) => {
+    // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
+    throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
+  },
+);
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+process.off('uncaughtException', startFailed);
 
 const collectGarbage = fullGc();
 const reloader = new Reloader({
@@ -130,7 +132,7 @@ async function stop(signal: string): Promise<void> {
   }, DRAIN_LIMIT_MS).unref();
   // Requests already sent on open connections are answered 503 (Connection: close) rather
   // than cut off: give them a moment to arrive before the process takes the sockets down.
-  await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+  await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
   await server.idle();
   await kernels.close();
   await sync.close(); // the last usage counts reach the disk before exit

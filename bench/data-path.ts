@@ -21,7 +21,7 @@ function timed(script: string, args: string[], nodeFlags: string[] = []): [numbe
 try {
   const demo = join(work, 'demo');
   const state = join(work, 'state');
-  const [genSeconds] = timed(here('./data-gen/cli.js'), ['--out', demo, '--scale', values.scale!, '--years', values.years!]);
+  const [genSeconds] = timed(here('../loaders/demo/cli.js'), ['--out', demo, '--scale', values.scale!, '--years', values.years!]);
   const [loadSeconds, loadOut] = timed(here('../loaders/cli/load.js'), [demo, '--state', state]);
   const [, probeOut] = timed(here('./probe-open.js'), [state], ['--expose-gc']);
   const probe = JSON.parse(probeOut) as { version: string; openSeconds: number; rssBytes: number; rawBytes: number; ratio: number };

@@ -14,7 +14,7 @@ import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from './cases/formats.js
 import { microCases } from './cases/index.js';
 import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
 import { POOL_SIZES } from './cases/pool.js';
-import { generateDemoSnapshot } from './data-gen/index.js';
+import { generateDemoSnapshot } from '../loaders/demo/index.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';

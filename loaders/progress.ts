@@ -1,4 +1,4 @@
-// Progress of a long row-producing job: a live line on a terminal, a one-line summary elsewhere.
+// Progress of a long row-producing job, with an estimate of the time left: a live line on a terminal, a line every few seconds elsewhere.
 
 /** Where progress goes: process.stderr by default; anything with `write` (tests pass a fake). */
 export interface ProgressOutput {
@@ -15,7 +15,7 @@ export interface ProgressSummary {
 
 /** A running reporter. Only one thread owns it: workers send counts, the owner calls `add`. */
 export interface Progress {
-  /** Counts `rows` more rows done (redraws the terminal line at most every 100 ms). */
+  /** Counts `rows` more rows done (redraws the terminal line at most every 100 ms; elsewhere a line every 5 s). */
   add(rows: number): void;
   /** Ends the job: final line on a terminal, the summary line otherwise. Later calls repeat the summary. */
   done(): ProgressSummary;
@@ -30,10 +30,25 @@ export interface ProgressOptions {
 }
 
 const REDRAW_MS = 100;
+/** Off a terminal (a log file, the journal): one progress line this often; a shorter job prints only its summary. */
+const LOG_EVERY_MS = 5000;
 
 /** 15234567 → "15,234,567" (no locale dependence). */
 function thousands(n: number): string {
   return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `7 s`, `2 min 5 s`. */
+function duration(seconds: number): string {
+  const s = Math.ceil(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The time left at the rate so far: `about 7 s left`, or what is known before there is a rate. */
+export function timeLeft(rows: number, totalRows: number, rowsPerSecond: number): string {
+  if (rows >= totalRows) return 'finishing';
+  if (rows === 0 || rowsPerSecond <= 0) return 'estimating time left';
+  return `about ${duration((totalRows - rows) / rowsPerSecond)} left`;
 }
 
 /** The summary line: `<label>: <rows> rows in <s> s (<rows/s> rows/s)`. */
@@ -55,12 +70,13 @@ export function startProgress(label: string, totalRows: number, opts: ProgressOp
     const seconds = (now() - started) / 1000;
     return { rows, seconds, rowsPerSecond: seconds > 0 ? rows / seconds : 0 };
   };
-  const draw = (): void => {
+  const line = (): string => {
     const s = summarise();
     const pct = totalRows > 0 ? Math.min(100, (rows / totalRows) * 100) : 100;
-    // \r and "erase to end of line" redraw in place without scrolling.
-    out.write(`\r\x1b[K${label} ${pct.toFixed(1)}% ${thousands(rows)} rows ${thousands(s.rowsPerSecond)} rows/s`);
+    return `${label} ${pct.toFixed(1)}% ${thousands(rows)} rows ${thousands(s.rowsPerSecond)} rows/s, ${timeLeft(rows, totalRows, s.rowsPerSecond)}`;
   };
+  // \r and "erase to end of line" redraw in place without scrolling.
+  const draw = (): unknown => (tty ? out.write(`\r\x1b[K${line()}`) : out.write(`${line()}\n`));
 
   return {
     get rows() {
@@ -68,9 +84,9 @@ export function startProgress(label: string, totalRows: number, opts: ProgressOp
     },
     add(n: number): void {
       rows += n;
-      if (!tty || summary) return;
+      if (summary) return;
       const t = now();
-      if (t - lastDraw >= REDRAW_MS) (lastDraw = t), draw();
+      if (tty ? t - lastDraw >= REDRAW_MS : t - Math.max(lastDraw, started) >= LOG_EVERY_MS) (lastDraw = t), draw();
     },
     done(): ProgressSummary {
       if (summary) return summary;

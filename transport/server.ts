@@ -381,7 +381,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(options.host, options.port, (token: us_listen_socket | false) => {
+    // LIBUS_LISTEN_EXCLUSIVE_PORT (1): otherwise uWS binds with SO_REUSEPORT and a second server shares a taken
+    // port silently. The native listen(host, port, options, cb) is not in the package's typings.
+    const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => TemplatedApp;
+    listen.call(app, options.host, options.port, 1, (token: us_listen_socket | false) => {
       if (!token) {
         reject(new Error(`cannot listen on ${options.host}:${options.port}`));
         return;

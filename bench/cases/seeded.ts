@@ -1,6 +1,6 @@
 // Seeded choices of bench inputs: every run measures the same symbols and values.
 
-/** Seed of every bench pick (the demo data itself is seeded by bench/data-gen). */
+/** Seed of every bench pick (the demo data itself is seeded by loaders/demo). */
 export const BENCH_SEED = 0x5eed_2025;
 
 /** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */

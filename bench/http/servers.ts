@@ -11,7 +11,7 @@ const DIST = fileURLToPath(new URL('../../', import.meta.url));
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(DIST, 'main.js');
 const KEYS_CLI = join(DIST, 'loaders/cli/keys.js');
-const GEN_CLI = join(DIST, 'bench/data-gen/cli.js');
+const GEN_CLI = join(DIST, 'loaders/demo/cli.js');
 const RAW = join(DIST, 'bench/http/raw-server.js');
 
 /** The default snapshot: the full demo, generated on first use (git-ignored). */

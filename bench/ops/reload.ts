@@ -16,7 +16,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED, generateDemoSnapshot } from '../data-gen/index.js';
+import { DEFAULT_SEED, generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 import type { LaneResult, LoadConfig, LoadResult } from './load-client.js';
 

@@ -2,16 +2,14 @@
 
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import { SettingError } from '../config/read-settings.js';
+import { exitOnError, startProgram } from '../config/run-program.js';
+import { ADMIN } from '../config/settings.js';
 import { MIN_PASSWORD_LENGTH } from '../state/operator-password.js';
 import { OperatorStore } from '../state/operator-store.js';
-import { resolveStateDir } from '../state/state-store.js';
 
-const USAGE = `usage: admin set-password [--state DIR]
-  Reads the new operator password from standard input (its first line), or prompts twice
-  on a terminal. At least ${MIN_PASSWORD_LENGTH} characters. Open dashboard sessions end.`;
-
-class CliError extends Error {}
+/** The operator's input is refused (exit 2, one line). */
+class CliError extends SettingError {}
 
 /** All of a piped stdin; the password is its first line. */
 async function fromPipe(): Promise<string> {
@@ -49,20 +47,13 @@ async function readPassword(): Promise<string> {
   return first;
 }
 
-async function run(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { state: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return void process.stdout.write(USAGE + '\n');
-  if (positionals.length !== 1 || positionals[0] !== 'set-password') throw new CliError(`expected the command set-password\n${USAGE}`);
+async function run(): Promise<void> {
+  const { values, positionals } = startProgram(ADMIN);
+  if (positionals[0] !== 'set-password') throw new CliError(`unknown command '${positionals[0]}'; usage: ${ADMIN.usage}`);
   const password = await readPassword();
   if (password.length < MIN_PASSWORD_LENGTH) throw new CliError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing changed`);
   if (/[\x00-\x1f\x7f]/.test(password)) throw new CliError('the password must not contain control characters; nothing changed');
-  const store = OperatorStore.open(resolveStateDir(values.state));
+  const store = OperatorStore.open(values.state);
   try {
     await store.setPassword(password);
   } finally {
@@ -71,7 +62,4 @@ async function run(argv: string[]): Promise<void> {
   process.stdout.write('operator password set (stored as a salted scrypt hash); open dashboard sessions end\n');
 }
 
-run(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = err instanceof CliError ? 2 : 1;
-});
+run().catch((error: unknown) => exitOnError(ADMIN, error));

@@ -1,15 +1,10 @@
-// Opens the state environment `<STATE_DIR>/state/` (keys and usage) and resolves STATE_DIR.
+// Opens the state environment `<STATE_DIR>/state/` (keys and usage).
 
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { KeyStore } from './key-store.js';
 import { UsageStore } from './usage-store.js';
-
-/** STATE_DIR: the `--state` flag, else the environment's STATE_DIR, else `./var`. */
-export function resolveStateDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(flag || env.STATE_DIR || './var');
-}
 
 /** lmdb-js forbids opening one environment twice in a process (lmdb-js#164): refuse early. */
 const openPaths = new Set<string>();

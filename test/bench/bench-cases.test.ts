@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { generateDemoSnapshot } from '../../bench/data-gen/index.js';
+import { generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { GUARD_TINY, hotPathLookups, run as runGuard } from '../../bench/cases/guard.js';
 import { microCases } from '../../bench/cases/index.js';
 import { SCREEN_QUERY } from '../../bench/cases/inputs.js';

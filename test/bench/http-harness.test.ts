@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { generateDemoSnapshot } from '../../bench/data-gen/index.js';
+import { generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { KLINES_100_BFQ } from '../../bench/http/cases.js';
 import { type ComparisonResult, runComparison } from '../../bench/http/comparison.js';
 import { parseWrkOutput, ensureWrk } from '../../bench/http/wrk.js';

@@ -124,8 +124,14 @@ export function klineTextCacheOf(dataset: object, budgetBytes: number): KlineTex
   return cache;
 }
 
-/** Bytes of rendered K-line rows kept per Dataset (KLINE_TEXT_CACHE_MB, default 256). */
-const BUDGET_BYTES = Number(process.env.KLINE_TEXT_CACHE_MB ?? 256) * 1024 * 1024;
+/** MB of rendered K-line rows kept per Dataset unless the composition root says otherwise (KLINE_TEXT_CACHE_MB). */
+export const DEFAULT_KLINE_TEXT_CACHE_MB = 256;
+let budgetBytes = DEFAULT_KLINE_TEXT_CACHE_MB * 1024 * 1024;
+
+/** Sets the budget of the caches made from now on: once at start, from KLINE_TEXT_CACHE_MB (never read at import). */
+export function setKlineTextBudget(bytes: number): void {
+  budgetBytes = bytes;
+}
 
 /** Bit f set when KLINE_FIELDS[f] is selected: names a field set in cache keys. */
 export const fieldMask = (fields: readonly KlineField[]): number => fields.reduce((mask, f) => mask | (1 << KLINE_FIELDS.indexOf(f)), 0);
@@ -135,5 +141,5 @@ export const fieldMask = (fields: readonly KlineField[]): number => fields.reduc
  * byte views of the Dataset's rendered-row cache.
  */
 export function renderKlineRows(dataset: Dataset, m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], from: number, to: number, pieces: (string | Buffer)[]): void {
-  klineTextCacheOf(dataset, BUDGET_BYTES).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
+  klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { generateDemoSnapshot } from '../../../bench/data-gen/index.js';
+import { generateDemoSnapshot } from '../../../loaders/demo/index.js';
 import { KLINE_FIELDS, type KlineField } from '../../../engine/columns.js';
 import type { Dataset } from '../../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../../engine/kernels/adjust.js';

@@ -16,7 +16,7 @@ export type WorkerMessage = { readonly rows: number } | { readonly done: true; r
 
 const job = workerData as WorkerJob;
 const port = parentPort;
-if (!port) throw new Error('bench/data-gen/worker.js must run in a worker thread');
+if (!port) throw new Error('loaders/demo/worker.js must run in a worker thread');
 let bytes = 0;
 for (const market of job.markets) {
   // The plan is recomputed here rather than sent: it is cheap and deterministic, and keeps messages tiny.

@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { generateDemoSnapshot } from '../../bench/data-gen/index.js';
-import { planMarket } from '../../bench/data-gen/plan.js';
-import { FUNDAMENTAL_COLUMNS, MACRO_KEYS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import { MARKETS, type Market } from '../../engine/markets.js';
+import { generateDemoSnapshot } from '../../../loaders/demo/index.js';
+import { planMarket } from '../../../loaders/demo/plan.js';
+import { FUNDAMENTAL_COLUMNS, MACRO_KEYS, SNAPSHOT_COLUMNS } from '../../../engine/columns.js';
+import { MARKETS, type Market } from '../../../engine/markets.js';
 
 const SIZES: Record<Market, number> = { ashare: 3000, hkstock: 1000, usstock: 2000, crypto: 100, indices: 15, etfs: 11 };
 const SHAPES: Record<Market, RegExp> = {
@@ -38,7 +38,7 @@ function snapshotFiles(dir: string, prefix = ''): Map<string, Buffer> {
   return out;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'data-gen-test-'));
+const work = mkdtempSync(join(tmpdir(), 'mdq-demo-test-'));
 const tiny = join(work, 'tiny');
 const wider = join(work, 'wider');
 before(async () => {

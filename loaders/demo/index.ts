@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { daysFromCivil, formatDate } from '../../engine/calendar/days.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
-import { startProgress, type Progress } from '../../loaders/progress.js';
+import { startProgress, type Progress } from '../progress.js';
 import { DEMO_END, historyStart } from './calendars.js';
 import { macroCsv } from './macro.js';
 import { planMarket, type PlanOptions } from './plan.js';
