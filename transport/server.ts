@@ -14,7 +14,7 @@ import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from '
 import { requestIdOf } from './http/request-id.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
-import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from './respond.js';
+import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
 import { parseRequest, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
@@ -170,6 +170,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     return headers;
   }
 
+  /** The headers an answer's body fixes (type, version, ETag, caching, Link, encoding): one block, kept with a kept answer. */
+  function answerHead(a: Answer, version: string, etag: string, used: Encoding): HeaderBlock {
+    const list: HeaderList = ['content-type', a.type, 'x-data-version', version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary];
+    if (a.link !== null) list.push('link', a.link);
+    if (used !== 'identity') list.push('content-encoding', used);
+    return headerBlock(list)!;
+  }
+
   /** Rate and quota headers of an authenticated response (none for internal keys). */
   function limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
     if (v === null) return headers;
@@ -206,7 +214,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const started = meter === null ? 0 : performance.now();
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
-    const path = paged ? req.getUrl() : '';
+    let path = ''; // read below only when the answer is not kept: only a fresh answer makes its Link
     const h = readHeaders(req);
     const presented = route.auth ? h.key : null;
     const { ifNoneMatch, origin } = h;
@@ -219,6 +227,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     let cache: ResponseCache | null = null;
     let cacheKey = '';
     let requestKey = '';
+    /** True until this function returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
+    let synchronous = true;
 
     const fail = (error: unknown, figures: Verdict | null): void => {
       const problem = error instanceof Problem ? error : internalError(error, route, requestId, log);
@@ -227,17 +237,16 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId); // draining: Connection: close
     };
 
-    /** 304 when If-None-Match names `etag`, else 200 with `body`; the 304 charges no rows. */
-    const answer = (a: Answer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
+    /** 304 when If-None-Match names `etag`, else 200 with `body` after `head` (answerHead's); the 304 charges no rows. */
+    const answer = (a: Answer, body: Answer['body'], etag: string, head: () => HeaderBlock, figures: Verdict | null): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
-      const headers = limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining);
-      headers.push('etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
-      if (a.link !== null) headers.push('link', a.link);
+      const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
       if (meter !== null) meter.record(nowMs, performance.now() - started, notModified ? 304 : 200);
-      if (notModified) return sendEmpty(res, 304, headers, state.draining);
-      if (used !== 'identity') headers.push('content-encoding', used);
-      send(res, 200, a.type, body, headers, state.draining);
+      if (!notModified) return sendBlock(res, 200, head(), body, headers, state.draining, false, synchronous);
+      headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
+      if (a.link !== null) headers.push('link', a.link);
+      sendEmpty(res, 304, headers, state.draining);
     };
 
     const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
@@ -251,14 +260,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       let body = encoding !== 'identity' || tag === null ? bytesOf(rendered.body) : rendered.body;
       let used: Encoding = 'identity';
       if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES) (body = compress(body as Buffer, encoding)), (used = encoding);
-      answer(fresh, body, used, tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used), figures);
+      const etag = tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used);
+      answer(fresh, body, etag, () => answerHead(fresh, dataset!.version, etag, used), figures);
     };
 
     const answerKept = (c: ResponseCache, kept: CachedAnswer, figures: Verdict | null): void => {
       const { body, encoding: used } = c.encoded(kept, encoding);
       const slot = ENCODING_SLOTS[used];
       const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
-      answer(kept, body, used, etag, figures);
+      answer(kept, body, etag, () => (kept.heads[slot] ??= keptBlock(answerHead(kept, dataset!.version, etag, used))), figures);
     };
 
     try {
@@ -280,6 +290,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           if (hit !== undefined) return answerKept(cache, hit, verdict);
         }
       }
+      if (paged) path = req.getUrl();
       const { params, query, p } = parseRequest(route, dataset, rawParams, rawQuery);
       const format = (p.format as Format | null) ?? acceptFormat;
       if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
@@ -291,6 +302,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       answerLater(reply, format, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
     } catch (error) {
       fail(error, verdict);
+    } finally {
+      synchronous = false;
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
