@@ -60,10 +60,12 @@ export function send(res: HttpResponse, status: number, contentType: string, bod
   sendBlock(res, status, { name: 'content-type', value: contentType }, body, headers, close, headOnly);
 }
 
-/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added; `instance` is the request id. */
-export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false, instance?: string): void {
+/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added; `instance` is the request id. Returns the body. */
+export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false, instance?: string): string {
   for (const [name, value] of Object.entries(problem.headers)) headers.push(name, value);
-  send(res, problem.status, PROBLEM_TYPE, problem.body(instance), headers, close, headOnly);
+  const body = problem.body(instance);
+  send(res, problem.status, PROBLEM_TYPE, body, headers, close, headOnly);
+  return body;
 }
 
 /** Writes a response without a body or Content-Length (204, 304): status and headers only. */

@@ -69,8 +69,15 @@ export class ResponseCache {
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
+  /** Lookups that found a kept answer, and those that did not (for /metrics). */
+  hits = 0;
+  misses = 0;
+
   get(key: string): CachedAnswer | undefined {
-    return this.replies.get(key);
+    const kept = this.replies.get(key);
+    if (kept === undefined) this.misses++;
+    else this.hits++;
+    return kept;
   }
 
   /**
