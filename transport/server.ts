@@ -13,6 +13,7 @@ import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
 import { requestIdOf } from './http/request-id.js';
+import type { AccessLog } from './log.js';
 import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
 import { NO_PLAN, RequestMetrics } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
@@ -45,7 +46,7 @@ export interface ServerOptions {
   /** Where the server's own lines go (a pino logger in main.ts); none by default. */
   logger?: ServerLog | null;
   /** One access line per answer (ACCESS_LOG): route, status, plan, key id, rows, bytes, µs, request id. */
-  accessLog?: boolean;
+  accessLog?: AccessLog | null;
   /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
   metrics?: Omit<MetricsSources, 'requests' | 'answerCache' | 'dataVersion' | 'service'> | null;
   /** What /version and the build_info metric tell. */
@@ -173,7 +174,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const { guard, state } = options;
   const now = options.now ?? Date.now;
   const logger = options.logger ?? null;
-  const accessLog = logger !== null && options.accessLog === true;
+  const accessLog = options.accessLog ?? null;
   const service = options.service ?? { version: 'unknown', commit: 'unknown' };
   const app: TemplatedApp = uWS.App();
   const meter = options.meter ?? null;
@@ -191,10 +192,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const ms = performance.now() - started;
     if (meter !== null && route < routes.length) meter.record(nowMs, ms, status);
     requests.record(route, status, key === null ? null : key.plan.name, rows, ms / 1000);
-    if (accessLog) {
-      const fields = { request_id: requestId, route: requests.routes[route], status, plan: key === null ? NO_PLAN : key.plan.name, key_id: key === null ? null : key.id, rows, bytes: sizeOf(body), us: Math.round(ms * 1000) };
-      logger!.info(fields, 'access');
-    }
+    if (accessLog !== null) accessLog.write(nowMs, requestId, requests.routes[route], status, key === null ? NO_PLAN : key.plan.name, key === null ? null : key.id, rows, sizeOf(body), Math.round(ms * 1000));
   }
 
   /** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */

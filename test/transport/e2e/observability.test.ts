@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { Dataset } from '../../../engine/dataset/dataset.js';
+import { AccessLog } from '../../../transport/log.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 import { needsCommand } from '../../helpers/system-command.js';
@@ -16,13 +18,17 @@ const recorder = {
   info: (fields: object, msg: string) => void lines.push({ level: 'info', fields: fields as Record<string, unknown>, msg }),
   error: (fields: object, msg: string) => void lines.push({ level: 'error', fields: fields as Record<string, unknown>, msg }),
 };
+/** What the access log wrote, as parsed lines. */
+const accessText: string[] = [];
+const accessLines = (): Record<string, unknown>[] => accessText.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const accessLog = new AccessLog({ write: (text: string) => accessText.push(text) });
 const reloadCounts = { loaded: 2, unchanged: 1, rejected: 1, failed: 0 };
 
 let server: TestServer;
 before(async () => {
   server = await startTestServer({
     logger: recorder,
-    accessLog: true,
+    accessLog,
     service: { version: '9.8.7', commit: 'abc1234' },
     metrics: { reloads: () => ({ counts: reloadCounts, lastSeconds: 1.25 }), poolQueue: () => 3 },
   });
@@ -128,20 +134,48 @@ test('/livez, /readyz and /version answer without a key; /readyz follows readine
 });
 
 test('one access line per answer: route, status, plan, key id (never the key), rows, bytes, µs, request id', async () => {
-  const from = lines.length;
-  const ok = await server.get('/api/v1/ashare/klines/sh600001?limit=4', { key: server.keys.enterprise, headers: { 'x-request-id': 'desk-42' } });
+  accessLog.flush();
+  const from = accessLines().length;
+  const ok = await server.get('/api/v1/ashare/klines/sh600001?limit=4', { key: server.keys.enterprise, headers: { 'x-request-id': 'desk-"42"' } });
   const missing = await server.get('/api/v1/ashare/klines/nope', { key: server.keys.enterprise });
   const unmatched = await server.get('/nowhere', { key: null });
-  const access = lines.slice(from).filter((l) => l.msg === 'access');
+  accessLog.flush();
+  const access = accessLines().slice(from);
   assert.equal(access.length, 3, 'one line per answer');
   const keyId = server.keys.enterprise.split('_')[1];
-  assert.deepEqual({ ...access[0].fields, us: 0 }, { request_id: 'desk-42', route: KLINES_ROUTE, status: 200, plan: 'enterprise', key_id: keyId, rows: 4, bytes: Buffer.byteLength(ok.text), us: 0 });
-  assert.ok((access[0].fields.us as number) > 0, 'microseconds taken');
-  assert.equal(access[1].fields.status, 404);
-  assert.equal(access[1].fields.request_id, missing.headers['x-request-id']);
-  assert.equal(access[1].fields.bytes, Buffer.byteLength(missing.text));
-  assert.deepEqual([access[2].fields.route, access[2].fields.status, access[2].fields.plan, access[2].fields.key_id], ['unmatched', 404, 'none', null]);
-  assert.equal(access[2].fields.request_id, unmatched.headers['x-request-id']);
-  const everything = JSON.stringify(lines);
-  for (const key of Object.values(server.keys)) assert.ok(!everything.includes(key), 'no key ever logged');
+  for (const line of access) {
+    assert.equal(line.level, 'info');
+    assert.equal(line.msg, 'access');
+    assert.ok(Math.abs(Date.parse(line.time as string) - Date.now()) < 60_000, `an ISO time: ${line.time}`);
+    assert.ok(Number.isInteger(line.us) && (line.us as number) >= 0, 'whole microseconds');
+  }
+  const { level, time, us, msg, ...first } = access[0];
+  assert.deepEqual(first, { request_id: 'desk-"42"', route: KLINES_ROUTE, status: 200, plan: 'enterprise', key_id: keyId, rows: 4, bytes: Buffer.byteLength(ok.text) });
+  assert.equal(access[1].status, 404);
+  assert.equal(access[1].rows, 0);
+  assert.equal(access[1].request_id, missing.headers['x-request-id']);
+  assert.equal(access[1].bytes, Buffer.byteLength(missing.text));
+  assert.deepEqual([access[2].route, access[2].status, access[2].plan, access[2].key_id], ['unmatched', 404, 'none', null]);
+  assert.equal(access[2].request_id, unmatched.headers['x-request-id']);
+  const everything = accessText.join('') + JSON.stringify(lines);
+  for (const key of Object.values(server.keys)) assert.ok(!everything.includes(key.split('_')[2]), 'no key secret ever logged');
+});
+
+test('an unexpected exception is logged once at error level with its request id and stack', async () => {
+  const from = lines.length;
+  const served = server.state.dataset;
+  server.state.dataset = { version: 'broken' } as unknown as Dataset; // no markets: the handler throws a TypeError
+  try {
+    const res = await server.get('/api/v1/markets', { headers: { 'x-request-id': 'req-boom' } });
+    assert.equal(res.status, 500);
+    assert.equal(res.body.instance, 'req-boom');
+  } finally {
+    server.state.dataset = served;
+  }
+  const errors = lines.slice(from).filter((l) => l.level === 'error');
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].msg, 'internal error');
+  assert.equal(errors[0].fields.request_id, 'req-boom');
+  assert.equal(errors[0].fields.route, '/api/v1/markets');
+  assert.match(String((errors[0].fields.err as { stack: string }).stack), /^TypeError: .*\n\s+at /);
 });
