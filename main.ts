@@ -87,7 +87,7 @@ if (generated !== null) console.log(`First start: operator password for /dashboa
 const meter = new RequestMeter();
 const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
 const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: mailerFromEnv(), origin: process.env.ADMIN_ORIGIN ?? null, log });
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, busyPollMs, meter, mount: admin.mount, corsOrigins: process.env.CORS_ORIGINS ?? '*' });
+const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), pool, responseCache, busyPollMs, meter, mount: admin.mount, corsOrigins: process.env.CORS_ORIGINS ?? '*' });
 console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 
 const collectGarbage = fullGc();
