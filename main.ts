@@ -1,5 +1,8 @@
 // Composition root: settings, snapshot, keys and limits, HTTP server, clean stop.
 
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -29,8 +32,20 @@ const { buildOpenApi } = await import('./transport/openapi.js');
 const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
 const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
 const { startServer } = await import('./transport/server.js');
+const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
 
-const log = (line: string): void => console.error(`[mdq] ${line}`);
+// JSON lines on stdout (decisions §11); the loaders and the dashboard write plain messages through `log`.
+const destination = stdoutDestination();
+const logger = createLogger(settings.logLevel, destination);
+const log = (line: string): void => logger.info(line);
+
+/** What /version tells: the package's version and the commit of this checkout ('unknown' outside git). */
+function serviceInfo(): { version: string; commit: string } {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const git = spawnSync('git', ['-C', root, 'rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' });
+  return { version, commit: git.status === 0 ? git.stdout.trim() : 'unknown' };
+}
 
 /**
  * V8's full collection, without starting node with --expose-gc, run as V8's asynchronous
@@ -66,8 +81,9 @@ const opened = await ensureDataset({
 const store = StateStore.open(stateDir);
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
-  console.log('First start: one key per plan. They are shown this once; store them now.');
-  for (const { record, key } of issued) console.log(`  ${record.plan.padEnd(10)} ${key}`);
+  // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.
+  console.error('First start: one key per plan. They are shown this once; store them now.');
+  for (const { record, key } of issued) console.error(`  ${record.plan.padEnd(10)} ${key}`);
 }
 const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
@@ -78,18 +94,19 @@ setKlineTextBudget(settings.klineTextCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();
-if (generated !== null) console.log(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
+if (generated !== null) console.error(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
 const meter = new RequestMeter();
 const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
 const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer, origin: settings.adminOrigin, log });
-const server = await startServer({ host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), log, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins }).catch(
-  async (error: unknown) => {
-    // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
-    throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
-  },
-);
-console.log(`Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
+const accessLog = settings.accessLog ? new AccessLog(destination) : null;
+const serverOptions = { host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), logger, accessLog, metrics, service: serviceInfo(), pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins };
+const server = await startServer(serverOptions).catch(async (error: unknown) => {
+  // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
+  throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
+});
+logger.info({ data_version: opened.dataset.version, port: server.port }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 process.off('uncaughtException', startFailed);
 
 const collectGarbage = fullGc();
@@ -127,7 +144,9 @@ async function stop(signal: string): Promise<void> {
   state.draining = true;
   server.close();
   setTimeout(() => {
-    log(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
+    logger.error(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
+    accessLog?.flush();
+    destination.flushSync();
     process.exit(1);
   }, DRAIN_LIMIT_MS).unref();
   // Requests already sent on open connections are answered 503 (Connection: close) rather
@@ -139,6 +158,8 @@ async function stop(signal: string): Promise<void> {
   await store.close();
   await operator.close();
   log('drained; bye');
+  accessLog?.flush();
+  destination.flushSync();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,http,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,http,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
@@ -13,6 +13,7 @@ import { ensureDataset } from '../loaders/ensure-dataset.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from './cases/formats.js';
 import { microCases } from './cases/index.js';
 import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
+import { OBSERVE_FULL, OBSERVE_QUICK, run as runObserve } from './cases/observe.js';
 import { POOL_SIZES } from './cases/pool.js';
 import { generateDemoSnapshot } from '../loaders/demo/index.js';
 import { stopAll } from './http/children.js';
@@ -24,7 +25,7 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'pool', 'http', 'data-path'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'http', 'data-path'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -116,6 +117,11 @@ try {
     log('part a: the guard (key check, bucket, quota) bench');
     console.log('');
     result.guard = await runGuard(quick ? GUARD_QUICK : GUARD_FULL);
+  }
+  if (runs('observe')) {
+    log('part a: observing a request (metrics counters, access log line) and a /metrics scrape');
+    console.log('');
+    result.observe = await runObserve(quick ? OBSERVE_QUICK : OBSERVE_FULL);
   }
   if (runs('pool')) {
     log('part a: screens inline vs on the pool at several table sizes');

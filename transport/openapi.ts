@@ -185,20 +185,51 @@ function unauthenticatedPaths(): Record<string, Json> {
       responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [type]: { schema, example } } } },
     },
   });
+  const outsideBase = { servers: [{ url: '/', description: 'The service endpoints live outside the API base.' }], description: ANY_OTHER_METHOD };
+  const health = {
+    operationId: 'health',
+    summary: 'Readiness and loaded data version',
+    description: 'Needs no key. 200 once a snapshot is loaded, 503 before and while draining.',
+    tags: ['Service'],
+    security: [],
+    responses: {
+      '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [FORMATS.json]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
+      '503': problemResponse(503, ['not_ready', 'shutting_down'], ['Retry-After']),
+    },
+  };
   return {
-    '/healthz': {
-      servers: [{ url: '/', description: 'The health check lives outside the API base.' }],
-      description: ANY_OTHER_METHOD,
+    '/healthz': { ...outsideBase, get: health },
+    '/readyz': { ...outsideBase, get: { ...health, operationId: 'ready', summary: 'Readiness (the same answer as /healthz)' } },
+    '/livez': {
+      ...outsideBase,
       get: {
-        operationId: 'health',
-        summary: 'Readiness and loaded data version',
-        description: 'Needs no key. 200 once a snapshot is loaded, 503 before and while draining.',
-        tags: ['Service'],
-        security: [],
+        operationId: 'live', summary: 'Liveness: the process is up', description: 'Needs no key. 200 whenever the process can answer, draining included.', tags: ['Service'], security: [],
+        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [FORMATS.json]: { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }, example: { status: 'ok' } } } } },
+      },
+    },
+    '/version': {
+      ...outsideBase,
+      get: {
+        operationId: 'version', summary: 'Service version, commit, Node.js and data version', description: 'Needs no key.', tags: ['Service'], security: [],
         responses: {
-          '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [FORMATS.json]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
-          '503': problemResponse(503, ['not_ready', 'shutting_down'], ['Retry-After']),
+          '200': {
+            description: 'OK',
+            headers: headerRefs('X-Request-Id'),
+            content: {
+              [FORMATS.json]: {
+                schema: { type: 'object', properties: { version: { type: 'string' }, commit: { type: 'string' }, node: { type: 'string' }, data_version: { type: ['string', 'null'] } }, required: ['version', 'commit', 'node', 'data_version'] },
+                example: { version: '0.1.0', commit: '3eb77b5', node: 'v20.20.2', data_version: '2025-06-30.aff0387e12bc' },
+              },
+            },
+          },
         },
+      },
+    },
+    '/metrics': {
+      ...outsideBase,
+      get: {
+        operationId: 'metrics', summary: 'Prometheus metrics', description: 'Needs no key; absent (404) when the server runs with METRICS=0. Requests by route, status and plan, latency histogram, rows served, answer-cache lookups, reloads, data version, event-loop delay, pool queue.', tags: ['Service'], security: [],
+        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' }, example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12' } } } },
       },
     },
     '/openapi.json': plain('openapi', 'This OpenAPI document', FORMATS.json, { type: 'object', description: 'An OpenAPI 3.1 document' }, { openapi: '3.1.0' }, 'Service'),

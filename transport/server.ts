@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Registry } from 'prom-client';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
@@ -12,9 +13,12 @@ import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
 import { requestIdOf } from './http/request-id.js';
+import type { AccessLog } from './log.js';
+import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
+import { NO_PLAN, RequestMetrics } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
-import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from './respond.js';
+import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
 import { parseRequest, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
@@ -39,7 +43,14 @@ export interface ServerOptions {
   /** The OpenAPI document's JSON text, served at /api/v1/openapi.json without a key. */
   openapi?: string;
   now?: () => number;
-  log?: (line: string) => void;
+  /** Where the server's own lines go (a pino logger in main.ts); none by default. */
+  logger?: ServerLog | null;
+  /** One access line per answer (ACCESS_LOG): route, status, plan, key id, rows, bytes, µs, request id. */
+  accessLog?: AccessLog | null;
+  /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
+  metrics?: Omit<MetricsSources, 'requests' | 'answerCache' | 'dataVersion' | 'service'> | null;
+  /** What /version and the build_info metric tell. */
+  service?: { version: string; commit: string };
   /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */
   deadlineMs?: number;
   /** Worker pool for screens over markets of at least `minScreenRows` symbols. */
@@ -59,6 +70,12 @@ export interface ServerOptions {
   busyPollMs?: number;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404. */
   mount?: ((app: TemplatedApp) => void) | null;
+}
+
+/** The part of a pino logger the server writes to: JSON fields, then the message. */
+export interface ServerLog {
+  info(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
 }
 
 export interface RunningServer {
@@ -156,10 +173,34 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   assertNativeUws();
   const { guard, state } = options;
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => console.error(line));
+  const logger = options.logger ?? null;
+  const accessLog = options.accessLog ?? null;
+  const service = options.service ?? { version: 'unknown', commit: 'unknown' };
   const app: TemplatedApp = uWS.App();
   const meter = options.meter ?? null;
   const cors = new Cors(options.corsOrigins ?? '*');
+  const routes = routesFor(guard);
+  /** Every answer's route label: the API's patterns, the service paths, and UNMATCHED. */
+  const requests = new RequestMetrics([...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED]);
+  const serviceRoute = (path: (typeof SERVICE_PATHS)[number]): number => requests.routeIndex(path);
+
+  /**
+   * Every answer, told to /metrics, the access log and (API routes) the dashboard's meter.
+   * Nothing is allocated unless the access log is on.
+   */
+  function observed(route: number, status: number, key: KeyState | null, rows: number, body: string | Buffer | BodyPart[] | null, started: number, nowMs: number, requestId: string): void {
+    const ms = performance.now() - started;
+    if (meter !== null && route < routes.length) meter.record(nowMs, ms, status);
+    requests.record(route, status, key === null ? null : key.plan.name, rows, ms / 1000);
+    if (accessLog !== null) accessLog.write(nowMs, requestId, requests.routes[route], status, key === null ? NO_PLAN : key.plan.name, key === null ? null : key.id, rows, sizeOf(body), Math.round(ms * 1000));
+  }
+
+  /** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */
+  function internalError(error: unknown, route: string, requestId: string): Problem {
+    const err = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+    logger?.error({ request_id: requestId, route, err }, 'internal error');
+    return new Problem('internal_error', 'an unexpected error occurred; it has been logged');
+  }
   const vary = cors.vary;
 
   /** Headers every answer carries: its request id, the data version it came from, CORS when asked. */
@@ -168,6 +209,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     if (dataset !== null) headers.push('x-data-version', dataset.version);
     cors.answer(origin, headers);
     return headers;
+  }
+
+  /** The headers an answer's body fixes (type, version, ETag, caching, Link, encoding): one block, kept with a kept answer. */
+  function answerHead(a: Answer, version: string, etag: string, used: Encoding): HeaderBlock {
+    const list: HeaderList = ['content-type', a.type, 'x-data-version', version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary];
+    if (a.link !== null) list.push('link', a.link);
+    if (used !== 'identity') list.push('content-encoding', used);
+    return headerBlock(list)!;
   }
 
   /** Rate and quota headers of an authenticated response (none for internal keys). */
@@ -199,14 +248,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
 
-  function serve(route: Route, paged: boolean, res: HttpResponse, req: HttpRequest): void {
+  function serve(route: Route, routeIndex: number, paged: boolean, res: HttpResponse, req: HttpRequest): void {
     if (busyPollMs > 0) keepAwake();
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
-    const started = meter === null ? 0 : performance.now();
+    const started = performance.now();
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
-    const path = paged ? req.getUrl() : '';
+    let path = ''; // read below only when the answer is not kept: only a fresh answer makes its Link
     const h = readHeaders(req);
     const presented = route.auth ? h.key : null;
     const { ifNoneMatch, origin } = h;
@@ -219,25 +268,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     let cache: ResponseCache | null = null;
     let cacheKey = '';
     let requestKey = '';
+    /** True until this function returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
+    let synchronous = true;
 
     const fail = (error: unknown, figures: Verdict | null): void => {
-      const problem = error instanceof Problem ? error : internalError(error, route, requestId, log);
+      const problem = error instanceof Problem ? error : internalError(error, route.pattern, requestId);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
-      if (meter !== null) meter.record(nowMs, performance.now() - started, problem.status);
-      sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId); // draining: Connection: close
+      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId); // draining: Connection: close
+      observed(routeIndex, problem.status, key, 0, body, started, nowMs, requestId);
     };
 
-    /** 304 when If-None-Match names `etag`, else 200 with `body`; the 304 charges no rows. */
-    const answer = (a: Answer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
+    /** 304 when If-None-Match names `etag`, else 200 with `body` after `head` (answerHead's); the 304 charges no rows. */
+    const answer = (a: Answer, body: Answer['body'], etag: string, head: () => HeaderBlock, figures: Verdict | null): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
-      const headers = limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining);
-      headers.push('etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
+      const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
+      if (!notModified) {
+        sendBlock(res, 200, head(), body, headers, state.draining, false, synchronous);
+        return observed(routeIndex, 200, key, a.rows, body, started, nowMs, requestId);
+      }
+      headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
       if (a.link !== null) headers.push('link', a.link);
-      if (meter !== null) meter.record(nowMs, performance.now() - started, notModified ? 304 : 200);
-      if (notModified) return sendEmpty(res, 304, headers, state.draining);
-      if (used !== 'identity') headers.push('content-encoding', used);
-      send(res, 200, a.type, body, headers, state.draining);
+      sendEmpty(res, 304, headers, state.draining);
+      observed(routeIndex, 304, key, 0, null, started, nowMs, requestId);
     };
 
     const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
@@ -251,14 +304,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       let body = encoding !== 'identity' || tag === null ? bytesOf(rendered.body) : rendered.body;
       let used: Encoding = 'identity';
       if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES) (body = compress(body as Buffer, encoding)), (used = encoding);
-      answer(fresh, body, used, tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used), figures);
+      const etag = tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used);
+      answer(fresh, body, etag, () => answerHead(fresh, dataset!.version, etag, used), figures);
     };
 
     const answerKept = (c: ResponseCache, kept: CachedAnswer, figures: Verdict | null): void => {
       const { body, encoding: used } = c.encoded(kept, encoding);
       const slot = ENCODING_SLOTS[used];
       const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
-      answer(kept, body, used, etag, figures);
+      answer(kept, body, etag, () => (kept.heads[slot] ??= keptBlock(answerHead(kept, dataset!.version, etag, used))), figures);
     };
 
     try {
@@ -280,6 +334,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           if (hit !== undefined) return answerKept(cache, hit, verdict);
         }
       }
+      if (paged) path = req.getUrl();
       const { params, query, p } = parseRequest(route, dataset, rawParams, rawQuery);
       const format = (p.format as Format | null) ?? acceptFormat;
       if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
@@ -291,6 +346,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       answerLater(reply, format, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
     } catch (error) {
       fail(error, verdict);
+    } finally {
+      synchronous = false;
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
@@ -337,48 +394,87 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const requestId = requestIdOf(req.getHeader('x-request-id'));
     return { headers: baseHeaders(requestId, state.dataset, withCors ? req.getHeader('origin') : ''), requestId };
   };
-  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest): void => {
-    const { headers, requestId } = plainHeaders(req, true);
-    sendProblem(res, new Problem('method_not_allowed', `only ${allow} is served`).withHeader('allow', allow), headers, false, req.getMethod() === 'head', requestId);
+  /** A handler answering without a key: `make` gives the 200 body or a problem. */
+  const plain = (route: number, withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }) => (res: HttpResponse, req: HttpRequest): void => {
+    const started = performance.now();
+    const nowMs = now();
+    const { headers, requestId } = plainHeaders(req, withCors);
+    const made = make(req);
+    const headOnly = req.getMethod() === 'head';
+    if (made instanceof Problem) {
+      const body = sendProblem(res, made, headers, state.draining, headOnly, requestId);
+      return observed(route, made.status, null, 0, body, started, nowMs, requestId);
+    }
+    send(res, 200, made.type, made.body, headers, state.draining, headOnly);
+    observed(route, 200, null, 0, made.body, started, nowMs, requestId);
   };
-  const preflight = (res: HttpResponse, req: HttpRequest): void => {
-    const { headers } = plainHeaders(req, false);
+  const notAllowed = (route: number, allow: string) => plain(route, true, () => new Problem('method_not_allowed', `only ${allow} is served`).withHeader('allow', allow));
+  const preflight = (route: number) => (res: HttpResponse, req: HttpRequest): void => {
+    const started = performance.now();
+    const { headers, requestId } = plainHeaders(req, false);
     headers.push('allow', 'GET, OPTIONS');
     cors.preflight(req.getHeader('origin'), headers);
     sendEmpty(res, 204, headers);
+    observed(route, 204, null, 0, null, started, now(), requestId);
   };
-  /** A document served as it is, without a key. */
-  const serveDocument = (pattern: string, type: string, body: string): void => {
-    app.get(pattern, (res, req) => send(res, 200, type, body, plainHeaders(req, true).headers));
-    app.options(pattern, preflight);
-    app.any(pattern, notAllowed('GET, OPTIONS'));
+  /** GET (and OPTIONS) of a path needing no key; any other method is a 405. */
+  const servePlain = (pattern: (typeof SERVICE_PATHS)[number], withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }): void => {
+    const route = serviceRoute(pattern);
+    app.get(pattern, plain(route, withCors, make));
+    app.options(pattern, preflight(route));
+    app.any(pattern, notAllowed(route, 'GET, OPTIONS'));
   };
 
-  for (const route of routesFor(guard)) {
-    app.get(route.pattern, (res, req) => serve(route, route.paged === true, res, req));
-    app.options(route.pattern, preflight);
-    app.any(route.pattern, notAllowed('GET, OPTIONS'));
+  for (const route of routes) {
+    const index = requests.routeIndex(route.pattern);
+    app.get(route.pattern, (res, req) => serve(route, index, route.paged === true, res, req));
+    app.options(route.pattern, preflight(index));
+    app.any(route.pattern, notAllowed(index, 'GET, OPTIONS'));
   }
-  app.get('/healthz', (res, req) => {
-    const { headers, requestId } = plainHeaders(req, true);
-    if (state.dataset === null || state.draining) {
-      const problem = state.draining ? new Problem('shutting_down', 'the server is draining') : new Problem('not_ready', 'no snapshot is loaded yet');
-      sendProblem(res, problem.withHeader('retry-after', '1'), headers, state.draining, false, requestId);
-      return;
-    }
-    send(res, 200, JSON_TYPE, healthJson({ status: 'ok', data_version: state.dataset.version }), headers);
-  });
-  app.options('/healthz', preflight);
-  app.any('/healthz', notAllowed('GET, OPTIONS'));
-  if (options.openapi !== undefined) serveDocument('/api/v1/openapi.json', JSON_TYPE, options.openapi);
-  serveDocument('/api/v1/schema.fbs', 'text/plain; charset=utf-8', readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8'));
+  /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
+  const readiness = (): Problem | { type: string; body: string } => {
+    if (state.draining) return new Problem('shutting_down', 'the server is draining').withHeader('retry-after', '1');
+    if (state.dataset === null) return new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
+    return { type: JSON_TYPE, body: healthJson({ status: 'ok', data_version: state.dataset.version }) };
+  };
+  servePlain('/healthz', true, readiness);
+  servePlain('/readyz', true, readiness);
+  servePlain('/livez', true, () => ({ type: JSON_TYPE, body: LIVE_BODY }));
+  servePlain('/version', true, () => ({ type: JSON_TYPE, body: JSON.stringify({ version: service.version, commit: service.commit, node: process.version, data_version: state.dataset?.version ?? null }) }));
+  if (options.metrics != null) mountMetrics(metricsRegistry({ ...options.metrics, requests, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures }));
+  if (options.openapi !== undefined) servePlain('/api/v1/openapi.json', true, () => ({ type: JSON_TYPE, body: options.openapi! }));
+  const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
+  servePlain('/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
   options.mount?.(app); // more routes (the dashboard's) before the catch-all 404
+  const unmatched = requests.routeIndex(UNMATCHED);
   app.any('/*', (res, req) => {
     const url = req.getUrl();
-    const { headers, requestId } = plainHeaders(req, url.startsWith('/api/'));
-    const problem = new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`);
-    sendProblem(res, problem, headers, false, req.getMethod() === 'head', requestId);
+    plain(unmatched, url.startsWith('/api/'), () => new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`))(res, req);
   });
+
+  /** The answer cache of the data version served now, for /metrics. */
+  function cacheFigures(): { hits: number; misses: number; entries: number; bytes: number } {
+    const cache = state.dataset === null ? null : cacheOf(state.dataset);
+    return cache === null ? { hits: 0, misses: 0, entries: 0, bytes: 0 } : { hits: cache.hits, misses: cache.misses, ...cache.stats };
+  }
+
+  /** GET /metrics: the exposition is written asynchronously (prom-client), so the answer corks once it is ready. */
+  function mountMetrics(registry: Registry): void {
+    const route = serviceRoute('/metrics');
+    app.get('/metrics', (res, req) => {
+      const started = performance.now();
+      const { headers, requestId } = plainHeaders(req, false);
+      let aborted = false;
+      res.onAborted(() => (aborted = true));
+      const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);
+      registry.metrics().then(
+        (text) => aborted || (send(res, 200, registry.contentType, text, headers), done(200, text)),
+        (error: unknown) => aborted || done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
+      );
+    });
+    app.options('/metrics', preflight(route));
+    app.any('/metrics', notAllowed(route, 'GET, OPTIONS'));
+  }
 
   return new Promise((resolve, reject) => {
     // LIBUS_LISTEN_EXCLUSIVE_PORT (1): otherwise uWS binds with SO_REUSEPORT and a second server shares a taken
@@ -398,8 +494,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   });
 }
 
-/** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */
-function internalError(error: unknown, route: Route, requestId: string, log: (line: string) => void): Problem {
-  log(`internal error on ${route.pattern} (request ${requestId}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return new Problem('internal_error', 'an unexpected error occurred; it has been logged');
-}
+/** The route label of answers no route matched (404s). */
+const UNMATCHED = 'unmatched';
+/** Paths served without a key, beside the API's routes. */
+const SERVICE_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/api/v1/openapi.json', '/api/v1/schema.fbs'] as const;
+const LIVE_BODY = JSON.stringify({ status: 'ok' });
+
+/** A body's size in bytes (for the access log only: a string body is measured by encoding it). */
+const sizeOf = (body: string | Buffer | BodyPart[] | null): number =>
+  body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : Array.isArray(body) ? body.reduce((n, part) => n + sizeOf(part), 0) : body.length;

@@ -62,7 +62,8 @@ export async function startOurServer(options: { stateDir: string; snapshotDir: s
   const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });
   try {
     // A first load of the full demo takes ≈20 s (more on a busy machine); later starts ≈1 s.
-    const m = await child.waitForLine(/^Serving \S+ at http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/, 15 * 60_000);
+    // The log is JSON lines on stdout: the message is the "msg" field.
+    const m = await child.waitForLine(/"msg":"Serving \S+ at http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/, 15 * 60_000);
     pinProcess(child.pid, core);
     return { child, port: Number(m[1]) };
   } catch (err) {

@@ -59,6 +59,11 @@ export class KernelPool {
     return { total: result.total, rows: result.rows };
   }
 
+  /** Screens waiting for a free worker. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
   close(): Promise<void> {
     return this.piscina.destroy();
   }

@@ -110,7 +110,7 @@ test('a SIGHUP onto a snapshot with high < low is rejected with file:line in the
   await repoint(link, C);
   const { line } = await reload();
   assert.match(line, /reload: snapshot rejected: ashare\/klines\.csv:\d+: .*; still serving /, 'the log names file:line and the reason');
-  assert.ok(line.endsWith(versionB), `the log says B still serves (${line})`);
+  assert.ok(String((JSON.parse(line) as { msg: string }).msg).endsWith(versionB), `the log says B still serves (${line})`);
   const res = await get(KLINES);
   assert.equal(res.status, 200, 'the API still answers');
   assert.equal(res.headers['x-data-version'], versionB, 'with B\'s version');

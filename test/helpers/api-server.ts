@@ -12,7 +12,7 @@ import { Guard } from '../../transport/guard/guard.js';
 import type { PlanName } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
-import { startServer, type ServerState } from '../../transport/server.js';
+import { type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';
 
 /** The hand-made fixture every endpoint test reads (see snapshots/fixtures/derived). */
@@ -61,7 +61,7 @@ export function httpRequest(port: number, path: string, options: { method?: stri
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -74,7 +74,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1) : null;
   const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), log: () => {}, pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins });
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins, metrics: options.metrics, logger: options.logger, accessLog: options.accessLog, service: options.service });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? keys.pro : opts.key;

@@ -16,8 +16,10 @@ export interface ServerProcess {
   readonly version: string;
   /** Keys printed on a first start (an empty object on a restart). */
   readonly keys: Partial<Record<PlanName, string>>;
-  /** Every stderr line so far, `[mdq] ` prefix included. */
+  /** Every line so far: stdout's JSON log lines as written, and stderr's (keys shown once, errors before the log starts). */
   readonly log: string[];
+  /** Stdout's lines parsed (each must be a JSON object: the log). */
+  readonly logged: Record<string, unknown>[];
   /** Resolves with the first log line at index ≥ `from` matching `pattern`; rejects after `timeoutMs` or on exit. */
   waitForLog(pattern: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   /** Exit code (or signal name) once the process has ended. */
@@ -56,9 +58,15 @@ export function startServerProcess(options: StartOptions): Promise<ServerProcess
       for (const wake of logWaiters) wake();
     });
   });
-  lines(child.stderr!, (line) => {
+  const logged: Record<string, unknown>[] = [];
+  const heard = (line: string): void => {
     log.push(line);
     for (const wake of logWaiters) wake();
+  };
+  lines(child.stderr!, (line) => {
+    const key = /^\s+(free|pro|enterprise|internal)\s+(mdq_\S+)$/.exec(line);
+    if (key !== null) keys[key[1] as PlanName] = key[2];
+    heard(line);
   });
 
   const waitForLog = (pattern: RegExp, timeoutMs = 10_000, from = 0): Promise<string> =>
@@ -101,9 +109,15 @@ export function startServerProcess(options: StartOptions): Promise<ServerProcess
       reject(new Error(`server exited with ${code} before serving; log:\n${log.join('\n')}`));
     });
     lines(child.stdout!, (line) => {
-      const key = /^\s+(free|pro|enterprise|internal)\s+(mdq_\S+)$/.exec(line);
-      if (key !== null) keys[key[1] as PlanName] = key[2];
-      const serving = /^Serving (\S+) at http:\/\/[^:]+:(\d+)\//.exec(line);
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        entry = { unparsed: line }; // a test of the log format finds it here
+      }
+      logged.push(entry);
+      heard(line);
+      const serving = /^Serving (\S+) at http:\/\/[^:]+:(\d+)\//.exec(String(entry.msg));
       if (serving === null) return;
       clearTimeout(timer);
       resolve({
@@ -112,6 +126,7 @@ export function startServerProcess(options: StartOptions): Promise<ServerProcess
         version: serving[1],
         keys,
         log,
+        logged,
         waitForLog,
         exited,
         signal: (name) => {

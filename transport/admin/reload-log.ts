@@ -21,6 +21,8 @@ export class ReloadLog {
   last: ReloadEntry | null = null;
   /** The last pass whose snapshot was rejected (or failed), kept after later successes. */
   lastRejected: ReloadEntry | null = null;
+  /** Passes by outcome since start (for /metrics). */
+  readonly counts: Record<ReloadOutcomeLike['kind'], number> = { loaded: 0, unchanged: 0, rejected: 0, failed: 0 };
   private readonly recorded = new WeakSet<Promise<ReloadOutcomeLike>>();
 
   constructor(private readonly reload: () => Promise<ReloadOutcomeLike>, private readonly now: () => number = Date.now) {}
@@ -34,6 +36,7 @@ export class ReloadLog {
     if (!this.recorded.has(pending)) {
       this.recorded.add(pending);
       this.last = entry;
+      this.counts[outcome.kind]++;
       if (outcome.kind === 'rejected' || outcome.kind === 'failed') this.lastRejected = entry;
     }
     return this.last ?? entry;

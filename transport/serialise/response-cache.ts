@@ -2,6 +2,7 @@
 // the route, the plan and the raw request text, so a repeated request is one Map lookup.
 
 import type { Encoding, Format } from '../http/negotiate.js';
+import type { HeaderBlock } from '../respond.js';
 import { assemble, type BodyPart } from './assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from './encode.js';
 
@@ -30,6 +31,8 @@ export interface CachedAnswer extends Answer {
   br: Buffer | null;
   /** The ETag of each encoding once sent, in ENCODING_SLOTS order. */
   etags: (string | undefined)[];
+  /** The headers the body fixes per encoding once sent (ENCODING_SLOTS order), as bytes. */
+  heads: (HeaderBlock | undefined)[];
 }
 
 /** Position of each encoding in `etags`. */
@@ -66,8 +69,15 @@ export class ResponseCache {
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
+  /** Lookups that found a kept answer, and those that did not (for /metrics). */
+  hits = 0;
+  misses = 0;
+
   get(key: string): CachedAnswer | undefined {
-    return this.replies.get(key);
+    const kept = this.replies.get(key);
+    if (kept === undefined) this.misses++;
+    else this.hits++;
+    return kept;
   }
 
   /**
@@ -106,7 +116,7 @@ export class ResponseCache {
     const cost = bytes.length + key.length + ENTRY_OVERHEAD_BYTES;
     if (cost > this.options.budgetBytes) return null;
     this.makeRoom(cost);
-    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [] };
+    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [], heads: [] };
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;

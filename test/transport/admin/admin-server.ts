@@ -83,7 +83,7 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
   const reloads = new ReloadLog(() => reloader.reload(), now);
   const meter = new RequestMeter(now);
   const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, now, idleMs: options.idleMs, log: () => {} });
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, log: () => {}, meter, mount: admin.mount });
+  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
   const call: AdminServer['call'] = (path, o = {}) => {

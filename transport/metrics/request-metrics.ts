@@ -1,0 +1,100 @@
+// Request figures for /metrics, counted where requests are answered: typed arrays written in
+// place, nothing allocated per request. prom-client reads them when scraped (exposition.ts):
+// its own labelled inc/observe cost ~1 µs a request here (measured), these ~20 ns.
+
+import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
+
+/** Upper bounds (seconds) of the latency histogram: 50 µs to 5 s. */
+export const LATENCY_BUCKETS: readonly number[] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** The plan label of an answer no key was checked for (documents, health, a missing key). */
+export const NO_PLAN = 'none';
+const PLAN_LABELS: readonly string[] = [...PLAN_NAMES, NO_PLAN];
+/** Statuses get a column each as they first appear (a handful: 200, 304, 4xx, 5xx). */
+const MAX_STATUSES = 32;
+
+export interface RequestCell {
+  route: string;
+  status: number;
+  plan: string;
+  requests: number;
+  rows: number;
+}
+
+export interface LatencyRow {
+  route: string;
+  /** Count per LATENCY_BUCKETS bound (not cumulative), then those above the last. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+export class RequestMetrics {
+  private readonly statuses: number[] = [];
+  private readonly statusSlot = new Int8Array(600).fill(-1);
+  /** [route][status slot][plan] */
+  private readonly requests: Float64Array;
+  private readonly rows: Float64Array;
+  /** [route][bucket], LATENCY_BUCKETS.length + 1 per route */
+  private readonly latency: Float64Array;
+  private readonly latencySum: Float64Array;
+
+  constructor(readonly routes: readonly string[]) {
+    const cells = routes.length * MAX_STATUSES * PLAN_LABELS.length;
+    this.requests = new Float64Array(cells);
+    this.rows = new Float64Array(cells);
+    this.latency = new Float64Array(routes.length * (LATENCY_BUCKETS.length + 1));
+    this.latencySum = new Float64Array(routes.length);
+  }
+
+  /** The index `record` takes for `route` (one of the constructor's). */
+  routeIndex(route: string): number {
+    const index = this.routes.indexOf(route);
+    if (index < 0) throw new Error(`no metrics route ${route}`);
+    return index;
+  }
+
+  /** One answer: its route index, status, plan (null: none), rows charged and seconds taken. */
+  record(route: number, status: number, plan: PlanName | null, rows: number, seconds: number): void {
+    const cell = (route * MAX_STATUSES + this.slotOf(status)) * PLAN_LABELS.length + (plan === null ? PLAN_NAMES.length : PLAN_NAMES.indexOf(plan));
+    this.requests[cell]++;
+    this.rows[cell] += rows;
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) bucket++;
+    this.latency[route * (LATENCY_BUCKETS.length + 1) + bucket]++;
+    this.latencySum[route] += seconds;
+  }
+
+  /** Every (route, status, plan) with at least one request. */
+  cells(): RequestCell[] {
+    const out: RequestCell[] = [];
+    for (let r = 0; r < this.routes.length; r++) {
+      for (let s = 0; s < this.statuses.length; s++) {
+        for (let p = 0; p < PLAN_LABELS.length; p++) {
+          const cell = (r * MAX_STATUSES + s) * PLAN_LABELS.length + p;
+          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.statuses[s], plan: PLAN_LABELS[p], requests: this.requests[cell], rows: this.rows[cell] });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The latency histogram of every route with at least one request. */
+  latencies(): LatencyRow[] {
+    const width = LATENCY_BUCKETS.length + 1;
+    const out: LatencyRow[] = [];
+    for (let r = 0; r < this.routes.length; r++) {
+      const buckets = this.latency.slice(r * width, (r + 1) * width);
+      const count = buckets.reduce((a, b) => a + b, 0);
+      if (count > 0) out.push({ route: this.routes[r], buckets, sum: this.latencySum[r], count });
+    }
+    return out;
+  }
+
+  private slotOf(status: number): number {
+    const slot = this.statusSlot[status];
+    if (slot >= 0) return slot;
+    if (this.statuses.length === MAX_STATUSES) throw new Error(`more than ${MAX_STATUSES} distinct statuses`);
+    this.statuses.push(status);
+    return (this.statusSlot[status] = this.statuses.length - 1);
+  }
+}
