@@ -27,6 +27,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   not_acceptable: 'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty (`Retry-After`)",
   quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (`Retry-After`)',
+  header_too_large: 'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   internal_error: 'an unexpected error; it is logged with the request id, no stack trace is answered',
   shutting_down: 'the server is draining before exit (`Retry-After`)',
   deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned (`Retry-After`)',

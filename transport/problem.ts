@@ -14,6 +14,8 @@ export const PROBLEMS = {
   not_acceptable: { status: 406, title: 'Not Acceptable' },
   rate_limited: { status: 429, title: 'Too Many Requests' },
   quota_exhausted: { status: 429, title: 'Too Many Requests' },
+  /** Answered by nginx in front (deploy/nginx.conf), never by the server itself: a request head over 16 KiB. */
+  header_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: { status: 500, title: 'Internal Server Error' },
   shutting_down: { status: 503, title: 'Service Unavailable' },
   deadline_exceeded: { status: 503, title: 'Service Unavailable' },
@@ -67,6 +69,7 @@ export const STATUS_LINES: Record<number, string> = {
   405: '405 Method Not Allowed',
   406: '406 Not Acceptable',
   429: '429 Too Many Requests',
+  431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };

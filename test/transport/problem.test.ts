@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
-/** decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500 of an unexpected exception) and deadline_exceeded (issue 6's request deadline). */
+/** decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500 of an unexpected exception), deadline_exceeded (issue 6's request deadline) and header_too_large (issue 12 item 6: nginx's answer to a head over 16 KiB, deploy/nginx.conf). */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
   unknown_market: 400,
@@ -21,6 +21,7 @@ const DECIDED: Record<string, number> = {
   not_acceptable: 406,
   rate_limited: 429,
   quota_exhausted: 429,
+  header_too_large: 431,
   shutting_down: 503,
   mail_not_configured: 503,
   not_ready: 503,
@@ -37,13 +38,14 @@ const REASON: Record<number, string> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
 const CODES = Object.keys(PROBLEMS) as ProblemCode[];
 
-test('the catalogue holds exactly the codes of decisions §2 plus internal_error and deadline_exceeded', () => {
+test('the catalogue holds exactly the codes of decisions §2 plus internal_error, deadline_exceeded and header_too_large', () => {
   assert.deepEqual([...CODES].sort(), Object.keys(DECIDED).sort());
 });
 

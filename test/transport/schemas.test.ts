@@ -66,7 +66,9 @@ test('every response schema compiles in Ajv strict mode as JSON Schema 2020-12',
 const doc = buildOpenApi() as any;
 const SPEC_PATHS = ['/markets', '/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/klines', '/{market}/detail/{symbol}', '/{market}/detail', '/{market}/screen', '/macro', '/quota'];
 /** The documents served without a key: the health check, this document and the flatbuffers schema (decisions §1, §8). */
-const KEYLESS_PATHS = ['/healthz', '/openapi.json', '/schema.fbs'];
+const KEYLESS_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/openapi.json', '/schema.fbs'];
+/** Keyless paths whose body is not JSON. */
+const TEXT_PATHS = ['/schema.fbs', '/metrics'];
 const operations = (): [string, any][] => Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
 
 /** Every `$ref` string in `node`, with where it was found. */
@@ -94,7 +96,7 @@ test('the document survives a JSON round trip unchanged (nothing in it is not JS
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
 });
 
-test('every path of the spec is documented with a GET, plus /healthz, /openapi.json and /schema.fbs', () => {
+test('every path of the spec is documented with a GET, plus the keyless service paths (health, metrics, version, documents)', () => {
   for (const path of [...SPEC_PATHS, ...KEYLESS_PATHS]) assert.ok(doc.paths[path]?.get, `GET ${path} documented`);
   assert.equal(Object.keys(doc.paths).length, SPEC_PATHS.length + KEYLESS_PATHS.length, 'no path beyond those');
 });
@@ -119,7 +121,7 @@ test('every problem code of the catalogue appears in the document', () => {
   for (const code of Object.keys(PROBLEMS)) assert.ok(text.includes(`\`${code}\``), `${code} is documented`);
 });
 
-test('an ApiKey scheme in header X-API-Key or a Bearer token applies globally; /healthz, /openapi.json and /schema.fbs opt out', () => {
+test('an ApiKey scheme in header X-API-Key or a Bearer token applies globally; the keyless service paths opt out', () => {
   assert.deepEqual(doc.components.securitySchemes.ApiKey, { ...doc.components.securitySchemes.ApiKey, type: 'apiKey', in: 'header', name: 'X-API-Key' });
   assert.deepEqual(doc.components.securitySchemes.Bearer, { ...doc.components.securitySchemes.Bearer, type: 'http', scheme: 'bearer' });
   assert.deepEqual(doc.security, [{ ApiKey: [] }, { Bearer: [] }], 'either one of the two');
@@ -134,10 +136,11 @@ test('operation ids are unique and every operation answers 200 with a schema for
   assert.equal(new Set(ids).size, ids.length);
   for (const [path, op] of operations()) {
     const content = op.responses['200'].content;
-    if (path !== '/schema.fbs') assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
+    if (!TEXT_PATHS.includes(path)) assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
     for (const [type, media] of Object.entries<any>(content)) assert.ok(media.schema, `${path} 200 ${type} has a schema`);
   }
   assert.deepEqual(Object.keys(doc.paths['/schema.fbs'].get.responses['200'].content), ['text/plain; charset=utf-8'], '/schema.fbs is plain text');
+  assert.deepEqual(Object.keys(doc.paths['/metrics'].get.responses['200'].content), ['text/plain; version=0.0.4; charset=utf-8'], '/metrics is the Prometheus text format');
 });
 
 test('every API 200 offers the formats of decisions §8 under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
