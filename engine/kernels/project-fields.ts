@@ -21,7 +21,8 @@ export function projectKlineFields(items: readonly string[]): Projection<KlineFi
     if (item === '*') all = true;
     else if (ALWAYS_KLINE.has(item)) continue;
     else {
-      const field = KLINE_SHORT_CODES[item] ?? (KLINE_NAMES.has(item) ? (item as KlineField) : undefined);
+      // Own keys only: `__proto__` or `constructor` must not resolve through Object.prototype.
+      const field = Object.hasOwn(KLINE_SHORT_CODES, item) ? KLINE_SHORT_CODES[item] : KLINE_NAMES.has(item) ? (item as KlineField) : undefined;
       if (field === undefined) return { ok: false, unknown: raw };
       wanted.add(field);
     }

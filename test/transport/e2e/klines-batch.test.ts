@@ -1,5 +1,6 @@
 // GET /{market}/klines: several symbols' windows, `date` versus ranges, `missing`, request order, against the fixture CSV.
 
+import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, ok, startAnswerServer } from '../../helpers/e2e.js';
@@ -96,4 +97,15 @@ test('the pro plan’s limit is clamped to 500', async () => {
 
 test('list items are trimmed', async () => {
   await check('/ashare/klines?symbols=%20sh600001%20,sz000002&limit=1', expected('ashare', ['sh600001', 'sz000002'], { limit: 1 }), 'spaces around items');
+});
+
+test('fields naming an Object.prototype member (__proto__, constructor, toString) is a 400 like any unknown column', async () => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    for (const path of [`/api/v1/ashare/klines/sh600001?fields=${name}`, `/api/v1/ashare/klines?symbols=sh600001&fields=${name}`]) {
+      const res = await server.get(path);
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.equal(res.body.code, 'invalid_parameter');
+      assert.match(res.body.detail, new RegExp(`unknown column '${name}'`));
+    }
+  }
 });
