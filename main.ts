@@ -70,6 +70,7 @@ process.on('uncaughtException', startFailed);
 
 await checkListen(host, port); // a taken port is refused before the data load, not after it
 const guard = new Guard(settings.quotaTz);
+const loadStarted = performance.now();
 const opened = await ensureDataset({
   stateDir,
   snapshotDir,
@@ -77,6 +78,7 @@ const opened = await ensureDataset({
   generateDemo: (dir) => generateDemoSnapshot(dir),
   log,
 });
+const loadSeconds = (performance.now() - loadStarted) / 1000;
 
 const store = StateStore.open(stateDir);
 const issued = await ensureFirstKeys(store.keys);
@@ -96,9 +98,11 @@ const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();
 if (generated !== null) console.error(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
 const meter = new RequestMeter();
-const reloads = new ReloadLog(() => reloader.reload()); // SIGHUP and the dashboard's button, one Reloader
+// SIGHUP and the dashboard's button, one Reloader; its stages shown on the dashboard, and the load at start as the first entry.
+const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
+reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
-const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer, origin: settings.adminOrigin, log });
+const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer, origin: settings.adminOrigin, log, routes: () => server.requests.cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
 const accessLog = settings.accessLog ? new AccessLog(destination) : null;
 const serverOptions = { host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), logger, accessLog, metrics, service: serviceInfo(), pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins };

@@ -84,6 +84,8 @@ export interface RunningServer {
   close(): void;
   /** Resolves once no asynchronous request is in flight (at once if none is). */
   idle(): Promise<void>;
+  /** Answers counted by route, status and plan (what /metrics exposes; the dashboard's usage page reads `cells()`). */
+  readonly requests: RequestMetrics;
 }
 
 /** uWS quietly falls back to a slow pure-JS server when its binary does not load: refuse that. */
@@ -489,6 +491,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         port: uWS.us_socket_local_port(token),
         close: () => uWS.us_listen_socket_close(token),
         idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
+        requests,
       });
     });
   });

@@ -1,9 +1,10 @@
-// The keys command: create, list, disable, enable and rotate API keys in STATE_DIR's key store.
+// The keys command: create, list, disable, enable, rotate API keys and change their plan in STATE_DIR's key store.
 
 import { exitOnError, startProgram } from '../config/run-program.js';
+import { KindError } from '../config/kinds.js';
 import { SettingError } from '../config/read-settings.js';
 import { KEYS } from '../config/settings.js';
-import { PLAN_NAMES } from '../../engine/plans.js';
+import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
 import type { KeyRecord } from '../state/key-store.js';
 import { StateStore } from '../state/state-store.js';
 
@@ -14,15 +15,36 @@ function listLine(r: KeyRecord): string {
   return [r.id, r.plan, r.disabled ? 'disabled' : 'enabled', r.org, r.created].join('\t');
 }
 
+/** Each command and the arguments it takes after its name (KEYS.about describes them for --help). */
+const COMMANDS: Record<string, { args: number; usage: string }> = {
+  create: { args: 0, usage: 'create takes no arguments' },
+  list: { args: 0, usage: 'list takes no arguments' },
+  disable: { args: 1, usage: 'disable takes one key id' },
+  enable: { args: 1, usage: 'enable takes one key id' },
+  rotate: { args: 1, usage: 'rotate takes one key id' },
+  'set-plan': { args: 2, usage: `set-plan takes a key id and a plan: set-plan <id> <${PLAN_NAMES.join('|')}>` },
+};
+
+/** The plan argument of set-plan, checked by the same kind as --plan (exit 2 naming it). */
+function planArgument(text: string): PlanName {
+  try {
+    return KEYS.settings.plan.kind.parse(text) as PlanName;
+  } catch (error) {
+    if (error instanceof KindError) throw new SettingError(`the plan of set-plan must ${error.message}, got '${text}'`);
+    throw error;
+  }
+}
+
 async function run(out: (line: string) => void): Promise<void> {
   const { values, positionals } = startProgram(KEYS);
   const [command, ...rest] = positionals;
-  const want = command === 'create' || command === 'list' ? 0 : 1;
-  if (command === undefined) throw new SettingError('missing command (create, list, disable, enable or rotate); --help lists them');
-  if (!['create', 'list', 'disable', 'enable', 'rotate'].includes(command)) throw new SettingError(`unknown command '${command}'; --help lists them`);
-  if (rest.length !== want) throw new SettingError(want ? `${command} takes one key id` : `${command} takes no arguments`);
+  if (command === undefined) throw new SettingError(`missing command (${Object.keys(COMMANDS).join(', ')}); --help lists them`);
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (spec === undefined) throw new SettingError(`unknown command '${command}'; --help lists them`);
+  if (rest.length !== spec.args) throw new SettingError(spec.usage);
   if (command !== 'create' && (values.plan !== null || values.org !== null)) throw new SettingError(`--plan and --org belong to create, not ${command}`);
   if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${PLAN_NAMES.join(', ')})`);
+  const newPlan = command === 'set-plan' ? planArgument(rest[1]) : null;
 
   const store = StateStore.open(values.state);
   try {
@@ -47,6 +69,12 @@ async function run(out: (line: string) => void): Promise<void> {
         if (issued === undefined) throw new UnknownKey(`unknown key id '${id}'`);
         out(`rotated key ${id}; the old key no longer works. The new one is shown only now:`);
         return out(issued.key);
+      }
+      case 'set-plan': {
+        const before = store.keys.get(id);
+        const r = before === undefined ? undefined : await store.keys.setPlan(id, newPlan!);
+        if (r === undefined) throw new UnknownKey(`unknown key id '${id}'`);
+        return out(`key ${id}: plan ${before!.plan} → ${r.plan}; today's usage is kept and counts against the new plan`);
       }
     }
   } finally {

@@ -144,9 +144,10 @@ export const KEYS: Program<typeof KEYS_SETTINGS> = {
     '  list                                                    id, plan, enabled|disabled, org, created',
     '  disable <id> | enable <id>',
     '  rotate <id>                                             prints the new key; the old one stops working',
+    `  set-plan <id> <${PLAN_NAMES.join('|')}>            today's usage is kept; a running server applies it within a second`,
   ].join('\n'),
   settings: KEYS_SETTINGS,
-  positionals: { min: 0, max: 2 },
+  positionals: { min: 0, max: 3 },
 };
 
 export const ADMIN: Program<{ state: typeof STATE_DIR }> = {

@@ -1,10 +1,11 @@
-// Worker thread: store a snapshot folder (if given) and open the current one, off the serving thread.
+// Worker thread: store a snapshot folder (if given) and open the current one, off the serving thread, telling its stages as it goes.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { deriveParts, type DatasetParts } from '../build-dataset.js';
 import { readSnapshotEnv } from '../lmdb/from-lmdb.js';
 import { versionDir } from '../lmdb/layout.js';
 import { readCurrent, storeSnapshot, type StoreResult } from '../lmdb/snapshot-store.js';
+import { estimateKlineRows } from '../snapshot/estimate-rows.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 
 export interface StoreOpenJob {
@@ -14,14 +15,55 @@ export interface StoreOpenJob {
   servedVersion: string | null;
 }
 
-/** Plain data only: structured clone keeps no Error fields; shared columns cross without a copy. */
-export type StoreOpenMessage =
+/**
+ * Progress on the way: `read` starts reading the folder (about `totalRows` K-line rows, an
+ * estimate), `rows` counts rows read since the last message, `open` starts opening the
+ * stored version. Sent at most every {@link ROWS_EVERY_MS} for rows, so a big folder's
+ * millions of row callbacks are a handful of messages.
+ */
+export type StoreOpenProgress = { progress: 'read'; totalRows: number } | { progress: 'rows'; rows: number } | { progress: 'open' };
+
+/** The answer, last: plain data only (structured clone keeps no Error fields; shared columns cross without a copy). */
+export type StoreOpenResult =
   | { ok: true; store: StoreResult | null; parts: DatasetParts | null }
   | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
 
-async function run(job: StoreOpenJob): Promise<StoreOpenMessage> {
+export type StoreOpenMessage = StoreOpenProgress | StoreOpenResult;
+
+const ROWS_EVERY_MS = 100;
+
+function tell(message: StoreOpenProgress): void {
+  parentPort!.postMessage(message);
+}
+
+/** Counts rows and posts them in batches; `flush` sends what is left (before the next stage). */
+function rowCounter(): { add(rows: number): void; flush(): void } {
+  let pending = 0;
+  let last = performance.now();
+  const flush = (): void => {
+    if (pending > 0) tell({ progress: 'rows', rows: pending });
+    pending = 0;
+    last = performance.now();
+  };
+  return {
+    add(rows) {
+      pending += rows;
+      if (performance.now() - last >= ROWS_EVERY_MS) flush();
+    },
+    flush,
+  };
+}
+
+async function run(job: StoreOpenJob): Promise<StoreOpenResult> {
   try {
-    const store = job.folder === null ? null : await storeSnapshot(job.folder, job.stateDir);
+    let store: StoreResult | null = null;
+    if (job.folder !== null) {
+      tell({ progress: 'read', totalRows: await estimateKlineRows(job.folder) });
+      const rows = rowCounter();
+      store = await storeSnapshot(job.folder, job.stateDir, { onRows: (n) => rows.add(n) });
+      rows.flush();
+    }
+    tell({ progress: 'open' });
     const current = await readCurrent(job.stateDir);
     if (current === null) return { ok: false, rejected: null, message: `no snapshot stored under ${job.stateDir}` };
     if (current.version === job.servedVersion) return { ok: true, store, parts: null };

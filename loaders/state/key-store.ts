@@ -2,11 +2,9 @@
 
 import type { Database, RootDatabase } from 'lmdb';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
-
-export type { KeyRecord };
 import { formatKey, hashSecret, newKeyId, newSecret } from './key-secret.js';
 
-
+export type { KeyRecord };
 
 /** A key just created or rotated: the record and the key text, to show once. */
 export interface IssuedKey {
@@ -59,6 +57,15 @@ export class KeyStore {
   /** Disables or enables a key; undefined when the id is unknown. */
   async setDisabled(id: string, disabled: boolean): Promise<KeyRecord | undefined> {
     return this.change(id, (r) => ({ ...r, disabled }));
+  }
+
+  /**
+   * Moves a key to another plan; undefined when the id is unknown. Only the record changes:
+   * usage is stored by key id (usage-store.ts), so today's rows and requests carry over and
+   * count against the new plan's limits.
+   */
+  async setPlan(id: string, plan: PlanName): Promise<KeyRecord | undefined> {
+    return this.change(id, (r) => ({ ...r, plan }));
   }
 
   /** Gives a key a new secret (same id, plan and usage); the old key text stops working. */

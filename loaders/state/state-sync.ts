@@ -8,8 +8,8 @@ import type { StateStore } from './state-store.js';
 export interface GuardPort {
   setKeys(records: Iterable<KeyRecord>): void;
   dayLabel(nowMs: number): string;
-  seedUsage(id: string, used: number, requests: number, nowMs: number): boolean;
-  drainDirty(visit: (id: string, day: string, used: number, requests: number) => void): number;
+  seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited?: number, quotaExhausted?: number): boolean;
+  drainDirty(visit: (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number) => void): number;
 }
 
 export interface SyncOptions {
@@ -43,6 +43,8 @@ interface UsageRows {
   days: string[];
   used: number[];
   requests: number[];
+  rateLimited: number[];
+  quotaExhausted: number[];
 }
 
 /**
@@ -66,7 +68,7 @@ export class StateSync {
     this.version = store.keys.version();
     guard.setKeys(store.keys.list());
     const t = this.now();
-    for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u.used, u.requests, t);
+    for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
     this.timer.unref(); // never what keeps the process alive
   }
@@ -110,13 +112,15 @@ export class StateSync {
    */
   flush(): Promise<void> {
     const t0 = performance.now();
-    const rows: UsageRows = { ids: [], days: [], used: [], requests: [] };
+    const rows: UsageRows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [] };
     // Parallel arrays, not an object per key: less for the young-generation GC to copy.
-    this.guard.drainDirty((id, day, used, requests) => {
+    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted) => {
       rows.ids.push(id);
       rows.days.push(day);
       rows.used.push(used);
       rows.requests.push(requests);
+      rows.rateLimited.push(rateLimited);
+      rows.quotaExhausted.push(quotaExhausted);
     });
     this.noteSync(performance.now() - t0);
     if (rows.ids.length === 0) return this.pending;
@@ -131,7 +135,7 @@ export class StateSync {
       if (i > 0) await new Promise<void>((r) => setImmediate(r));
       const s0 = performance.now();
       for (let j = i; j < n && j < i + SLICE; j++) {
-        last = this.store.usage.put(rows.days[j], rows.ids[j], rows.used[j], rows.requests[j]);
+        last = this.store.usage.put(rows.days[j], rows.ids[j], rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]);
       }
       this.noteSync(performance.now() - s0);
     }

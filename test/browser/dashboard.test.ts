@@ -7,6 +7,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
 import { repoint, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
@@ -17,6 +18,12 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
 const ADMIN_CLI = fileURLToPath(new URL('../../loaders/cli/admin.js', import.meta.url));
 const PASSWORD = 'browser test password';
+/** Run in the page (the tests compile without the DOM's types): the page's and the keys table's scroll and client widths. */
+const PAGE_WIDTHS = '[document.documentElement.scrollWidth, document.documentElement.clientWidth]';
+const FIT = `(() => {
+  const doc = document.documentElement, table = document.getElementById('keys');
+  return { page: [doc.scrollWidth, doc.clientWidth], table: [table.scrollWidth, table.clientWidth], right: table.getBoundingClientRect().right };
+})()`;
 
 type Playwright = typeof import('playwright-core');
 type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
@@ -48,6 +55,8 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
   let link: string;
   let B: string;
   let created: { id: string; key: string };
+  /** 429 answers the free key got in `before` (its bucket holds 30). */
+  let freeRefused = 0;
   const problems: string[] = [];
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -71,6 +80,10 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     // Some API traffic, so the usage chart and health figures have something to show.
     for (let i = 0; i < 12; i++) await fetch(`${base}/api/v1/ashare/klines/sh600001?limit=5`, { headers: { 'x-api-key': server.keys.pro! } });
     await fetch(`${base}/api/v1/markets`, { headers: { 'x-api-key': 'mdq_wrong' } });
+    // More than a free key's bucket at once: some 429 rate_limited, counted per key on the usage page.
+    const answers = await Promise.all(Array.from({ length: 34 }, () => fetch(`${base}/api/v1/quota`, { headers: { 'x-api-key': server.keys.free! } })));
+    freeRefused = answers.filter((a) => a.status === 429).length;
+    assert.ok(freeRefused >= 3, `the free key was refused (${freeRefused} times)`);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -107,6 +120,13 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await shot('1-data');
   });
 
+  test('before any reload, "last reload" is the load at start, with its version and duration', async () => {
+    await show('data', '#last-reload');
+    assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), 'true');
+    const text = (await page.textContent('#last-reload'))!;
+    assert.match(text, new RegExp(`at server start: loaded ${server.version.replace(/\./g, '\\.')} · took \\d+\\.\\d\\d s`));
+  });
+
   test('creates a key: shown once with a copy button, then listed', async () => {
     await show('keys', '#create-form');
     await page.selectOption('#new-plan', 'enterprise');
@@ -136,7 +156,46 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await shot('3-keys-disabled');
   });
 
+  test("changes a key's plan: the row shows it, the API applies it, today's usage is kept", async () => {
+    await show('keys', '#keys');
+    const id = server.keys.pro!.split('_')[1];
+    const quota = async () => (await (await fetch(`${base}/api/v1/quota`, { headers: { 'x-api-key': server.keys.pro! } })).json()) as { plan: string; used: number; requests_today: number };
+    const before = await quota();
+    const row = page.locator(`#keys tr[data-key-id="${id}"]`);
+    await row.locator('button[data-action="plan"]').click();
+    await page.selectOption(`#plan-of-${id}`, 'enterprise');
+    await page.click('#keys tr.row-form button[data-action="save-plan"]');
+    await row.locator('[data-role="plan"]', { hasText: 'enterprise' }).waitFor();
+    await page.locator('#keys-message', { hasText: /pro → enterprise.*kept/ }).waitFor();
+    const after = await quota();
+    assert.equal(after.plan, 'enterprise');
+    assert.equal(after.used, before.used, 'rows kept');
+    assert.equal(after.requests_today, before.requests_today + 1, 'requests kept (plus this call)');
+    await shot('3b-keys-plan-changed');
+  });
+
+  test('the keys table fits a 420 px wide window: no sideways scrolling', async () => {
+    await page.setViewportSize({ width: 420, height: 860 });
+    try {
+      await show('keys', '#keys');
+      const fit = (await page.evaluate(FIT)) as { page: [number, number]; table: [number, number]; right: number };
+      assert.ok(fit.page[0] <= fit.page[1], `page: scrollWidth ${fit.page[0]} > clientWidth ${fit.page[1]}`);
+      assert.ok(fit.table[0] <= fit.table[1], `keys table: scrollWidth ${fit.table[0]} > clientWidth ${fit.table[1]}`);
+      assert.ok(fit.right <= 420, `the table ends at ${fit.right} px`);
+      await page.evaluate('window.scrollTo(0, 0)'); // the sticky top bar at the top of the full-page shot
+      await page.screenshot({ path: join(ARTIFACTS, 'keys-420px.png'), fullPage: true });
+      for (const [hash, ready] of [['data', '#markets'], ['usage', '#usage'], ['health', '#p99']] as const) {
+        await show(hash, ready);
+        const [scroll, client] = (await page.evaluate(PAGE_WIDTHS)) as [number, number];
+        assert.ok(scroll <= client, `${hash} page at 420 px: scrollWidth ${scroll} > clientWidth ${client}`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   test('mail without SMTP_URL: the page says mail is not configured', async () => {
+    await show('keys', '#keys');
     await page.locator(`#keys tr[data-key-id="${created.id}"] button[data-action="mail"]`).click();
     await page.locator('#keys-message', { hasText: 'not configured' }).waitFor();
     assert.ok(await page.isVisible('#mail-notice'));
@@ -152,8 +211,26 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.notEqual(after, before);
     assert.match((await page.textContent('#reload-result'))!, new RegExp(`now serving ${after!.replace(/\./g, '\\.')}`));
     assert.match((await page.textContent('#last-reload'))!, /loaded .* took \d+\.\d\d s/);
+    assert.match((await page.textContent('#reload-result'))!, /read \d+\.\d\d s · open \d+\.\d\d s · assemble \d+\.\d\d s/, 'the time of each stage');
+    assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), null, 'no longer the load at start');
     assert.equal((await fetch(`${base}/healthz`)).headers.get('x-data-version'), after, 'the server serves it');
     await shot('4-data-reloaded');
+  });
+
+  test('a reload of a bigger folder shows its stage and rows while it runs', async () => {
+    const big = join(dir.path, 'big');
+    await generateDemoSnapshot(big, { symbolScale: 0.1, years: 5, progress: false });
+    await show('data', '#reload-button');
+    await repoint(link, big);
+    await page.click('#reload-button');
+    await page.waitForSelector('#reload-progress[data-stage="read"]', { timeout: 30_000 });
+    assert.match((await page.textContent('#reload-stage'))!, /^Stage 1 of 3: reading/);
+    // Rows arrive once the first pass over the files (counting) is done; then the figure climbs.
+    await page.locator('#reload-detail', { hasText: /^[1-9][\d,]* of about [\d,]+ K-line rows \(\d+ %\)/ }).waitFor();
+    assert.ok(await page.isVisible('#reload-bar'), 'a progress bar');
+    await shot('4b-reload-progress');
+    await page.locator('#reload-result', { hasText: /^Loaded/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.$('#reload-progress'), null, 'the progress is gone once the pass is over');
   });
 
   test('the usage page draws requests per minute with uPlot and lists keys', async () => {
@@ -162,6 +239,22 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     const rows = await page.$$eval('#usage tbody tr', (trs) => trs.length);
     assert.ok(rows >= 5);
     await shot('5-usage');
+  });
+
+  test('the usage page counts 429s per key and requests by route', async () => {
+    await show('usage', '#usage');
+    const free = server.keys.free!.split('_')[1];
+    assert.equal(await page.textContent(`#usage tr[data-key-id="${free}"] [data-role="refused"]`), String(freeRefused));
+    assert.equal(await page.textContent(`#usage tr[data-key-id="${server.keys.internal!.split('_')[1]}"] [data-role="refused"]`), '0');
+    const klines = page.locator('#routes tr[data-route="/api/v1/:market/klines/:symbol"] [data-role="requests"]');
+    assert.ok(Number((await klines.textContent())!.replace(/,/g, '')) >= 12, 'the K-line requests made at the start');
+    assert.ok(await page.isVisible('#routes tr[data-route="/api/v1/quota"]'));
+  });
+
+  test('the chart starts at the server start, not an hour before it', async () => {
+    const first = await page.evaluate(async () => ((await (await fetch('/admin/api/usage')).json()) as { per_minute: { t: number }[]; started: string }));
+    assert.equal(first.per_minute[0].t, Math.floor(Date.parse(first.started) / 60_000) * 60);
+    assert.ok(first.per_minute.length <= 60);
   });
 
   test('the health page shows uptime, requests a second and latency percentiles', async () => {

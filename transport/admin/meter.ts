@@ -123,11 +123,21 @@ export class RequestMeter {
     };
   }
 
-  /** Requests per minute over the last hour, oldest first, the current minute last. */
+  /** When the meter started counting (the server's start), ms since the epoch. */
+  get startedMs(): number {
+    return this.startMs;
+  }
+
+  /**
+   * Requests per minute over the last hour, oldest first, the current minute last. The
+   * series starts at the minute the server started when that is less than an hour ago:
+   * no empty minutes from before it existed.
+   */
   perMinute(nowMs: number = this.now()): MinutePoint[] {
     const min = Math.floor(nowMs / 60_000);
+    const first = Math.min(min, Math.max(min - (MINUTES - 1), Math.floor(this.startMs / 60_000)));
     const out: MinutePoint[] = [];
-    for (let m = min - (MINUTES - 1); m <= min; m++) {
+    for (let m = first; m <= min; m++) {
       const i = m % MINUTES;
       const live = this.minStamp[i] === m;
       out.push({ t: m * 60, requests: live ? this.minCount[i] : 0, errors: live ? this.minErrors[i] : 0 });

@@ -22,11 +22,31 @@ export interface KeyPort {
   create(plan: PlanName, org: string): Promise<{ record: KeyView; key: string }>;
   setDisabled(id: string, disabled: boolean): Promise<KeyView | undefined>;
   rotate(id: string): Promise<{ record: KeyView; key: string } | undefined>;
+  /** Moves a key to another plan; usage is stored by key id, so today's counts carry over. */
+  setPlan(id: string, plan: PlanName): Promise<KeyView | undefined>;
+}
+
+/** One key's stored counts of a day: rows, requests and 429 refusals (absent: none). */
+export interface DayCounts {
+  used: number;
+  requests: number;
+  rateLimited?: number;
+  quotaExhausted?: number;
 }
 
 /** Stored usage counts (loaders/state's UsageStore). */
 export interface UsagePort {
-  readDay(day: string): Map<string, { used: number; requests: number }>;
+  readDay(day: string): Map<string, DayCounts>;
+}
+
+/** Answers counted since start by route, status and plan (transport/metrics' RequestMetrics `cells()` has this shape). */
+export interface RouteCount {
+  route: string;
+  status: number;
+  /** A plan name, or `none` for answers no key was checked for. */
+  plan: string;
+  requests: number;
+  rows: number;
 }
 
 /** Operator password and key contacts (loaders/state's OperatorStore). */
@@ -58,6 +78,11 @@ export interface AdminDeps {
   state: ServerState;
   reloads: ReloadLog;
   meter: RequestMeter;
+  /**
+   * The server's request counts by route (`() => server.requests.cells()`); the usage page's
+   * per-route table. Absent or null: the page says the breakdown is not wired.
+   */
+  routes?: (() => RouteCount[]) | null;
   /** null: no SMTP_URL, mail actions answer 503 mail_not_configured. */
   mailer: KeyMailer | null;
   /**

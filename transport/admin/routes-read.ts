@@ -1,11 +1,14 @@
-// The dashboard's read pages as JSON: data, keys, usage today with requests a minute, health.
+// The dashboard's read pages as JSON: data, keys, usage today (with 429s, requests a minute and by route), health, the reload in progress.
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
 import { PLANS } from '../../engine/plans.js';
 import type { AdminRoute } from './admin-route.js';
-import type { ReloadEntry } from './reload-log.js';
+import type { RouteCount } from './ports.js';
+import type { ReloadEntry, ReloadLog } from './reload-log.js';
 import type { AdminRuntime } from './runtime.js';
+
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 const reloadView = (e: ReloadEntry | null) =>
   e === null
@@ -14,15 +17,69 @@ const reloadView = (e: ReloadEntry | null) =>
         started: e.started,
         finished: e.finished,
         kind: e.outcome.kind,
-        seconds: Math.round(e.outcome.seconds * 1000) / 1000,
+        seconds: round3(e.outcome.seconds),
         version: 'version' in e.outcome ? e.outcome.version : null,
         reason: 'reason' in e.outcome ? e.outcome.reason : null,
+        at_start: e.atStart === true,
+        stages: (e.outcome.stages ?? []).map((s) => ({ stage: s.stage, seconds: round3(s.seconds) })),
       };
+
+/** The running reload as the pages show it (null when none runs). */
+function runningView(reloads: ReloadLog) {
+  const r = reloads.running();
+  if (r === null) return null;
+  if (r.stage === null) return { started: r.started, stage: null };
+  return {
+    started: r.started,
+    stage: r.stage,
+    step: r.step,
+    steps: r.steps,
+    label: r.label,
+    folder: r.folder,
+    rows: r.rows,
+    total_rows: r.totalRows,
+    /** Of the current stage, 0–1, when it counts rows; null otherwise. */
+    fraction: r.stage === 'read' && r.totalRows > 0 ? Math.min(1, r.rows / r.totalRows) : null,
+    seconds: round3(r.seconds),
+    stage_seconds: round3(r.stageSeconds),
+    seconds_left: r.secondsLeft === null ? null : Math.round(r.secondsLeft * 10) / 10,
+    done: r.done.map((s) => ({ stage: s.stage, seconds: round3(s.seconds) })),
+  };
+}
+
+/** The reload section of the data page and GET /admin/api/reload. */
+export function reloadSection(reloads: ReloadLog) {
+  return {
+    running: runningView(reloads),
+    /** The last load: the last reload pass, else the load at start (`at_start: true`). */
+    last: reloadView(reloads.lastLoad),
+    last_rejected: reloadView(reloads.lastRejected),
+    at_start: reloadView(reloads.atStart),
+  };
+}
+
+/** Requests by route since start, summed over plans, with the statuses split into classes; most requested first. */
+export function byRoute(cells: RouteCount[]) {
+  const rows = new Map<string, { route: string; requests: number; rows: number; ok: number; client_errors: number; too_many: number; server_errors: number; by_plan: Record<string, number> }>();
+  for (const c of cells) {
+    let r = rows.get(c.route);
+    if (r === undefined) rows.set(c.route, (r = { route: c.route, requests: 0, rows: 0, ok: 0, client_errors: 0, too_many: 0, server_errors: 0, by_plan: {} }));
+    r.requests += c.requests;
+    r.rows += c.rows;
+    if (c.status >= 500) r.server_errors += c.requests;
+    else if (c.status >= 400) r.client_errors += c.requests;
+    else r.ok += c.requests;
+    if (c.status === 429) r.too_many += c.requests;
+    r.by_plan[c.plan] = (r.by_plan[c.plan] ?? 0) + c.requests;
+  }
+  return [...rows.values()].sort((a, b) => b.requests - a.requests || (a.route < b.route ? -1 : 1));
+}
 
 const read = (pattern: string, handle: AdminRoute['handle']): AdminRoute => ({ method: 'get', pattern, params: 0, session: true, guard: 'none', handle });
 
 export function readRoutes(rt: AdminRuntime): AdminRoute[] {
   const { state, store, operator, reloads, meter, guard, sync } = rt.deps;
+  const routes = rt.deps.routes ?? null;
   return [
     read('/admin/api/data', () => {
       const ds = state.dataset;
@@ -43,10 +100,11 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
           macro: ds?.hasMacro ?? false,
           markets,
           totals: { symbols: markets.reduce((n, m) => n + m.symbols, 0), rows: markets.reduce((n, m) => n + m.rows, 0) },
-          reload: { last: reloadView(reloads.last), last_rejected: reloadView(reloads.lastRejected) },
+          reload: reloadSection(reloads),
         },
       };
     }),
+    read('/admin/api/reload', () => ({ value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) } })),
     read('/admin/api/keys', () => {
       const contacts = operator.allContacts();
       const keys = store.keys.list().map((k) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact: contacts.get(k.id) ?? null }));
@@ -59,9 +117,15 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
       const keys = store.keys.list().map((k) => {
         const quota = PLANS[k.plan].dailyQuota;
         const u = counts.get(k.id) ?? { used: 0, requests: 0 };
-        return { id: k.id, plan: k.plan, org: k.org, disabled: k.disabled, rows: u.used, requests: u.requests, daily_quota: quota, remaining: quota === null ? null : Math.max(0, quota - u.used) };
+        const rateLimited = u.rateLimited ?? 0;
+        const quotaExhausted = u.quotaExhausted ?? 0;
+        return {
+          id: k.id, plan: k.plan, org: k.org, disabled: k.disabled, rows: u.used, requests: u.requests,
+          refused_429: rateLimited + quotaExhausted, rate_limited: rateLimited, quota_exhausted: quotaExhausted,
+          daily_quota: quota, remaining: quota === null ? null : Math.max(0, quota - u.used),
+        };
       });
-      return { value: { day, keys, per_minute: meter.perMinute(nowMs) } };
+      return { value: { day, keys, per_minute: meter.perMinute(nowMs), started: new Date(meter.startedMs).toISOString(), by_route: routes === null ? null : byRoute(routes()) } };
     }),
     read('/admin/api/health', ({ nowMs }) => {
       const mem = process.memoryUsage();
@@ -70,6 +134,7 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
           ...meter.summary(nowMs),
           status: state.draining ? 'draining' : state.dataset === null ? 'not_ready' : 'ok',
           data_version: state.dataset?.version ?? null,
+          reload: runningView(reloads),
           memory_mb: { rss: Math.round(mem.rss / 1048576), heap_used: Math.round(mem.heapUsed / 1048576), external: Math.round(mem.external / 1048576) },
           node: process.version,
           pid: process.pid,

@@ -1,4 +1,4 @@
-// The dashboard's writes: create, disable, enable, rotate a key, set its contact, mail it, reload the snapshot.
+// The dashboard's writes: create, disable, enable, rotate a key, change its plan, set its contact, mail it, reload the snapshot.
 
 import { Problem } from '../problem.js';
 import type { AdminRoute } from './admin-route.js';
@@ -7,13 +7,13 @@ import type { KeyView } from './ports.js';
 import type { AdminRuntime } from './runtime.js';
 import { contactOf, keyIdOf, orgOf, planOf } from './validate.js';
 
-const ACTIONS = ['disable', 'enable', 'rotate', 'contact', 'mail'] as const;
+const ACTIONS = ['disable', 'enable', 'rotate', 'plan', 'contact', 'mail'] as const;
 type Action = (typeof ACTIONS)[number];
 
 const recordView = (k: KeyView, contact: string | null) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact });
 
 export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
-  const { store, operator, sync, reloads, state } = rt.deps;
+  const { store, operator, sync, reloads, state, guard } = rt.deps;
   const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({ method: 'post', pattern, params, session: true, guard: 'csrf', handle });
   /** The guard sees a key change at once, not at the sync's next tick. */
   const keysChanged = (): void => void sync.reloadKeys();
@@ -39,6 +39,18 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
       keysChanged();
       rt.log(`dashboard: rotated key ${id}`);
       return { key: issued.key, record: recordView(issued.record, operator.contact(id)) };
+    },
+    /** A new plan for the key: its limits change at once; today's rows and requests stay (usage is kept by key id). */
+    async plan(id, body) {
+      const plan = planOf(body.plan);
+      const before = store.keys.get(id);
+      const r = before === undefined ? undefined : await store.keys.setPlan(id, plan);
+      if (r === undefined) throw new Problem('not_found', `no key ${id}`);
+      keysChanged();
+      rt.log(`dashboard: key ${id} moved from plan ${before!.plan} to ${plan}`);
+      await sync.flush(); // the guard's counts of the last second reach the store first
+      const u = store.usage.readDay(guard.dayLabel(rt.now())).get(id) ?? { used: 0, requests: 0 };
+      return { record: recordView(r, operator.contact(id)), previous_plan: before!.plan, usage_today: { rows: u.used, requests: u.requests } };
     },
     async contact(id, body) {
       const contact = contactOf(body.contact);
@@ -91,6 +103,7 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
           seconds: Math.round(o.seconds * 1000) / 1000,
           version: 'version' in o ? o.version : null,
           reason: 'reason' in o ? o.reason : null,
+          stages: (o.stages ?? []).map((x) => ({ stage: x.stage, seconds: Math.round(x.seconds * 1000) / 1000 })),
           serving: state.dataset?.version ?? null,
           started: entry.started,
           finished: entry.finished,

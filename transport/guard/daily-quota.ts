@@ -12,6 +12,10 @@ export interface DayUsage {
   used: number;
   /** Authenticated requests this day, refused ones included. */
   requests: number;
+  /** Requests refused 429 rate_limited this day. */
+  rateLimited: number;
+  /** Requests refused 429 quota_exhausted this day. */
+  quotaExhausted: number;
 }
 
 /** Starts a fresh day (zero counts) when the clock's day is not the usage's day. */
@@ -22,6 +26,8 @@ export function rollDay(u: DayUsage, clock: QuotaDay, nowMs: number): void {
     u.dayLabel = clock.label;
     u.used = 0;
     u.requests = 0;
+    u.rateLimited = 0;
+    u.quotaExhausted = 0;
   }
 }
 

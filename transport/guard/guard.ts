@@ -44,8 +44,8 @@ export interface QuotaRecord {
   reset_at: string;
 }
 
-/** Receives one key's usage at a flush. */
-export type UsageVisitor = (id: string, day: string, used: number, requests: number) => void;
+/** Receives one key's usage at a flush: rows, requests and 429 refusals (rate, quota) of `day`. */
+export type UsageVisitor = (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number) => void;
 
 /**
  * Key check and limits of every request, with no disk access and no allocation on the hot
@@ -130,6 +130,7 @@ export class Guard {
         v.ok = false;
         v.code = 'rate_limited';
         v.retryAfter = retryAfterSeconds(key, rpm);
+        key.rateLimited++;
       }
     }
     if (dailyQuota === null) {
@@ -142,6 +143,7 @@ export class Guard {
         v.ok = false;
         v.code = 'quota_exhausted';
         v.retryAfter = secondsToReset(this.clock, nowMs);
+        key.quotaExhausted++;
       }
     }
     return v;
@@ -180,12 +182,14 @@ export class Guard {
   }
 
   /** Sets a key's counts for the day at `nowMs` from storage (start-up only: it overwrites). */
-  seedUsage(id: string, used: number, requests: number, nowMs: number): boolean {
+  seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited = 0, quotaExhausted = 0): boolean {
     const s = this.byId.get(id);
     if (s === undefined) return false;
     rollDay(s, this.clock, nowMs);
     s.used = used;
     s.requests = requests;
+    s.rateLimited = rateLimited;
+    s.quotaExhausted = quotaExhausted;
     return true;
   }
 
@@ -195,7 +199,7 @@ export class Guard {
     for (let i = 0; i < n; i++) {
       const s = this.dirty[i];
       s.dirty = false;
-      visit(s.id, s.dayLabel, s.used, s.requests);
+      visit(s.id, s.dayLabel, s.used, s.requests, s.rateLimited, s.quotaExhausted);
     }
     this.dirtyCount = 0;
     return n;

@@ -18,6 +18,9 @@ export class KeyState implements BucketState, DayUsage {
   dayLabel = '';
   used = 0;
   requests = 0;
+  /** Today's 429 refusals, by code (counted where `admit` refuses: one increment, no allocation). */
+  rateLimited = 0;
+  quotaExhausted = 0;
   /** Queued for the next flush. */
   dirty = false;
 
@@ -30,7 +33,11 @@ export class KeyState implements BucketState, DayUsage {
     if (this.plan.rpm !== null) fillBucket(this, this.plan.rpm, 0); // a new key starts full
   }
 
-  /** Takes a refreshed record, keeping bucket and usage. */
+  /**
+   * Takes a refreshed record (a new plan, a rotated hash, disabled or enabled), keeping
+   * today's usage: rows, requests and refusals belong to the key id, not to its plan. The
+   * bucket keeps its tokens up to the new plan's capacity.
+   */
   update(rec: KeyRecord): void {
     const plan = PLANS[rec.plan];
     if (plan !== this.plan && plan.rpm !== null) {

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import type { PlanName } from '../../../engine/plans.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../../loaders/open-dataset.js';
-import { Reloader } from '../../../loaders/reload/reloader.js';
+import { type ReloadProgress, Reloader } from '../../../loaders/reload/reloader.js';
 import { OperatorStore } from '../../../loaders/state/operator-store.js';
 import { StateStore } from '../../../loaders/state/state-store.js';
 import { StateSync } from '../../../loaders/state/state-sync.js';
 import { type KeyMailer } from '../../../transport/admin/key-mail.js';
 import { RequestMeter } from '../../../transport/admin/meter.js';
 import { createAdmin } from '../../../transport/admin/mount.js';
+import type { RouteCount } from '../../../transport/admin/ports.js';
 import { ReloadLog } from '../../../transport/admin/reload-log.js';
 import { Guard } from '../../../transport/guard/guard.js';
 import { startServer, type ServerState } from '../../../transport/server.js';
@@ -51,9 +52,13 @@ export interface AdminServer {
   clock: { ms: number };
   keys: Record<PlanName, string>;
   store: StateStore;
+  guard: Guard;
   operator: OperatorStore;
   state: ServerState;
   reloads: ReloadLog;
+  reloader: Reloader;
+  /** Every progress report of every reload pass so far, in order. */
+  progress: ReloadProgress[];
   meter: RequestMeter;
   /** The snapshot folder the reloader reads (a copy of the fixture; edit it to make a new version). */
   folder: string;
@@ -64,7 +69,16 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-export async function startAdminServer(options: { mailer?: KeyMailer | null; idleMs?: number } = {}): Promise<AdminServer> {
+export interface AdminServerOptions {
+  mailer?: KeyMailer | null;
+  idleMs?: number;
+  /** The per-route counts the usage page shows (main.ts: the server's RequestMetrics); none by default. */
+  routes?: (() => RouteCount[]) | null;
+  /** Replaces the Reloader behind the ReloadLog (a test holding a pass at a stage). */
+  reload?: { run: () => Promise<any>; progress: () => any };
+}
+
+export async function startAdminServer(options: AdminServerOptions = {}): Promise<AdminServer> {
   const dir = await tempDir('mdq-admin-');
   const folder = await fixtureCopy(join(dir.path, 'snapshot'));
   await storeSnapshot(folder, dir.path, { threads: 0 });
@@ -79,10 +93,14 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
   const guard = new Guard('UTC');
   const sync = StateSync.start(store, guard, { now });
   const state: ServerState = { dataset, draining: false };
-  const reloader = new Reloader({ stateDir: dir.path, folder, current: () => state.dataset!, swap: (next) => (state.dataset = next), log: () => {} });
-  const reloads = new ReloadLog(() => reloader.reload(), now);
+  const progress: ReloadProgress[] = [];
+  const reloader = new Reloader({ stateDir: dir.path, folder, current: () => state.dataset!, swap: (next) => (state.dataset = next), log: () => {}, onProgress: (p) => progress.push(p) });
+  const reloads = options.reload
+    ? new ReloadLog(options.reload.run, now, options.reload.progress)
+    : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
+  reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
-  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, now, idleMs: options.idleMs, log: () => {} });
+  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
@@ -110,9 +128,12 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
     clock,
     keys,
     store,
+    guard,
     operator,
     state,
     reloads,
+    reloader,
+    progress,
     meter,
     folder,
     call,
@@ -132,3 +153,9 @@ export async function startAdminServer(options: { mailer?: KeyMailer | null; idl
 export const idOf = (key: string): string => key.split('_')[1];
 /** The secret part of a key. */
 export const secretOf = (key: string): string => key.split('_')[2];
+
+/** A server and an operator signed in to it (for a suite's `before`; its `after` closes `s`). */
+export async function startSignedIn(options: AdminServerOptions = {}): Promise<{ s: AdminServer; op: Operator }> {
+  const s = await startAdminServer(options);
+  return { s, op: await s.signIn() };
+}

@@ -3,14 +3,11 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
-import { type AdminServer, type Operator, startAdminServer } from './admin-server.js';
+import { type AdminServer, type Operator, startSignedIn } from './admin-server.js';
 
 let s: AdminServer;
 let op: Operator;
-before(async () => {
-  s = await startAdminServer();
-  op = await s.signIn();
-});
+before(async () => ({ s, op } = await startSignedIn()));
 after(() => s.close());
 
 /** A GET with the path sent exactly as written (node's http client does not normalise `..`). */
@@ -26,7 +23,7 @@ function rawGet(path: string): Promise<{ status: number; text: string }> {
   });
 }
 
-const READS = ['/admin/api/data', '/admin/api/keys', '/admin/api/usage', '/admin/api/health', '/admin/api/session'];
+const READS = ['/admin/api/data', '/admin/api/reload', '/admin/api/keys', '/admin/api/usage', '/admin/api/health', '/admin/api/session'];
 
 test('no admin read answers to an API key, whatever way it is presented: 401 unauthorized', async () => {
   for (const key of Object.values(s.keys)) {
@@ -102,9 +99,9 @@ test('no path traversal: `..`, encoded and nested variants are 404', async () =>
 test('other methods on the dashboard and the admin API are 405 with Allow', async () => {
   assert.equal((await s.call('/dashboard', { method: 'POST', body: {} })).status, 405);
   assert.equal((await s.call('/dashboard/app.js', { method: 'DELETE' })).status, 405);
-  const a = await s.call('/admin/api/reload', { method: 'GET', cookie: op.cookie });
+  const a = await s.call('/admin/api/reload', { method: 'DELETE', cookie: op.cookie });
   assert.equal(a.status, 405);
-  assert.equal(a.headers.allow, 'POST');
+  assert.equal(a.headers.allow, 'GET, POST');
   assert.equal((await s.call('/admin/api/keys', { method: 'PUT', cookie: op.cookie, body: {} })).headers.allow, 'GET, POST');
 });
 

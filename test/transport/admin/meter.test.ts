@@ -29,7 +29,7 @@ test('p50 and p99 of 100 known latencies', () => {
 });
 
 test('requests per minute: the last hour, oldest first; a slot from an hour ago does not count again', () => {
-  const m = new RequestMeter(() => T0);
+  const m = new RequestMeter(() => T0 - 3_600_000); // started more than an hour before
   m.record(T0, 1, 200);
   m.record(T0 + 1000, 1, 429);
   m.record(T0 + 61_000, 1, 200);
@@ -42,6 +42,17 @@ test('requests per minute: the last hour, oldest first; a slot from an hour ago 
   const later = m.perMinute(T0 + 3_600_000);
   assert.equal(later.at(-1)!.requests, 1, 'the slot was reset for its new minute');
   assert.equal(later.reduce((n, p) => n + p.requests, 0), 2, 'T0’s minute dropped out of the hour');
+});
+
+test('requests per minute start at the server’s start: no empty minutes from before it', () => {
+  const started = T0 + 30_000; // half a minute into T0's minute
+  const m = new RequestMeter(() => started);
+  assert.deepEqual(m.perMinute(started).map((p) => p.t), [T0 / 1000], 'just started: one point, the start minute');
+  m.record(T0 + 150_000, 1, 200);
+  const series = m.perMinute(T0 + 150_000);
+  assert.deepEqual(series.map((p) => p.t), [T0 / 1000, T0 / 1000 + 60, T0 / 1000 + 120], 'the start minute to the current one');
+  assert.equal(series.at(-1)!.requests, 1);
+  assert.equal(m.perMinute(T0 + 2 * 3_600_000).length, 60, 'after an hour: the last hour, as before');
 });
 
 test('requests a second over the last 10 and 60 whole seconds', () => {

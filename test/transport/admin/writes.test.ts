@@ -48,6 +48,7 @@ const WRITES: [string, () => string, unknown][] = [
   ['disable a key', () => `/admin/api/keys/${target}/disable`, {}],
   ['enable a key', () => `/admin/api/keys/${target}/enable`, {}],
   ['rotate a key', () => `/admin/api/keys/${target}/rotate`, {}],
+  ["change a key's plan", () => `/admin/api/keys/${target}/plan`, { plan: 'enterprise' }],
   ['set a contact', () => `/admin/api/keys/${target}/contact`, { contact: 'attacker@evil.example' }],
   ['mail a key', () => `/admin/api/keys/${target}/mail`, {}],
   ['reload the snapshot', () => '/admin/api/reload', {}],
@@ -138,8 +139,8 @@ describe('each write with a good token', () => {
   });
 
   test('an unknown key id is 404 not_found', async () => {
-    for (const action of ['disable', 'enable', 'rotate', 'mail']) {
-      const a = await s.write(op, `/admin/api/keys/NoSuchKey123/${action}`);
+    for (const action of ['disable', 'enable', 'rotate', 'plan', 'mail']) {
+      const a = await s.write(op, `/admin/api/keys/NoSuchKey123/${action}`, action === 'plan' ? { plan: 'pro' } : {});
       assert.equal(a.status, 404, action);
       assert.equal(a.body.code, 'not_found');
     }

@@ -150,7 +150,7 @@ test('drainDirty hands over each changed key once with its day', () => {
   g.charge(k, 7, T0);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0]]);
   assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'second drain is empty');
 });
 

@@ -5,6 +5,8 @@
   /** The session's synchronizer token, sent in X-CSRF-Token with every write. */
   let csrf = null;
   let refreshTimer = null;
+  /** Polls a running reload's stage while the data or health page shows it. */
+  let reloadTimer = null;
   let chart = null;
   const main = document.getElementById('main');
 
@@ -32,6 +34,49 @@
   };
   const stat = (label, value, sub, id) => h('div', { class: 'stat' }, h('div', { class: 'label' }, label), h('div', { class: 'value', id }, value), sub ? h('div', { class: 'sub' }, sub) : null);
   const message = (id) => h('p', { id, class: 'message', role: 'status' });
+  const seconds = (s) => (s < 60 ? `${Math.max(1, Math.round(s))} s` : duration(Math.round(s)));
+  /** `read 0.21 s · open 0.04 s · assemble 0.01 s`: how long each stage of a pass took. */
+  const stageTimes = (stages) => (stages ?? []).map((x) => `${x.stage} ${x.seconds.toFixed(2)} s`).join(' · ');
+  /** One line for a load: when, what it did, how long, and the stages (the load at start says so). */
+  function loadText(e) {
+    if (!e) return 'none since the server started';
+    const what = `${e.kind}${e.version ? ` ${e.version}` : ''}`;
+    const stages = e.stages && e.stages.length ? ` (${stageTimes(e.stages)})` : '';
+    return `${when(e.finished)} · ${e.at_start ? 'at server start: ' : ''}${what} · took ${e.seconds.toFixed(2)} s${stages}`;
+  }
+  /** A running reload: stage n of m, a bar (rows read of the estimate; moving when the stage counts none), figures. */
+  function reloadProgress(run) {
+    if (!run) return null;
+    const title = run.stage === null ? 'Reloading…' : `Stage ${run.step} of ${run.steps}: ${run.label}`;
+    const bar = h('progress', { id: 'reload-bar', max: 1, value: run.fraction ?? undefined, 'aria-label': 'reload progress' });
+    let detail = '';
+    if (run.stage === 'read' && run.total_rows > 0) {
+      detail = `${num(run.rows)} of about ${num(run.total_rows)} K-line rows (${Math.round((run.fraction ?? 0) * 100)} %)`;
+      detail += run.seconds_left === null ? ', estimating time left' : `, about ${seconds(run.seconds_left)} left`;
+    } else if (run.stage !== null) detail = `${run.stage_seconds.toFixed(1)} s in this stage`;
+    const done = run.done && run.done.length ? `done: ${stageTimes(run.done)}` : null;
+    return h('div', { class: 'progress-box', id: 'reload-progress', 'data-stage': run.stage ?? '' },
+      h('div', { id: 'reload-stage' }, title), bar,
+      h('div', { class: 'small muted', id: 'reload-detail' }, detail, done ? ` · ${done}` : null));
+  }
+  /** Polls GET /admin/api/reload every 250 ms while a pass runs: `show(running)` each time; `ended()` once it stops. */
+  function followReload(show, ended) {
+    clearTimeout(reloadTimer);
+    const page = current();
+    const tick = async () => {
+      let r;
+      try {
+        r = await api('GET', '/admin/api/reload');
+      } catch {
+        return;
+      }
+      if (current() !== page) return;
+      show(r.running);
+      if (r.running) reloadTimer = setTimeout(tick, 250);
+      else ended?.();
+    };
+    tick();
+  }
   function say(el, text, kind) {
     el.textContent = text;
     el.className = `message ${kind ?? ''}`;
@@ -72,24 +117,38 @@
   async function dataPage() {
     const d = await api('GET', '/admin/api/data');
     const reloadMsg = message('reload-result');
+    const progressBox = h('div', { id: 'reload-progress-slot' });
+    const showRun = (run) => progressBox.replaceChildren(...[reloadProgress(run)].filter(Boolean));
     const button = h('button', { id: 'reload-button', type: 'button', onclick: reload }, 'Reload snapshot');
     async function reload() {
       button.disabled = true;
       say(reloadMsg, 'Reloading… (the same as SIGHUP)');
+      const answer = post('/admin/api/reload'); // answers once the pass is over; its stages show meanwhile
+      followReload(showRun);
       try {
-        const r = await post('/admin/api/reload');
+        const r = await answer;
+        clearTimeout(reloadTimer);
+        const took = `${r.seconds.toFixed(2)} s${r.stages && r.stages.length ? `: ${stageTimes(r.stages)}` : ''}`;
         const text = {
-          loaded: `Loaded: now serving ${r.version} (${r.seconds.toFixed(2)} s).`,
-          unchanged: `Unchanged: the folder holds the version already served, ${r.version} (${r.seconds.toFixed(2)} s).`,
+          loaded: `Loaded: now serving ${r.version} (${took}).`,
+          unchanged: `Unchanged: the folder holds the version already served, ${r.version} (${took}).`,
           rejected: `Rejected, still serving ${r.serving}: ${r.reason}`,
           failed: `Failed, still serving ${r.serving}: ${r.reason}`,
         }[r.kind];
         await render(); // fresh figures, then the outcome under the button
         say(document.getElementById('reload-result'), text, r.kind === 'loaded' || r.kind === 'unchanged' ? 'ok' : 'error');
       } catch (e) {
+        clearTimeout(reloadTimer);
+        showRun(null);
         say(reloadMsg, `Reload refused: ${e.message}`, 'error');
         button.disabled = false;
       }
+    }
+    if (d.reload.running) {
+      // A reload started elsewhere (SIGHUP, another operator): follow it, then show its outcome.
+      button.disabled = true;
+      showRun(d.reload.running);
+      requestAnimationFrame(() => followReload(showRun, () => render()));
     }
     const last = d.reload.last;
     const rejected = d.reload.last_rejected;
@@ -102,16 +161,17 @@
         stat('Macro series', d.macro ? 'loaded' : 'none')),
       h('section', { class: 'card' },
         h('h2', null, 'Markets'),
-        h('table', { id: 'markets' },
+        h('div', { class: 'scroll' }, h('table', { id: 'markets' },
           h('thead', null, h('tr', null, h('th', null, 'Market'), h('th', { class: 'num' }, 'Symbols'), h('th', { class: 'num' }, 'Rows'), h('th', null, 'First day'), h('th', null, 'Last day'))),
-          h('tbody', null, d.markets.map((m) => h('tr', null, h('td', null, m.market), h('td', { class: 'num' }, num(m.symbols)), h('td', { class: 'num' }, num(m.rows)), h('td', null, m.start_date ?? '—'), h('td', null, m.end_date ?? '—')))))),
+          h('tbody', null, d.markets.map((m) => h('tr', null, h('td', null, m.market), h('td', { class: 'num' }, num(m.symbols)), h('td', { class: 'num' }, num(m.rows)), h('td', null, m.start_date ?? '—'), h('td', null, m.end_date ?? '—'))))))),
       h('section', { class: 'card' },
         h('h2', null, 'Snapshot reload'),
         h('p', { class: 'muted' }, 'Re-reads the snapshot folder exactly as SIGHUP does: a valid new version is swapped in without dropping a request; a broken one is rejected and the current one stays.'),
         button,
+        progressBox,
         reloadMsg,
-        h('table', null, h('tbody', null,
-          h('tr', null, h('th', null, 'Last reload'), h('td', { id: 'last-reload' }, last ? `${when(last.finished)} · ${last.kind}${last.version ? ` ${last.version}` : ''} · took ${last.seconds.toFixed(2)} s` : 'none since the server started')),
+        h('table', { class: 'stack' }, h('tbody', null,
+          h('tr', null, h('th', null, 'Last reload'), h('td', { id: 'last-reload', 'data-at-start': last?.at_start ? 'true' : null }, loadText(last))),
           h('tr', null, h('th', null, 'Last rejected snapshot'), h('td', { id: 'last-rejected' }, rejected ? `${when(rejected.finished)} · ${rejected.reason}` : 'none since the server started')),
           manifest.note ? h('tr', null, h('th', null, 'Manifest note'), h('td', null, String(manifest.note))) : null))),
     ];
@@ -171,15 +231,32 @@
         else say(msg, `${action} ${id}: ${err.message}`, 'error');
       }
     }
+    /** One row form under a key's row at a time (contact or plan). */
+    function openRowForm(tr, row, focus) {
+      tr.parentElement?.querySelectorAll('tr.row-form').forEach((r) => r.remove());
+      tr.after(row);
+      focus.focus();
+    }
+    /** Changes a key's plan: its limits change at once, today's usage stays. */
+    function planRow(k, tr) {
+      const select = h('select', { id: `plan-of-${k.id}`, 'aria-label': `plan of ${k.id}` }, ['free', 'pro', 'enterprise', 'internal'].map((p) => h('option', { value: p, selected: p === k.plan }, p)));
+      const row = h('tr', { class: 'row-form', 'data-form': 'plan' }, h('td', { colSpan: 7 },
+        h('form', { class: 'inline', onsubmit: (e) => {
+          e.preventDefault();
+          if (select.value === k.plan) return void row.remove();
+          act(k.id, 'plan', { plan: select.value }, (r) => say(msg,
+            `Key ${k.id}: plan ${r.previous_plan} → ${r.record.plan}, its limits apply now; today's ${num(r.usage_today.rows)} rows and ${num(r.usage_today.requests)} requests are kept.`, 'ok'));
+        } }, h('label', null, `New plan of ${k.id}`, select), h('button', { type: 'submit', 'data-action': 'save-plan' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
+      openRowForm(tr, row, select);
+    }
     function contactRow(k, tr) {
       const input = h('input', { type: 'email', value: k.contact ?? '', placeholder: 'ops@example.com', 'aria-label': `contact of ${k.id}` });
-      const row = h('tr', { class: 'row-form' }, h('td', { colSpan: 7 },
+      const row = h('tr', { class: 'row-form', 'data-form': 'contact' }, h('td', { colSpan: 7 },
         h('form', { class: 'inline', onsubmit: (e) => {
           e.preventDefault();
           act(k.id, 'contact', { contact: input.value }, () => say(msg, input.value ? `Contact of ${k.id} set to ${input.value}.` : `Contact of ${k.id} removed.`, 'ok'));
         } }, h('label', null, `Contact e-mail of ${k.id}`, input), h('button', { type: 'submit' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
-      tr.after(row);
-      input.focus();
+      openRowForm(tr, row, input);
     }
     function fillTable(keys, mailConfigured) {
       tbody.replaceChildren(...keys.map((k) => {
@@ -192,19 +269,21 @@
           }
           act(k.id, 'rotate', {}, (r) => { showKey(`Key ${k.id} rotated: the old key no longer works.`, r.key); say(msg, `Rotated key ${k.id}.`, 'ok'); });
         } }, 'Rotate');
+        // data-label: the column's name, shown beside each cell when a narrow window stacks the rows.
         const tr = h('tr', { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
-          h('td', { class: 'mono' }, k.id),
-          h('td', null, k.plan),
-          h('td', null, h('span', { class: `badge ${k.disabled ? 'bad' : 'ok'}`, 'data-role': 'status' }, k.disabled ? 'disabled' : 'enabled')),
-          h('td', null, k.org || '—'),
-          h('td', null, k.contact ?? h('span', { class: 'muted' }, 'none')),
-          h('td', { class: 'small' }, when(k.created)),
-          h('td', null, h('div', { class: 'actions' },
+          h('td', { class: 'mono', 'data-label': 'Id' }, k.id),
+          h('td', { 'data-label': 'Plan', 'data-role': 'plan' }, k.plan),
+          h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${k.disabled ? 'bad' : 'ok'}`, 'data-role': 'status' }, k.disabled ? 'disabled' : 'enabled')),
+          h('td', { 'data-label': 'Organisation' }, k.org || '—'),
+          h('td', { 'data-label': 'Contact' }, k.contact ?? h('span', { class: 'muted' }, 'none')),
+          h('td', { class: 'small', 'data-label': 'Created' }, when(k.created)),
+          h('td', { class: 'row-actions' }, h('div', { class: 'actions' },
             k.disabled
               ? h('button', { type: 'button', class: 'small', 'data-action': 'enable', onclick: () => act(k.id, 'enable', {}, () => say(msg, `Enabled key ${k.id}.`, 'ok')) }, 'Enable')
               : h('button', { type: 'button', class: 'small danger', 'data-action': 'disable', onclick: () => act(k.id, 'disable', {}, () => say(msg, `Disabled key ${k.id}: it is refused from now on.`, 'ok')) }, 'Disable'),
             rotate,
-            h('button', { type: 'button', class: 'small', onclick: () => contactRow(k, tr) }, 'Contact'),
+            h('button', { type: 'button', class: 'small', 'data-action': 'plan', onclick: () => planRow(k, tr) }, 'Plan'),
+            h('button', { type: 'button', class: 'small', 'data-action': 'contact', onclick: () => contactRow(k, tr) }, 'Contact'),
             h('button', { type: 'button', class: 'small', 'data-action': 'mail', title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'SMTP_URL is not set', onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
         return tr;
       }));
@@ -216,33 +295,53 @@
       h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
       d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons will say so and send nothing.'),
       h('section', { class: 'card' }, heading,
-        h('table', { id: 'keys' }, h('thead', null, h('tr', null, ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', ''].map((t) => h('th', null, t)))), tbody)),
+        h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', 'Actions'].map((t) => h('th', null, t)))), tbody)),
     ];
   }
 
   async function usagePage() {
     const d = await api('GET', '/admin/api/usage');
-    const total = d.keys.reduce((a, k) => ({ rows: a.rows + k.rows, requests: a.requests + k.requests }), { rows: 0, requests: 0 });
-    const lastHour = d.per_minute.reduce((n, p) => n + p.requests, 0);
+    const total = d.keys.reduce((a, k) => ({ rows: a.rows + k.rows, requests: a.requests + k.requests, refused: a.refused + k.refused_429 }), { rows: 0, requests: 0, refused: 0 });
+    const shown = d.per_minute.reduce((n, p) => n + p.requests, 0);
+    const sinceStart = d.per_minute.length < 60; // the series starts at the server's start
     const chartBox = h('div', { id: 'chart' });
+    const cell = (label, value, props) => h('td', { class: 'num', 'data-label': label, ...props }, value);
     const out = [
       h('div', { class: 'grid' },
         stat('Quota day', d.day, 'usage resets at 00:00 QUOTA_TZ'),
         stat('Rows today', num(total.rows), 'all keys'),
-        stat('Requests today', num(total.requests), 'all keys'),
-        stat('Requests, last hour', num(lastHour), 'answered by the API')),
-      h('section', { class: 'card' }, h('h2', null, 'Requests per minute, last hour'), chartBox),
+        stat('Requests today', num(total.requests), `all keys · ${num(total.refused)} refused 429`),
+        stat(sinceStart ? 'Requests since start' : 'Requests, last hour', num(shown), sinceStart ? `server started ${when(d.started)}` : 'answered by the API')),
+      h('section', { class: 'card' }, h('h2', null, sinceStart ? 'Requests per minute since the server started' : 'Requests per minute, last hour'), chartBox),
       h('section', { class: 'card' }, h('h2', null, 'Per key today'),
-        h('table', { id: 'usage' },
-          h('thead', null, h('tr', null, h('th', null, 'Key'), h('th', null, 'Plan'), h('th', null, 'Organisation'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num' }, 'Daily quota'), h('th', { class: 'num' }, 'Remaining'))),
-          h('tbody', null, d.keys.map((k) => h('tr', { class: k.disabled ? 'disabled' : '' },
+        h('div', { class: 'scroll' }, h('table', { id: 'usage' },
+          h('thead', null, h('tr', null, h('th', null, 'Key'), h('th', null, 'Plan'), h('th', null, 'Organisation'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num', title: 'Requests refused 429: rate limit or daily quota' }, 'Refused (429)'), h('th', { class: 'num' }, 'Daily quota'), h('th', { class: 'num' }, 'Remaining'))),
+          h('tbody', null, d.keys.map((k) => h('tr', { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
             h('td', { class: 'mono' }, k.id), h('td', null, k.plan), h('td', null, k.org || '—'),
-            h('td', { class: 'num' }, num(k.rows)), h('td', { class: 'num' }, num(k.requests)),
-            h('td', { class: 'num' }, k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
-            h('td', { class: 'num' }, k.remaining === null ? 'unlimited' : num(k.remaining))))))),
+            cell('Rows', num(k.rows)), cell('Requests', num(k.requests)),
+            cell('Refused (429)', num(k.refused_429), { 'data-role': 'refused', title: `${num(k.rate_limited)} over the rate limit · ${num(k.quota_exhausted)} over the daily quota` }),
+            cell('Daily quota', k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
+            cell('Remaining', k.remaining === null ? 'unlimited' : num(k.remaining)))))))),
+      routesCard(d.by_route),
     ];
     requestAnimationFrame(() => drawChart(chartBox, d.per_minute)); // once the page is in place and has a width
     return out;
+  }
+
+  /** Requests by route since the server started: every answer the server counted (API, health, /metrics, 404s). */
+  function routesCard(routes) {
+    const title = h('h2', null, 'Requests by route since start');
+    if (routes === null) return h('section', { class: 'card' }, title, h('p', { class: 'muted', id: 'routes-missing' }, 'This server does not pass its per-route counts to the dashboard.'));
+    const plans = (r) => Object.entries(r.by_plan).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${num(n)}`).join(' · ');
+    return h('section', { class: 'card' }, title,
+      h('div', { class: 'scroll' }, h('table', { id: 'routes' },
+        h('thead', null, h('tr', null, h('th', null, 'Route'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, '2xx/3xx'), h('th', { class: 'num' }, '4xx'), h('th', { class: 'num' }, '429'), h('th', { class: 'num' }, '5xx'), h('th', null, 'By plan'))),
+        h('tbody', null, routes.length === 0
+          ? h('tr', null, h('td', { colSpan: 8, class: 'muted' }, 'No requests yet.'))
+          : routes.map((r) => h('tr', { 'data-route': r.route },
+            h('td', { class: 'mono' }, r.route), h('td', { class: 'num', 'data-role': 'requests' }, num(r.requests)), h('td', { class: 'num' }, num(r.rows)),
+            h('td', { class: 'num' }, num(r.ok)), h('td', { class: 'num' }, num(r.client_errors)), h('td', { class: 'num' }, num(r.too_many)), h('td', { class: 'num' }, num(r.server_errors)),
+            h('td', { class: 'small' }, plans(r))))))));
   }
 
   function drawChart(box, points) {
@@ -253,11 +352,15 @@
       return;
     }
     const data = [points.map((p) => p.t), points.map((p) => p.requests), points.map((p) => p.errors)];
+    // The x axis spans the minutes the series has (from the server's start, at most an hour), at least a few.
+    const first = points[0]?.t ?? Math.floor(Date.now() / 60_000) * 60;
+    const last = Math.max(points.at(-1)?.t ?? first, first + 5 * 60);
+    const dots = points.length < 3 ? { points: { show: true } } : {}; // a line needs two points: dots until then
     chart = new uPlot({
-      width: Math.max(320, box.clientWidth || 800),
+      width: Math.max(280, box.clientWidth || 800),
       height: 280,
-      scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(5, max)] } },
-      series: [{}, { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2 }, { label: 'errors / min', stroke: '#b42318', width: 1.5 }],
+      scales: { x: { time: true, range: () => [first, last] }, y: { range: (u, min, max) => [0, Math.max(5, max)] } },
+      series: [{}, { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2, ...dots }, { label: 'errors / min', stroke: '#b42318', width: 1.5, ...dots }],
       axes: [{}, { label: 'requests' }],
     }, data, box);
   }
@@ -265,7 +368,14 @@
   async function healthPage() {
     const d = await api('GET', '/admin/api/health');
     const badge = { ok: 'ok', draining: 'warn', not_ready: 'bad' }[d.status] ?? 'warn';
+    const reloadSlot = h('div', { id: 'reload-progress-slot' });
+    const showRun = (run) => reloadSlot.replaceChildren(...(run ? [h('section', { class: 'card' }, h('h2', null, 'Snapshot reload in progress'), reloadProgress(run))] : []));
+    if (d.reload) {
+      showRun(d.reload);
+      requestAnimationFrame(() => followReload(showRun, () => render()));
+    }
     return [
+      reloadSlot,
       h('div', { class: 'grid' },
         stat('Status', h('span', { class: `badge ${badge}` }, d.status), d.data_version ? `serving ${d.data_version}` : null),
         stat('Uptime', duration(d.uptime_s), `since ${when(d.started)}`, 'uptime'),
@@ -295,6 +405,7 @@
   async function render() {
     const name = current();
     clearTimeout(refreshTimer);
+    clearTimeout(reloadTimer);
     for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', a.dataset.page === name);
     document.title = `${name[0].toUpperCase()}${name.slice(1)} · Market data operator dashboard`;
     try {
@@ -305,7 +416,8 @@
     } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'message error' }, `Could not load this page: ${e.message}`)));
     }
-    if (REFRESH[name]) refreshTimer = setTimeout(() => { if (!document.hidden && current() === name) render(); }, REFRESH[name]);
+    // A page following a running reload refreshes itself when the reload ends.
+    if (REFRESH[name] && !document.getElementById('reload-progress')) refreshTimer = setTimeout(() => { if (!document.hidden && current() === name) render(); }, REFRESH[name]);
   }
 
   document.getElementById('sign-out').addEventListener('click', async () => {
@@ -318,7 +430,7 @@
   window.addEventListener('hashchange', render);
   window.addEventListener('resize', () => {
     const box = document.getElementById('chart');
-    if (chart && box) chart.setSize({ width: Math.max(320, box.clientWidth), height: 280 });
+    if (chart && box) chart.setSize({ width: Math.max(280, box.clientWidth), height: 280 });
   });
 
   api('GET', '/admin/api/session').then((s) => {
