@@ -280,13 +280,17 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       observed(routeIndex, problem.status, key, 0, body, started, nowMs, requestId);
     };
 
-    /** 304 when If-None-Match names `etag`, else 200 with `body` after `head` (answerHead's); the 304 charges no rows. */
-    const answer = (a: Answer, body: Answer['body'], etag: string, head: () => HeaderBlock, figures: Verdict | null): void => {
+    /**
+     * 304 when If-None-Match names `etag`, else 200 with `body` in encoding `used`; the 304
+     * charges no rows. A kept answer (`a` is the cache's) keeps its header block per encoding.
+     */
+    const answer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
       const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
       if (!notModified) {
-        sendBlock(res, 200, head(), body, headers, state.draining, false, synchronous);
+        const head = 'heads' in a ? (a.heads[ENCODING_SLOTS[used]] ??= keptBlock(answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
+        sendBlock(res, 200, head, body, headers, state.draining, false, synchronous);
         return observed(routeIndex, 200, key, a.rows, body, started, nowMs, requestId);
       }
       headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary);
@@ -307,14 +311,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       let used: Encoding = 'identity';
       if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES) (body = compress(body as Buffer, encoding)), (used = encoding);
       const etag = tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used);
-      answer(fresh, body, etag, () => answerHead(fresh, dataset!.version, etag, used), figures);
+      answer(fresh, body, used, etag, figures);
     };
 
     const answerKept = (c: ResponseCache, kept: CachedAnswer, figures: Verdict | null): void => {
       const { body, encoding: used } = c.encoded(kept, encoding);
       const slot = ENCODING_SLOTS[used];
       const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
-      answer(kept, body, etag, () => (kept.heads[slot] ??= keptBlock(answerHead(kept, dataset!.version, etag, used))), figures);
+      answer(kept, body, used, etag, figures);
     };
 
     try {
