@@ -3,10 +3,14 @@
 /** Every problem `code` the API answers, with its status and title. */
 export const PROBLEMS = {
   invalid_parameter: { status: 400, title: 'Bad Request' },
+  /** Two Host or two Content-Length fields (RFC 9112 §3.2, §6.3): answered, then the connection closed. */
+  malformed_request: { status: 400, title: 'Bad Request' },
   unknown_market: { status: 400, title: 'Bad Request' },
   batch_too_large: { status: 400, title: 'Bad Request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   csrf_failed: { status: 403, title: 'Forbidden' },
+  /** A dashboard request whose Host it does not answer (DNS rebinding, transport/admin/host-check.ts). */
+  forbidden_host: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not Found' },
   unknown_symbol: { status: 404, title: 'Not Found' },
   macro_not_ready: { status: 404, title: 'Not Found' },
@@ -17,6 +21,8 @@ export const PROBLEMS = {
   /** Answered by nginx in front (deploy/nginx.conf), never by the server itself: a request head over 16 KiB. */
   header_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: { status: 500, title: 'Internal Server Error' },
+  /** Answered by nginx in front, never by the server itself: a request line naming HTTP/2 or later. */
+  http_version_not_supported: { status: 505, title: 'HTTP Version Not Supported' },
   shutting_down: { status: 503, title: 'Service Unavailable' },
   deadline_exceeded: { status: 503, title: 'Service Unavailable' },
   mail_not_configured: { status: 503, title: 'Service Unavailable' },
@@ -72,4 +78,5 @@ export const STATUS_LINES: Record<number, string> = {
   431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
+  505: '505 HTTP Version Not Supported',
 };

@@ -12,6 +12,7 @@ import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
+import { framingProblem, requestFramingProblem } from './http/framing.js';
 import { requestIdOf } from './http/request-id.js';
 import type { AccessLog } from './log.js';
 import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
@@ -101,7 +102,7 @@ export function assertNativeUws(): void {
 const AMBIGUOUS_KEY = '\u0000ambiguous';
 
 /** The request headers the API reads, gathered in one pass over them (uWS's getHeader sees only the first of duplicates). */
-const incoming = { key: null as string | null, accept: '', acceptEncoding: '', ifNoneMatch: '', origin: '', requestId: '' };
+const incoming = { key: null as string | null, accept: '', acceptEncoding: '', ifNoneMatch: '', origin: '', requestId: '', hosts: 0, lengths: 0 };
 
 const presentKey = (value: string): void => {
   incoming.key = incoming.key !== null && incoming.key !== value ? AMBIGUOUS_KEY : value;
@@ -133,12 +134,19 @@ function readHeader(name: string, value: string): void {
     case 'x-request-id':
       incoming.requestId = value;
       break;
+    case 'host':
+      incoming.hosts++;
+      break;
+    case 'content-length':
+      incoming.lengths++;
+      break;
   }
 }
 
 function readHeaders(req: HttpRequest): typeof incoming {
   incoming.key = null;
   incoming.accept = incoming.acceptEncoding = incoming.ifNoneMatch = incoming.origin = incoming.requestId = '';
+  incoming.hosts = incoming.lengths = 0;
   req.forEach(readHeader);
   return incoming;
 }
@@ -259,6 +267,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
     let path = ''; // read below only when the answer is not kept: only a fresh answer makes its Link
     const h = readHeaders(req);
+    const misframed = framingProblem(h);
     const presented = route.auth ? h.key : null;
     const { ifNoneMatch, origin } = h;
     const requestId = requestIdOf(h.requestId);
@@ -276,7 +285,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const fail = (error: unknown, figures: Verdict | null): void => {
       const problem = error instanceof Problem ? error : internalError(error, route.pattern, requestId);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
-      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId); // draining: Connection: close
+      const close = state.draining || problem === misframed; // Connection: close
+      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), close, false, requestId);
       observed(routeIndex, problem.status, key, 0, body, started, nowMs, requestId);
     };
 
@@ -322,6 +332,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
 
     try {
+      if (misframed !== null) throw misframed;
       if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
       if (state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
       if (route.auth) {
@@ -405,10 +416,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const started = performance.now();
     const nowMs = now();
     const { headers, requestId } = plainHeaders(req, withCors);
-    const made = make(req);
+    const misframed = requestFramingProblem(req);
+    const made = misframed ?? make(req);
     const headOnly = req.getMethod() === 'head';
     if (made instanceof Problem) {
-      const body = sendProblem(res, made, headers, state.draining, headOnly, requestId);
+      const body = sendProblem(res, made, headers, state.draining || made === misframed, headOnly, requestId);
       return observed(route, made.status, null, 0, body, started, nowMs, requestId);
     }
     send(res, 200, made.type, made.body, headers, state.draining, headOnly);
@@ -418,6 +430,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const preflight = (route: number) => (res: HttpResponse, req: HttpRequest): void => {
     const started = performance.now();
     const { headers, requestId } = plainHeaders(req, false);
+    const misframed = requestFramingProblem(req);
+    if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
     headers.push('allow', 'GET, OPTIONS');
     cors.preflight(req.getHeader('origin'), headers);
     sendEmpty(res, 204, headers);
@@ -470,6 +484,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.get('/metrics', (res, req) => {
       const started = performance.now();
       const { headers, requestId } = plainHeaders(req, false);
+      const misframed = requestFramingProblem(req);
+      if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
       let aborted = false;
       res.onAborted(() => (aborted = true));
       const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);

@@ -1,4 +1,4 @@
-// Figures of issue 6 on the full demo snapshot: latency and errors under load without and with a SIGHUP every 2 s, and RSS.
+// Reload figures on the full demo snapshot: latency and errors under load without and with a SIGHUP every 2 s, and RSS.
 //
 //   node dist/bench/ops/reload.js [--seconds 30] [--interval 2] [--baseline 15] [--connections 4] [--rate 200]
 //

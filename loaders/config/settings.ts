@@ -75,7 +75,7 @@ export const SERVER_SETTINGS = {
     flag: 'cors-origins', env: 'CORS_ORIGINS', kind: kind.origins, default: '*',
     doc: 'Origins whose pages may call the API: * (the API authenticates by header, never by cookie) or a comma list. The dashboard never answers CORS.',
   }),
-  adminOrigin: optional({ flag: 'admin-origin', env: 'ADMIN_ORIGIN', kind: kind.origin, doc: "The dashboard's public origin when behind a proxy (dashboard writes must come from it). Unset: the Host the request came to." }),
+  adminOrigin: optional({ flag: 'admin-origin', env: 'ADMIN_ORIGIN', kind: kind.origin, doc: "The dashboard's public origin (set it to reach the dashboard by name, e.g. behind a proxy): only requests whose Host is its host[:port] are answered, and writes must come from it. Unset: only an IP address or localhost Host is answered (a guard against DNS rebinding), writes from http:// + that Host." }),
   smtpUrl: optional({
     flag: null, env: 'SMTP_URL', kind: kind.smtpUrl, secret: true,
     doc: "Mail server for the dashboard's \"mail key details\" (the secret is never mailed). Environment only: it may hold a password. Unset: no mail.",

@@ -7,13 +7,21 @@ import addFormats from 'ajv-formats';
 import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
-/** decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500 of an unexpected exception), deadline_exceeded (issue 6's request deadline) and header_too_large (issue 12 item 6: nginx's answer to a head over 16 KiB, deploy/nginx.conf). */
+/**
+ * decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500
+ * of an unexpected exception), deadline_exceeded (the request deadline), malformed_request (two
+ * Host or Content-Length fields; from nginx, a head it cannot parse), and nginx's own answers in
+ * front (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
+ * forbidden_host: the dashboard's Host check against DNS rebinding.
+ */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
+  malformed_request: 400,
   unknown_market: 400,
   batch_too_large: 400,
   unauthorized: 401,
   csrf_failed: 403,
+  forbidden_host: 403,
   not_found: 404,
   unknown_symbol: 404,
   macro_not_ready: 404,
@@ -27,6 +35,7 @@ const DECIDED: Record<string, number> = {
   not_ready: 503,
   internal_error: 500,
   deadline_exceeded: 503,
+  http_version_not_supported: 505,
 };
 
 /** Reason phrases of RFC 9110 §15 (429 is RFC 6585 §4). */
@@ -41,11 +50,12 @@ const REASON: Record<number, string> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  505: 'HTTP Version Not Supported',
 };
 
 const CODES = Object.keys(PROBLEMS) as ProblemCode[];
 
-test('the catalogue holds exactly the codes of decisions §2 plus internal_error, deadline_exceeded and header_too_large', () => {
+test('the catalogue holds exactly the codes of decisions §2 plus the ones named above', () => {
   assert.deepEqual([...CODES].sort(), Object.keys(DECIDED).sort());
 });
 

@@ -4,7 +4,7 @@ import { Problem } from '../problem.js';
 import type { AdminRequest } from './exchange.js';
 import { type Session, sameToken } from './sessions.js';
 
-/** The origin this request should come from: the configured one, else `http(s)://` + Host. */
+/** The origin this request should come from: the configured one, else `http(s)://` + Host (by now an IP literal or localhost: host-check.ts). */
 export function ownOrigin(req: AdminRequest, configured: string | null, tls: boolean): string | null {
   if (configured !== null) return configured;
   if (req.host === '' || /[\s/\\@]/.test(req.host)) return null;

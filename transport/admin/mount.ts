@@ -1,6 +1,7 @@
 // Mounts the operator dashboard on the server's uWS app: /dashboard pages and assets, /admin/api JSON.
 
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { requestFramingProblem } from '../http/framing.js';
 import { Problem } from '../problem.js';
 import { type HeaderList, JSON_TYPE, sendProblem } from '../respond.js';
 import type { AdminRoute } from './admin-route.js';
@@ -36,7 +37,7 @@ export function createAdmin(deps: AdminDeps): Admin {
       try {
         if (deps.state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
         const nowMs = rt.now();
-        // Order: Origin (403) → session (401) → CSRF token (403) → body (400) → the action.
+        // Order (after framing and Host, checked by `checked`): Origin (403) → session (401) → CSRF token (403) → body (400) → the action.
         if (route.guard !== 'none') checkOrigin(r, rt.origin, rt.tls);
         const session = route.session ? rt.sessions.touch(r.cookie, nowMs, deps.operator.passwordStamp()) : null;
         if (route.session && session === null) throw new Problem('unauthorized', 'sign in to the dashboard first (an API key does not open it)');
@@ -87,22 +88,37 @@ export function createAdmin(deps: AdminDeps): Admin {
     sendProblem(res, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`), [...SECURITY_HEADERS, ...versionHeaders()]);
   };
 
+  type Handler = (res: HttpResponse, req: HttpRequest) => void;
+
+  /**
+   * Every dashboard handler, wrapped: before anything else, a request with two Host or
+   * Content-Length fields is refused (http/framing.ts; a body's length must be unambiguous),
+   * then the Host check (host-check.ts).
+   */
+  const checked = (handler: Handler): Handler => (res, req) => {
+    const misframed = requestFramingProblem(req);
+    const refused = misframed ?? rt.checkHost(req.getHeader('host'));
+    if (refused === null) handler(res, req);
+    else sendProblem(res, refused, [...SECURITY_HEADERS, ...versionHeaders()], misframed !== null, req.getMethod() === 'head');
+  };
+
   return {
     runtime: rt,
     mount(app) {
+      // The only registrations of the dashboard: each through checked.
+      const on = (method: 'get' | 'post' | 'any', pattern: string, handler: Handler): void => void app[method](pattern, checked(handler));
       const allowed = new Map<string, string[]>();
       for (const route of routes) {
-        if (route.method === 'get') app.get(route.pattern, (res, req) => serve(route, res, req));
-        else app.post(route.pattern, (res, req) => serve(route, res, req));
+        on(route.method, route.pattern, (res, req) => serve(route, res, req));
         allowed.set(route.pattern, [...(allowed.get(route.pattern) ?? []), route.method.toUpperCase()]);
       }
-      for (const [pattern, methods] of allowed) app.any(pattern, notAllowed(methods.join(', ')));
-      app.any('/admin/api/*', notFound);
-      app.get('/dashboard', page);
-      app.get('/dashboard/', page);
-      app.get('/dashboard/*', file);
-      app.any('/dashboard', notAllowed('GET'));
-      app.any('/dashboard/*', notAllowed('GET'));
+      for (const [pattern, methods] of allowed) on('any', pattern, notAllowed(methods.join(', ')));
+      on('any', '/admin/api/*', notFound);
+      on('get', '/dashboard', page);
+      on('get', '/dashboard/', page);
+      on('get', '/dashboard/*', file);
+      on('any', '/dashboard', notAllowed('GET'));
+      on('any', '/dashboard/*', notAllowed('GET'));
     },
   };
 }

@@ -86,8 +86,9 @@ export interface AdminDeps {
   /** null: no SMTP_URL, mail actions answer 503 mail_not_configured. */
   mailer: KeyMailer | null;
   /**
-   * The origin browsers reach the dashboard at (ADMIN_ORIGIN, e.g. `https://ops.example`);
-   * null: `http://` + the request's Host header. An `https:` origin makes the cookie `Secure`.
+   * The origin browsers reach the dashboard at (ADMIN_ORIGIN, e.g. `https://ops.example`): only
+   * its Host is served. null: only an IP-literal or `localhost` Host is served, and the expected
+   * Origin is `http://` + that Host. An `https:` origin makes the cookie `Secure`.
    */
   origin?: string | null;
   /** Served over TLS by this process itself: the session cookie is `Secure`. */

@@ -1,7 +1,9 @@
 // The dashboard's live parts built from its dependencies: sessions, sign-in backoff, clock, cookie settings.
 
+import type { Problem } from '../problem.js';
 import type { AdminDeps } from './ports.js';
 import { COOKIE } from './exchange.js';
+import { hostCheck } from './host-check.js';
 import { IDLE_MS, SessionStore } from './sessions.js';
 import { SignInBackoff } from './sign-in-backoff.js';
 
@@ -11,8 +13,10 @@ export interface AdminRuntime {
   backoff: SignInBackoff;
   now: () => number;
   log: (line: string) => void;
-  /** The configured origin (ADMIN_ORIGIN) or null: derived from Host. */
+  /** The configured origin (ADMIN_ORIGIN) or null: derived from Host (an IP literal or localhost, host-check.ts). */
   origin: string | null;
+  /** A request's Host ('' when absent) → null, or the 403 to answer (host-check.ts). */
+  checkHost: (host: string) => Problem | null;
   /** Requests reach this process over TLS (the expected origin is https). */
   tls: boolean;
   idleMs: number;
@@ -32,6 +36,7 @@ export function adminRuntime(deps: AdminDeps): AdminRuntime {
     now: deps.now ?? Date.now,
     log: deps.log ?? ((line) => console.error(line)),
     origin,
+    checkHost: hostCheck(origin),
     tls,
     idleMs,
     cookie: (id) => `${COOKIE}=${id ?? ''}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}${id === null ? '; Max-Age=0' : ''}`,

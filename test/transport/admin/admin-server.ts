@@ -76,6 +76,8 @@ export interface AdminServerOptions {
   routes?: (() => RouteCount[]) | null;
   /** Replaces the Reloader behind the ReloadLog (a test holding a pass at a stage). */
   reload?: { run: () => Promise<any>; progress: () => any };
+  /** ADMIN_ORIGIN (none by default: the dashboard answers at 127.0.0.1, and the helper's Origin is `http://127.0.0.1:<port>`). */
+  adminOrigin?: string | null;
 }
 
 export async function startAdminServer(options: AdminServerOptions = {}): Promise<AdminServer> {
@@ -100,7 +102,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
   reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
-  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
+  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
