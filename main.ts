@@ -15,6 +15,8 @@ import type { ServerState } from './transport/server.js';
 const settings = startProgram(SERVER).values;
 
 const { checkListen, listenFailure } = await import('./loaders/config/listen-check.js');
+const { SettingError } = await import('./loaders/config/read-settings.js');
+const { lockStateFolder, StateFolderInUse } = await import('./loaders/state/instance-lock.js');
 const { generateDemoSnapshot } = await import('./loaders/demo/index.js');
 const { ensureDataset } = await import('./loaders/ensure-dataset.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
@@ -69,6 +71,10 @@ const startFailed = (error: unknown): never => exitOnError(SERVER, error);
 process.on('uncaughtException', startFailed);
 
 await checkListen(host, port); // a taken port is refused before the data load, not after it
+// A second server on this state folder is refused (exit 2) before it writes anything there.
+await lockStateFolder(stateDir).catch((error: unknown) => {
+  throw error instanceof StateFolderInUse ? new SettingError(error.message) : error;
+});
 const guard = new Guard(settings.quotaTz);
 const loadStarted = performance.now();
 const opened = await ensureDataset({

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -153,5 +153,48 @@ describe('a port already in use', () => {
     const health = await httpRequest(first.port, '/healthz');
     assert.equal(health.status, 200, 'the first server still answers');
     assert.equal(health.headers['x-data-version'], first.version, 'and it is the first server that answers');
+  });
+});
+
+describe('a state folder already served', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let first: ServerProcess;
+  let state = '';
+  before(async () => {
+    dir = await tempDir('mdq-lock-');
+    const snapshot = await fixtureCopy(join(dir.path, 'snapshot'));
+    state = join(dir.path, 'state');
+    first = await startServerProcess({ snapshot, state });
+  });
+  after(async () => {
+    await first?.kill();
+    await dir.cleanup();
+  });
+
+  test('a second server on the same state folder (through a link too) exits 2 naming the first one\'s pid, and the first keeps serving', async () => {
+    const alias = join(dir.path, 'alias');
+    symlinkSync(state, alias);
+    for (const path of [state, alias]) {
+      const r = run(MAIN_JS, ['--host', '127.0.0.1', '--port', '0', '--state', path]);
+      assert.equal(assertOneLineExit2(r, 'second server'), `mdq: state folder ${state} is in use by another server (pid ${first.pid}): give each instance its own STATE_DIR`);
+    }
+    const health = await httpRequest(first.port, '/healthz');
+    assert.equal(health.status, 200, 'the first server still answers');
+  });
+
+  test('the CLIs still work beside the server (they take no lock)', () => {
+    const r = run(ENTRY.keys, ['list', '--state', state]);
+    assert.equal(r.code, 0, r.stderr);
+  });
+
+  test('once the first is killed (SIGKILL: no clean-up at all), a new server starts on the folder', async () => {
+    first.signal('SIGKILL');
+    await first.exited;
+    const second = await startServerProcess({ snapshot: join(dir.path, 'snapshot'), state });
+    try {
+      assert.equal((await httpRequest(second.port, '/healthz')).status, 200);
+    } finally {
+      await second.kill();
+    }
   });
 });
