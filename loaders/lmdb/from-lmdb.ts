@@ -3,6 +3,7 @@
 import { open, type Database, type Key } from 'lmdb';
 import { KLINE_VALUE_COLUMNS, type FundamentalColumns, type KlineColumns, sharedFloat64, sharedInt32 } from '../../engine/dataset/kline-columns.js';
 import { envFile, FORMAT, fundamentalsKey, klineKey, type SnapshotMeta, type StoredMarketMeta } from './layout.js';
+import { type Prefault, prefault } from './prefault.js';
 
 export interface StoredMarket {
   meta: StoredMarketMeta;
@@ -26,16 +27,28 @@ export async function readMeta(dir: string): Promise<SnapshotMeta | null> {
   }
 }
 
-/** Copies every block of the environment at `dir` into fresh shared memory. */
-export async function readSnapshotEnv(dir: string): Promise<StoredSnapshot> {
+/**
+ * Copies every block of the environment at `dir` into fresh shared memory: every column is
+ * allocated first, then filled one after another while helper threads fault in the pages of
+ * the ones still to come (prefault.ts).
+ */
+export async function readSnapshotEnv(dir: string, prefaultThreads?: number): Promise<StoredSnapshot> {
   const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  let helpers: Prefault | null = null;
   try {
     const meta = env.get('meta') as SnapshotMeta | undefined;
     if (meta === undefined || meta.format !== FORMAT) throw new Error(`${dir}: not a stored snapshot of format ${FORMAT}`);
     const blocks = env.openDB({ name: 'blocks', encoding: 'binary' });
-    const markets = meta.markets.map((m) => ({ meta: m, klines: readKlines(blocks, m), fundamentals: readFundamentals(blocks, m) }));
+    const markets = meta.markets.map((m) => ({ meta: m, klines: klineColumns(m), fundamentals: fundamentalColumns(m) }));
+    const fills = markets.flatMap((m) => [...klineFills(blocks, m.meta, m.klines), ...fundamentalFills(blocks, m.meta, m.fundamentals)]);
+    helpers = prefault(fills.map((f) => f.target.buffer as SharedArrayBuffer), prefaultThreads);
+    fills.forEach((fill, i) => {
+      helpers!.reached(i);
+      fill.copy();
+    });
     return { meta, markets };
   } finally {
+    await helpers?.done();
     await env.close();
   }
 }
@@ -58,29 +71,42 @@ function copyBlock(blocks: Database, key: Key[], target: Float64Array | Int32Arr
   new Uint8Array(target.buffer, target.byteOffset + at * target.BYTES_PER_ELEMENT, bytes).set(block.subarray(0, bytes));
 }
 
-function readKlines(blocks: Database, m: StoredMarketMeta): KlineColumns {
+/** One column to fill: its memory, and the copy of its stored blocks into it. */
+interface Fill {
+  target: Float64Array | Int32Array;
+  copy: () => void;
+}
+
+function klineColumns(m: StoredMarketMeta): KlineColumns {
   const offsets = offsetsOf(m.klineRows);
   const rows = offsets[offsets.length - 1];
   const columns = { offsets, date: sharedInt32(rows) } as KlineColumns;
   for (const name of KLINE_VALUE_COLUMNS) columns[name] = sharedFloat64(rows);
-  m.symbols.forEach((symbol, i) => {
-    const at = offsets[i];
-    const count = offsets[i + 1] - at;
-    copyBlock(blocks, klineKey(m.market, symbol, 'date'), columns.date, at, count);
-    for (const name of KLINE_VALUE_COLUMNS) copyBlock(blocks, klineKey(m.market, symbol, name), columns[name], at, count);
-  });
   return columns;
 }
 
-function readFundamentals(blocks: Database, m: StoredMarketMeta): FundamentalColumns {
+/** Each K-line column filled whole, symbol after symbol, before the next column. */
+function klineFills(blocks: Database, m: StoredMarketMeta, columns: KlineColumns): Fill[] {
+  const { offsets } = columns;
+  const fill = (name: 'date' | (typeof KLINE_VALUE_COLUMNS)[number]): Fill => ({
+    target: columns[name],
+    copy: () => m.symbols.forEach((symbol, i) => copyBlock(blocks, klineKey(m.market, symbol, name), columns[name], offsets[i], offsets[i + 1] - offsets[i])),
+  });
+  return [fill('date'), ...KLINE_VALUE_COLUMNS.map(fill)];
+}
+
+function fundamentalColumns(m: StoredMarketMeta): FundamentalColumns {
   const offsets = offsetsOf(m.fundamentalRows);
   const rows = offsets[offsets.length - 1];
-  const date = sharedInt32(rows);
-  copyBlock(blocks, fundamentalsKey(m.market, 'date'), date, 0, rows);
   const columns: Record<string, Float64Array> = {};
-  for (const name of m.fundamentalColumns) {
-    columns[name] = sharedFloat64(rows);
-    copyBlock(blocks, fundamentalsKey(m.market, name), columns[name], 0, rows);
-  }
-  return { offsets, date, columns };
+  for (const name of m.fundamentalColumns) columns[name] = sharedFloat64(rows);
+  return { offsets, date: sharedInt32(rows), columns };
+}
+
+function fundamentalFills(blocks: Database, m: StoredMarketMeta, f: FundamentalColumns): Fill[] {
+  const rows = f.date.length;
+  return [
+    { target: f.date, copy: () => copyBlock(blocks, fundamentalsKey(m.market, 'date'), f.date, 0, rows) },
+    ...m.fundamentalColumns.map((name) => ({ target: f.columns[name], copy: () => copyBlock(blocks, fundamentalsKey(m.market, name), f.columns[name], 0, rows) })),
+  ];
 }
