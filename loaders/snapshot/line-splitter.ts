@@ -86,9 +86,11 @@ export class LineSplitter {
 
   private deliver(text: string, start: number, end: number, invalid: number): void {
     const stop = end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+    // Not UTF-8 first: a U+FFFD takes 3 bytes where the bad bytes it stands for may be fewer,
+    // so measuring such a line could call it too long when it is not.
+    if (invalid >= start && invalid < end) throw new RowError('not UTF-8 text (or a U+FFFD replacement character)');
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
     if (stop - start > this.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, stop)) > this.maxLineBytes) throw this.tooLong();
-    if (invalid >= start && invalid < end) throw new RowError('not UTF-8 text (or a U+FFFD replacement character)');
     this.onLine(text.slice(start, stop), this.line);
     this.line++;
   }
