@@ -9,7 +9,7 @@ export function numberCell(text: string, column: string): number {
   if (text.length === 0) return NaN;
   const value = parseDecimal(text); // NaN for `inf`, `NaN`, `1e999` and every non-decimal
   if (value !== value) throw new RowError(`${column}: not a number: '${clip(text)}'`);
-  return value;
+  return value === 0 ? 0 : value; // `-0` stored as 0: binary formats would otherwise carry the sign
 }
 
 /** A required date cell (`YYYY-MM-DD` or `YYYYMMDD`, a real calendar day) as a day number. */

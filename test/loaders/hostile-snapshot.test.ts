@@ -153,6 +153,39 @@ describe('no number in a stored snapshot can make an answer non-finite', () => {
   for (const [what, files, message] of notNumbers) test(`${what} is rejected`, () => rejects(files, message));
 });
 
+describe('edge cases that load, as they should', () => {
+  /** Stores `files` in a state folder of their own and opens the result. */
+  async function opened(files: Record<string, string | Buffer>, extra?: (path: string) => Promise<void>) {
+    const path = await folder(files);
+    await extra?.(path);
+    const stateDir = join(root, `state${counter++}`);
+    await storeSnapshot(path, stateDir);
+    return (await openCurrentDataset(stateDir))!;
+  }
+
+  test('a UTF-8 byte order mark before the header is skipped, in klines.csv and symbols.csv', async () => {
+    const bom = (text: string): Buffer => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const ds = await opened({ 'ashare/klines.csv': bom(csv(KLINE_HEADER, ROW)), 'ashare/symbols.csv': bom(csv('symbol,name', 'sh600000,A')) });
+    assert.deepEqual(Array.from(ds.markets.ashare!.klines.close), [10.5]);
+    assert.equal(ds.markets.ashare!.symbols.name(0), 'A');
+  });
+
+  test('`-0` is stored as 0, so no format can answer a negative zero', async () => {
+    const ds = await opened({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,-0,11,-0,10.5,-0,1050,1') });
+    const { open, low, volume } = ds.markets.ashare!.klines;
+    for (const value of [open[0], low[0], volume[0]]) assert.ok(Object.is(value, 0), `+0, not ${Object.is(value, -0) ? '-0' : value}`);
+  });
+
+  test('a hidden folder (`...`) is ignored; a market folder that links to `..` is not followed out of the snapshot', async () => {
+    const ds = await opened({ ...GOOD, '.../klines.csv': csv(KLINE_HEADER, ROW) });
+    const withRows = Object.entries(ds.markets).filter(([, m]) => m != null && m.klines.close.length > 0).map(([name]) => name);
+    assert.deepEqual(withRows, ['ashare']);
+    const path = await folder(GOOD);
+    await symlink('..', join(path, 'hkstock'));
+    await assertRejected(path, 'hkstock/klines.csv: missing: every market folder needs its K-lines');
+  });
+});
+
 describe('stray entries are ignored; a named entry that cannot be read is a `file: reason`', () => {
   /** A good folder with a dangling link, a link loop, a directory loop and names that are not UTF-8, at the top and in a market folder. */
   async function strayFolder(): Promise<string> {
