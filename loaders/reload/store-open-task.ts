@@ -67,7 +67,8 @@ async function run(job: StoreOpenJob): Promise<StoreOpenResult> {
     const current = await readCurrent(job.stateDir);
     if (current === null) return { ok: false, rejected: null, message: `no snapshot stored under ${job.stateDir}` };
     if (current.version === job.servedVersion) return { ok: true, store, parts: null };
-    return { ok: true, store, parts: deriveParts(await readSnapshotEnv(versionDir(job.stateDir, current.version))) };
+    // One thread (this one) copies: helpers would take the cores the server is answering on.
+    return { ok: true, store, parts: deriveParts(await readSnapshotEnv(versionDir(job.stateDir, current.version), 0)) };
   } catch (error) {
     if (error instanceof SnapshotError) return { ok: false, rejected: { file: error.file, line: error.line, reason: error.reason }, message: error.message };
     return { ok: false, rejected: null, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
