@@ -32,6 +32,7 @@ const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
 const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
+const { setAsOfBudget } = await import('./transport/routes/as-of.js');
 const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
 const { startServer } = await import('./transport/server.js');
 const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
@@ -99,6 +100,7 @@ const kernels = new KernelPool(settings.poolThreads);
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setKlineTextBudget(settings.klineTextCacheMb * MB);
+setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();

@@ -35,23 +35,28 @@ function fundamentalColumnsOf(market: Market): string[] {
  * The snapshot of each symbol is its latest K-line day T; q(x) rescales a price of row j
  * into T's basis by adj_j / adj_T. Values are computed unrounded and rounded once at the
  * end; a value whose history is too short, or that divides by zero, is NaN (null).
+ *
+ * Point in time: with `asOf` (a day), every row dated after it is as if absent, so T is the
+ * last K-line day on or before it and the fundamentals row is the last on or before it;
+ * with `symbols`, table row r is market symbol symbols[r] (default: all, in order).
  */
-export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns): SnapshotTable {
-  const size = k.offsets.length - 1;
+export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null): SnapshotTable {
+  const size = symbols === null ? k.offsets.length - 1 : symbols.length;
   const date = sharedInt32(size).fill(NO_DATE);
   const values: Record<string, Float64Array> = {};
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) values[name] = sharedFloat64(size).fill(NaN);
   const supplied = fundamentalColumnsOf(market).filter((name) => name in f.columns);
 
   for (let i = 0; i < size; i++) {
-    const a = k.offsets[i];
-    const b = k.offsets[i + 1];
+    const s = symbols === null ? i : symbols[i];
+    const a = k.offsets[s];
+    const b = asOf === null ? k.offsets[s + 1] : upperBound(k.date, a, k.offsets[s + 1], asOf);
     if (b > a) {
       date[i] = k.date[b - 1];
       deriveFromKlines(k, a, b, i, values);
     }
-    const latest = f.offsets[i + 1] - 1;
-    if (latest >= f.offsets[i]) for (const name of supplied) values[name][i] = f.columns[name][latest];
+    const latest = (asOf === null ? f.offsets[s + 1] : upperBound(f.date, f.offsets[s], f.offsets[s + 1], asOf)) - 1;
+    if (latest >= f.offsets[s]) for (const name of supplied) values[name][i] = f.columns[name][latest];
     const close = values.close[i];
     if (values.total_market_cap[i] !== values.total_market_cap[i]) values.total_market_cap[i] = (close * values.total_shares[i]) / 1e8;
     if (values.circulating_market_cap[i] !== values.circulating_market_cap[i]) values.circulating_market_cap[i] = (close * values.float_shares[i]) / 1e8;

@@ -5,8 +5,9 @@ import { list } from '../params/declare.js';
 import { snapshotFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
 import { type ColumnSet, detailBatchShape, detailShape } from '../shapes/detail.js';
+import { AS_OF, marketAsOf, symbolAsOf } from './as-of.js';
 import { BATCH_SIZE } from './kline-params.js';
-import { batchOf, marketOf, requireSome, symbolOf } from './lookup.js';
+import { batchOf, marketOf, requireSome } from './lookup.js';
 
 const ALL: ColumnSet = { columns: SNAPSHOT_COLUMNS.map((c) => c.name), key: '*' };
 
@@ -23,7 +24,7 @@ export const detailRoute = route({
   summary: 'Latest snapshot of one symbol',
   description: 'Columns in the order of the snapshot table; columns that do not apply to the market are null.',
   tag: 'Snapshots',
-  query: { fields: FIELDS },
+  query: { fields: FIELDS, as_of: AS_OF },
   shape: detailShape,
   example: { market: 'ashare', symbol: 'sh600000', count: 1, data: SNAPSHOT_EXAMPLE },
   problems: ['unknown_symbol'],
@@ -31,8 +32,9 @@ export const detailRoute = route({
   charges: true,
   cacheable: true,
   handle({ dataset, params }, p) {
-    const m = marketOf(dataset, params[0]);
-    const i = symbolOf(m, params[1]);
+    const full = marketOf(dataset, params[0]);
+    const m = marketAsOf(dataset, full, p.as_of);
+    const i = symbolAsOf(full, m, p.as_of, params[1]);
     return { shape: detailShape, result: { dataset, m, i, set: columnSet(p.fields) }, rows: 1 };
   },
 });
@@ -41,9 +43,9 @@ export const detailBatchRoute = route({
   pattern: '/api/v1/:market/detail',
   operationId: 'getDetailBatch',
   summary: 'Latest snapshots of several symbols',
-  description: '`data` is keyed by symbol in request order; symbols that do not exist are listed in `missing` (404 when none exists).',
+  description: '`data` is keyed by symbol in request order; symbols that do not exist (or, with `as_of`, have no row by then) are listed in `missing` (404 when none exists).',
   tag: 'Snapshots',
-  query: { symbols: list(true, { type: 'string' }, BATCH_SIZE), fields: FIELDS },
+  query: { symbols: list(true, { type: 'string' }, BATCH_SIZE), fields: FIELDS, as_of: AS_OF },
   shape: detailBatchShape,
   example: { market: 'ashare', count: 1, data: { sh600000: SNAPSHOT_EXAMPLE }, missing: ['sh999999'] },
   problems: ['batch_too_large', 'unknown_symbol'],
@@ -51,7 +53,7 @@ export const detailBatchRoute = route({
   charges: true,
   cacheable: true,
   handle({ dataset, params, plan }, p) {
-    const m = marketOf(dataset, params[0]);
+    const m = marketAsOf(dataset, marketOf(dataset, params[0]), p.as_of);
     const batch = batchOf(m, p.symbols!, plan);
     requireSome(batch, m);
     return { shape: detailBatchShape, result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) }, rows: batch.found.length };

@@ -9,6 +9,7 @@ import { type Reply, route } from '../route.js';
 import type { ColumnSet } from '../shapes/detail.js';
 import { screenShape } from '../shapes/screen.js';
 import { ROWS_PER_CALL } from './kline-params.js';
+import { AS_OF, marketAsOf } from './as-of.js';
 import { clamp, marketOf } from './lookup.js';
 
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
@@ -81,6 +82,7 @@ export const screenRoute = route({
     fields: snapshotFieldsParam('Narrows the rows to these columns (symbol, name and date stay); `*` for all.'),
     limit: integer(50, 1, `Rows to return. ${ROWS_PER_CALL}`),
     offset: integer(0, 0, 'Rows to skip.'),
+    as_of: AS_OF,
   },
   patternQuery: BOUNDS,
   shape: screenShape,
@@ -101,7 +103,8 @@ export const screenRoute = route({
   paged: true,
   mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }, p) {
-    const m = marketOf(dataset, params[0]);
+    const full = marketOf(dataset, params[0]);
+    const m = marketAsOf(dataset, full, p.as_of);
     const bounds = boundsOf(query);
     const set = rowColumnSet(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
@@ -113,7 +116,8 @@ export const screenRoute = route({
       rows: result.rows.length,
       page: { offset: p.offset, count: result.rows.length, total: result.total },
     });
-    if (pool !== null && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal?.()).then(answer);
+    // The pool's workers hold the Dataset's own tables; an as-of table is screened here.
+    if (pool !== null && m === full && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal?.()).then(answer);
     return answer(screen(m.snapshots, q));
   },
 });

@@ -33,7 +33,8 @@ function render(w: ByteWriter, m: MarketData, i: number, columns: readonly strin
  * cache starts over rather than keeping LRU order (column sets are few: defaults dominate).
  */
 export class SnapshotTextCache {
-  private readonly sets = new Map<string, Map<string, (Buffer | undefined)[]>>();
+  /** Column set → the rows of each snapshot table (a market's, or one as of a past day). */
+  private readonly sets = new Map<string, WeakMap<object, (Buffer | undefined)[]>>();
   private size = 0;
   private readonly writer = new ByteWriter(4096);
 
@@ -41,9 +42,9 @@ export class SnapshotTextCache {
 
   row(m: MarketData, i: number, columns: readonly string[], columnsKey: string): Buffer {
     let byMarket = this.sets.get(columnsKey);
-    if (byMarket === undefined) this.sets.set(columnsKey, (byMarket = new Map()));
-    let rows = byMarket.get(m.market);
-    if (rows === undefined) byMarket.set(m.market, (rows = new Array(m.symbols.size)));
+    if (byMarket === undefined) this.sets.set(columnsKey, (byMarket = new WeakMap()));
+    let rows = byMarket.get(m.snapshots);
+    if (rows === undefined) byMarket.set(m.snapshots, (rows = new Array(m.symbols.size)));
     const hit = rows[i];
     if (hit !== undefined) return hit;
     const made = render(this.writer, m, i, columns);

@@ -12,6 +12,7 @@ import type { Program } from '../../../loaders/config/settings.js';
 import { DEFAULT_SEED } from '../../../loaders/demo/index.js';
 import { DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/serialise/kline-text.js';
 import { DEFAULT_RESPONSE_CACHE } from '../../../transport/serialise/response-cache.js';
+import { DEFAULT_AS_OF_CACHE_MB } from '../../../transport/routes/as-of.js';
 
 /** The values `program` reads from `argv` and `env`; fails the test on --help. */
 function read<S extends Settings>(program: Program<S>, argv: string[], env: NodeJS.ProcessEnv = {}): Values<S> {
@@ -37,7 +38,7 @@ test('with nothing given every server setting has its documented default', () =>
     v,
     {
       port: 8080, host: '127.0.0.1', snapshot: null, state: resolve('./var'), quotaTz: 'UTC', poolThreads: defaultPoolThreads(), screenPoolMinRows: 20000,
-      klineTextCacheMb: 256, responseCacheMb: 64, busyPollMs: 0, drainGraceMs: 500, corsOrigins: '*', adminOrigin: null, smtpUrl: null,
+      klineTextCacheMb: 256, asOfCacheMb: 256, responseCacheMb: 64, busyPollMs: 0, drainGraceMs: 500, corsOrigins: '*', adminOrigin: null, smtpUrl: null,
       mailFrom: 'market-data-service@localhost', accessLog: false, metrics: true, logLevel: 'info',
     },
   );
@@ -48,6 +49,7 @@ test('declared defaults are the ones the code falls back to', () => {
   assert.equal(v.screenPoolMinRows, DEFAULT_MIN_SCREEN_ROWS);
   assert.equal(v.responseCacheMb * 1024 * 1024, DEFAULT_RESPONSE_CACHE.budgetBytes);
   assert.equal(v.klineTextCacheMb, DEFAULT_KLINE_TEXT_CACHE_MB);
+  assert.equal(v.asOfCacheMb, DEFAULT_AS_OF_CACHE_MB);
   assert.equal(v.poolThreads, defaultPoolThreads());
   assert.equal(read(GEN_DEMO, []).seed, DEFAULT_SEED);
 });

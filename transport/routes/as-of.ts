@@ -1,0 +1,33 @@
+// `as_of` (decisions §9): the one parameter declaration and the as-of markets the detail and screen routes answer from.
+
+import { dateText } from '../../engine/calendar/date-text.js';
+import { AsOfCache } from '../../engine/dataset/as-of.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import { date } from '../params/declare.js';
+import { Problem } from '../problem.js';
+
+export const AS_OF = date(
+  'Point in time: the snapshot as a snapshot folder holding only the rows dated on or before this day would give it (each row dated its last trading day on or before it; a symbol with no row by then is absent). On or after the latest day: as without it.',
+);
+
+export const DEFAULT_AS_OF_CACHE_MB = 256;
+let cache = new AsOfCache(DEFAULT_AS_OF_CACHE_MB * 1024 * 1024);
+
+/** Sets the as-of cache's budget: once at start, from AS_OF_CACHE_MB (never read at import). */
+export function setAsOfBudget(bytes: number): void {
+  cache = new AsOfCache(bytes);
+}
+
+/** The cache in use (its figures for /metrics and the bench). */
+export const asOfCache = (): AsOfCache => cache;
+
+/** Market `m` as of `day` (null: as it is). */
+export const marketAsOf = (dataset: Dataset, m: MarketData, day: number | null): MarketData => cache.at(dataset, m, day);
+
+/** The position of one symbol in `m`, `full` as of `day`, or 404 unknown_symbol saying why. */
+export function symbolAsOf(full: MarketData, m: MarketData, day: number | null, text: string): number {
+  const i = m.symbols.find(text);
+  if (i >= 0) return i;
+  const why = day !== null && full.symbols.find(text) >= 0 ? `has no row on or before ${dateText(day)}` : 'does not exist';
+  throw new Problem('unknown_symbol', `symbol: '${text}' ${why} in ${m.market}`, 'symbol');
+}
