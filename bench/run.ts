@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,http,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dataset } from '../engine/dataset/dataset.js';
 import { ensureDataset } from '../loaders/ensure-dataset.js';
+import { asOfFigures, formatAsOfTable } from './cases/as-of.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from './cases/formats.js';
 import { microCases } from './cases/index.js';
 import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
@@ -25,7 +26,7 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'http', 'data-path'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'data-path'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -80,7 +81,7 @@ const result: Record<string, unknown> = {
 console.log(`npm run bench${quick ? ' (quick: short runs, figures are rough)' : ''} — ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`);
 
 try {
-  let dataset: Dataset | null = (['micro', 'sizes', 'decode', 'levels', 'pool'] as const).some(runs) ? await benchDataset() : null;
+  let dataset: Dataset | null = (['micro', 'sizes', 'decode', 'levels', 'pool', 'as-of'] as const).some(runs) ? await benchDataset() : null;
   if (dataset !== null) result.dataset = dataset.version;
 
   if (runs('micro')) {
@@ -130,6 +131,12 @@ try {
     console.log(formatPoolTable(pool));
     console.log(`verdict: ${pool.verdict.split('; ').join('\n  ')}`);
     result.pool = pool;
+  }
+  if (runs('as-of')) {
+    log('part a: as_of screens: the table built inline (first), from the cache (again), and its memory');
+    const asOf = asOfFigures(dataset!, 5, quick ? 3 : 9);
+    console.log(`\nas_of screens 5 years back (bound pe_ratio, sort chg_20d): median of the first (table built on this thread) and of a repeat (kept table)\n${formatAsOfTable(asOf)}`);
+    result.asOf = asOf;
   }
   dataset = null; // the HTTP part runs its own server: let this process's copy go
   if (runs('http')) {

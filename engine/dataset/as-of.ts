@@ -41,7 +41,7 @@ export function buildAsOf(m: MarketData, day: number): AsOfMarket {
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
   const symbols = new SymbolIndex(pick(m.symbols.codes), { names: pick(labels.names), marketNames: pick(labels.marketNames), marketTypes: pick(labels.marketTypes) });
-  const snapshots = deriveSnapshots(m.market, m.klines, m.fundamentals, day, present);
+  const snapshots = deriveSnapshots(m.market, m.klines, m.fundamentals, day, present, true);
   let first = Infinity;
   let last = -Infinity;
   for (const s of present) {
@@ -52,11 +52,14 @@ export function buildAsOf(m: MarketData, day: number): AsOfMarket {
   return { ...m, symbols, snapshots, firstDate: first === Infinity ? null : first, lastDate: last === -Infinity ? null : last, asOf: day };
 }
 
-/** Bytes an as-of market holds: its table's columns and orders, and ~100 bytes per symbol of index. */
+/**
+ * Bytes an as-of market may hold: its table's columns, both orders of every column (sorted
+ * only when a screen reads them: counted as if all were) and ~100 bytes per symbol of index.
+ */
 export function asOfBytes(m: AsOfMarket): number {
   const t: SnapshotTable = m.snapshots;
   let bytes = t.date.byteLength + m.symbols.size * 100;
-  for (const name in t.values) bytes += t.values[name].byteLength + t.ascending[name].byteLength + t.descending[name].byteLength;
+  for (const name in t.values) bytes += t.values[name].byteLength + 2 * t.size * Uint32Array.BYTES_PER_ELEMENT;
   return bytes;
 }
 

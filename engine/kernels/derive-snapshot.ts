@@ -40,7 +40,7 @@ function fundamentalColumnsOf(market: Market): string[] {
  * last K-line day on or before it and the fundamentals row is the last on or before it;
  * with `symbols`, table row r is market symbol symbols[r] (default: all, in order).
  */
-export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null): SnapshotTable {
+export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null, lazyOrders = false): SnapshotTable {
   const size = symbols === null ? k.offsets.length - 1 : symbols.length;
   const date = sharedInt32(size).fill(NO_DATE);
   const values: Record<string, Float64Array> = {};
@@ -66,10 +66,32 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
     const column = values[name];
     for (let i = 0; i < size; i++) column[i] = Number.isFinite(column[i]) ? round4(column[i]) : NaN;
-    ascending[name] = sortOrder(column, false, sharedUint32);
-    descending[name] = sortOrder(column, true, sharedUint32);
+    if (lazyOrders) {
+      ordered(ascending, name, () => sortOrder(column, false, sharedUint32));
+      ordered(descending, name, () => sortOrder(column, true, sharedUint32));
+    } else {
+      ascending[name] = sortOrder(column, false, sharedUint32);
+      descending[name] = sortOrder(column, true, sharedUint32);
+    }
   }
   return { size, date, values, ascending, descending };
+}
+
+/**
+ * `orders[name]` sorted on first read, then kept. For tables made per request (as of a past
+ * day): a screen reads the orders of its sort and bound columns only, 1 to 4 of the 80, and
+ * the sorts were most of such a table's cost.
+ */
+function ordered(orders: Record<string, Uint32Array>, name: string, sort: () => Uint32Array): void {
+  Object.defineProperty(orders, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const order = sort();
+      Object.defineProperty(orders, name, { value: order, enumerable: true });
+      return order;
+    },
+  });
 }
 
 /** Fills symbol `i`'s K-line-derived columns from its rows [a, b). */
