@@ -47,8 +47,10 @@ export function sendBlock(res: HttpResponse, status: number, head: HeaderBlock, 
     if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? `${status} Status`); // uWS writes 200 OK itself
     res.writeHeader(head.name, head.value);
     if (rest !== null) res.writeHeader(rest.name, rest.value);
-    // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a length.)
-    if (headOnly) res.endWithoutBody();
+    // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a
+    // length, and endWithoutBody cannot close: a HEAD answer that must close sends no body.)
+    if (headOnly && close) res.end('', true);
+    else if (headOnly) res.endWithoutBody();
     else res.end(body as string | Buffer, close);
   };
   if (inHandler) write(); // uWS already corks the handler's own writes

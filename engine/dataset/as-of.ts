@@ -41,7 +41,7 @@ export function buildAsOf(m: MarketData, day: number): AsOfMarket {
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
   const symbols = new SymbolIndex(pick(m.symbols.codes), { names: pick(labels.names), marketNames: pick(labels.marketNames), marketTypes: pick(labels.marketTypes) });
-  const snapshots = deriveSnapshots(m.market, m.klines, m.fundamentals, day, present, true);
+  const snapshots: SnapshotTable = { ...deriveSnapshots(m.market, m.klines, m.fundamentals, day, present, true), asOf: day };
   let first = Infinity;
   let last = -Infinity;
   for (const s of present) {
@@ -64,13 +64,15 @@ export function asOfBytes(m: AsOfMarket): number {
 }
 
 /**
- * As-of markets kept per Dataset, least recently used first out once their bytes pass the
- * budget. One table is built at most once while it stays in the cache.
+ * As-of markets of the Dataset served now, least recently used first out once their bytes
+ * pass the budget. One table is built at most once while it stays in the cache.
  */
 export class AsOfCache {
   private readonly byDataset = new WeakMap<Dataset, Map<string, AsOfMarket>>();
   private readonly lastDates = new WeakMap<MarketData, number | null>();
   private bytes = 0;
+  /** The Dataset the kept tables belong to. */
+  private dataset: Dataset | null = null;
   /** Every kept table, oldest use first, across Datasets (a reload's old ones age out). */
   private readonly order = new Map<AsOfMarket, Map<string, AsOfMarket>>();
   hits = 0;
@@ -84,6 +86,7 @@ export class AsOfCache {
     let last = this.lastDates.get(m);
     if (last === undefined) this.lastDates.set(m, (last = lastRowDate(m)));
     if (last === null || day >= last) return m;
+    if (dataset !== this.dataset) this.forgetAllBut(dataset);
     let kept = this.byDataset.get(dataset);
     if (kept === undefined) this.byDataset.set(dataset, (kept = new Map()));
     const key = `${m.market}|${day}`;
@@ -108,6 +111,20 @@ export class AsOfCache {
       this.bytes -= asOfBytes(old);
     }
     return built;
+  }
+
+  /**
+   * A table holds its Dataset's columns (its market's K-lines): once a reload brings a new
+   * Dataset, the old one's tables go, so they never keep a replaced Dataset alive.
+   */
+  private forgetAllBut(dataset: Dataset): void {
+    for (const [table, owner] of this.order) {
+      if (owner === this.byDataset.get(dataset)) continue;
+      this.order.delete(table);
+      owner.delete(`${table.market}|${table.asOf}`);
+      this.bytes -= asOfBytes(table);
+    }
+    this.dataset = dataset;
   }
 
   get size(): { entries: number; bytes: number } {

@@ -21,6 +21,8 @@ export interface SnapshotTable {
   /** Per numeric column, all rows in screen order (nulls last, ties by symbol): see sort-orders.ts. */
   ascending: Record<string, Uint32Array>;
   descending: Record<string, Uint32Array>;
+  /** The day of a table made for a past day (as_of); absent on a Dataset's own tables. */
+  asOf?: number;
 }
 
 const MA_WINDOWS = [5, 10, 20, 60] as const;

@@ -36,7 +36,7 @@ export async function readMeta(dir: string): Promise<SnapshotMeta | null> {
  * 200 MB copied in 740 ms into fresh memory, 16 ms into memory already touched), and faults
  * on different cores proceed in parallel.
  */
-export async function readSnapshotEnv(dir: string, threads = availableParallelism() - 1): Promise<StoredSnapshot> {
+export async function readSnapshotEnv(dir: string, threads = availableParallelism() - 1, { callerCopies = true } = {}): Promise<StoredSnapshot> {
   const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
   try {
     const meta = env.get('meta') as SnapshotMeta | undefined;
@@ -44,7 +44,8 @@ export async function readSnapshotEnv(dir: string, threads = availableParallelis
     const markets = meta.markets.map((m) => ({ meta: m, klines: klineColumns(m), fundamentals: fundamentalColumns(m) }));
     const next = new Int32Array(new SharedArrayBuffer(4)); // the next column to fill, for every thread
     const helpers = Array.from({ length: Math.max(0, threads) }, () => helper({ dir, markets, next }));
-    const mine = Promise.resolve().then(() => fillColumns(env, markets, next));
+    // `callerCopies: false` leaves every column to the helpers (a test of their copying).
+    const mine = callerCopies || threads <= 0 ? Promise.resolve().then(() => fillColumns(env, markets, next)) : Promise.resolve();
     const results = await Promise.allSettled([mine, ...helpers]);
     const failed = results.find((r) => r.status === 'rejected');
     if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;

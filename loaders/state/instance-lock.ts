@@ -4,7 +4,8 @@
 // The lock is a listening socket in Linux's abstract namespace, named after the folder's real
 // path: binding it is atomic, and the kernel frees it when the process ends in any way (no
 // stale lock file after a crash or kill -9). It holds only among processes of one network
-// namespace (one host, or one container).
+// namespace (one host, or one container); abstract names have no permissions, so a local
+// process could take the name first (the server then exits 2 naming no pid).
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
@@ -21,7 +22,7 @@ export class StateFolderInUse extends Error {
 }
 
 /** The abstract socket name of `folder` (hashed: a name is at most 107 bytes). */
-function lockName(folder: string): string {
+export function lockName(folder: string): string {
   return `\0mdq-state-${createHash('sha256').update(folder).digest('hex').slice(0, 32)}`;
 }
 
@@ -51,7 +52,8 @@ export async function lockStateFolder(dir: string): Promise<{ release: () => voi
   mkdirSync(dir, { recursive: true });
   const folder = realpathSync(dir);
   const name = lockName(folder);
-  const server: Server = createServer((socket) => socket.end(`${process.pid}\n`));
+  // A client that resets must not raise an uncaught error in the server holding the lock.
+  const server: Server = createServer((socket) => socket.on('error', () => {}).end(`${process.pid}\n`));
   const bound = await new Promise<boolean>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
     server.listen(name, () => resolve(true));

@@ -2,11 +2,13 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ALL_SETTINGS, PROGRAMS, SERVER_SETTINGS } from '../../loaders/config/settings.js';
+import { lockName } from '../../loaders/state/instance-lock.js';
 import { httpRequest } from '../helpers/api-server.js';
 import { fixtureCopy } from '../helpers/fixture-copy.js';
 import { MAIN_JS, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -180,6 +182,19 @@ describe('a state folder already served', () => {
     }
     const health = await httpRequest(first.port, '/healthz');
     assert.equal(health.status, 200, 'the first server still answers');
+  });
+
+  test('a client that connects to the lock and resets at once does not stop the server', async () => {
+    for (let n = 0; n < 5; n++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(lockName(realpathSync(state)));
+        socket.on('connect', () => socket.destroy());
+        socket.on('close', () => resolve());
+        socket.on('error', () => {});
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await httpRequest(first.port, '/healthz')).status, 200, 'the server still answers');
   });
 
   test('the CLIs still work beside the server (they take no lock)', () => {

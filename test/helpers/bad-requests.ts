@@ -32,6 +32,8 @@ export const FRAMING: BadRequest[] = [
   { name: 'two equal Content-Length fields', text: 'GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n', direct: MALFORMED, viaNginx: MALFORMED },
   { name: 'two Content-Length fields on an API route', text: get(`${KLINES}?limit=1`, 'Content-Length: 0\r\nContent-Length: 1\r\n'), direct: MALFORMED, viaNginx: MALFORMED },
   { name: 'two Host fields', text: 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', direct: MALFORMED, viaNginx: MALFORMED },
+  // A HEAD answer has no body to read the code from: the status and the close.
+  { name: 'HEAD with two Host fields (the answer closes too)', text: 'HEAD /api/v1/markets HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', direct: { status: 400, close: true }, viaNginx: { status: 400, close: true } },
   { name: 'two Host fields on an API route', text: get(`${KLINES}?limit=1`, 'Host: b\r\n'), direct: MALFORMED, viaNginx: MALFORMED },
   { name: 'Content-Length that is not a number', text: 'GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n', direct: 'closed', viaNginx: MALFORMED },
   { name: 'Content-Length with Transfer-Encoding', text: 'GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', direct: 'closed', viaNginx: MALFORMED },

@@ -2,7 +2,9 @@
 //
 // uWS keeps the first of two Host or two Content-Length fields; a proxy in front that kept the
 // other would disagree on the target or on where the next request starts (request smuggling).
-// RFC 9112 §3.2 and §6.3 make both a 400.
+// RFC 9112 §3.2 and §6.3 make both a 400. The answer asks uWS to close the connection, but a
+// request already read behind it in the same packet is still handed over and answered: only
+// nginx in front (deploy/nginx.conf) refuses such a connection before anything reaches us.
 
 import type { HttpRequest } from 'uWebSockets.js';
 import { Problem } from '../problem.js';

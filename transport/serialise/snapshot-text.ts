@@ -33,7 +33,7 @@ function render(w: ByteWriter, m: MarketData, i: number, columns: readonly strin
  * cache starts over rather than keeping LRU order (column sets are few: defaults dominate).
  */
 export class SnapshotTextCache {
-  /** Column set → the rows of each snapshot table (a market's, or one as of a past day). */
+  /** Column set → the rows of each market's snapshot table. */
   private readonly sets = new Map<string, WeakMap<object, (Buffer | undefined)[]>>();
   private size = 0;
   private readonly writer = new ByteWriter(4096);
@@ -41,6 +41,9 @@ export class SnapshotTextCache {
   constructor(private readonly budgetBytes: number) {}
 
   row(m: MarketData, i: number, columns: readonly string[], columnsKey: string): Buffer {
+    // A table as of a past day is rendered, not kept: it may be dropped any time (the as-of
+    // cache), and its rows would then count against this budget until the next clear.
+    if (m.snapshots.asOf !== undefined) return render(this.writer, m, i, columns);
     let byMarket = this.sets.get(columnsKey);
     if (byMarket === undefined) this.sets.set(columnsKey, (byMarket = new WeakMap()));
     let rows = byMarket.get(m.snapshots);
