@@ -1,18 +1,10 @@
 // A market as it stood on a past day: the symbols and snapshot table a snapshot folder cut at
 // that day would give (decisions §9), built from the Dataset's full history and kept in a
-// byte-bounded cache per Dataset.
+// byte-bounded cache.
 
-import { deriveSnapshots, type SnapshotTable } from '../kernels/derive-snapshot.js';
-import { upperBound } from '../kernels/date-range.js';
-import type { Dataset, MarketData } from './dataset.js';
+import { deriveSnapshots } from '../kernels/derive-snapshot.js';
+import type { Dataset, MarketData, SnapshotView } from './dataset.js';
 import { SymbolIndex } from './symbol-index.js';
-
-/**
- * The market as of `day`. Only `symbols`, `snapshots` and the dates are of that day: its
- * `klines` and `fundamentals` stay the full columns (indexed by the full market's symbols),
- * which the detail and screen answers never read.
- */
-export type AsOfMarket = MarketData & { readonly asOf: number };
 
 /** The last day any row of `m` is dated (K-lines or fundamentals), or null without rows. */
 export function lastRowDate(m: MarketData): number | null {
@@ -35,99 +27,71 @@ export function symbolsOnDay(m: MarketData, day: number): Int32Array {
   return Int32Array.from(present);
 }
 
-/** Builds `m` as of `day` (before its last row; later days are `m` itself). */
-export function buildAsOf(m: MarketData, day: number): AsOfMarket {
+/**
+ * The symbols and snapshot table of `m` as of `day` (its table's `asOf`). It holds none of
+ * the market's own columns, so a kept one never keeps a replaced Dataset alive.
+ */
+export function buildAsOf(m: MarketData, day: number): SnapshotView {
   const present = symbolsOnDay(m, day);
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
   const symbols = new SymbolIndex(pick(m.symbols.codes), { names: pick(labels.names), marketNames: pick(labels.marketNames), marketTypes: pick(labels.marketTypes) });
-  const snapshots: SnapshotTable = { ...deriveSnapshots(m.market, m.klines, m.fundamentals, day, present, true), asOf: day };
-  let first = Infinity;
-  let last = -Infinity;
-  for (const s of present) {
-    const a = m.klines.offsets[s];
-    const b = upperBound(m.klines.date, a, m.klines.offsets[s + 1], day);
-    if (b > a) (first = Math.min(first, m.klines.date[a])), (last = Math.max(last, m.klines.date[b - 1]));
-  }
-  return { ...m, symbols, snapshots, firstDate: first === Infinity ? null : first, lastDate: last === -Infinity ? null : last, asOf: day };
+  return { market: m.market, symbols, snapshots: deriveSnapshots(m.market, m.klines, m.fundamentals, day, present) };
 }
 
 /**
- * Bytes an as-of market may hold: its table's columns, both orders of every column (sorted
- * only when a screen reads them: counted as if all were) and ~100 bytes per symbol of index.
+ * Bytes a view may hold: its table's columns, both orders of every column (sorted only when
+ * a screen reads them: counted as if all were) and ~100 bytes per symbol of index.
  */
-export function asOfBytes(m: AsOfMarket): number {
-  const t: SnapshotTable = m.snapshots;
-  let bytes = t.date.byteLength + m.symbols.size * 100;
+export function asOfBytes(view: SnapshotView): number {
+  const t = view.snapshots;
+  let bytes = t.date.byteLength + view.symbols.size * 100;
   for (const name in t.values) bytes += t.values[name].byteLength + 2 * t.size * Uint32Array.BYTES_PER_ELEMENT;
   return bytes;
 }
 
 /**
- * As-of markets of the Dataset served now, least recently used first out once their bytes
- * pass the budget. One table is built at most once while it stays in the cache.
+ * Views of the data version served now, by market and day, least recently used first out
+ * once their bytes pass the budget; a new version starts the cache over. One view is built
+ * at most once while it stays in the cache.
  */
 export class AsOfCache {
-  private readonly byDataset = new WeakMap<Dataset, Map<string, AsOfMarket>>();
-  private readonly lastDates = new WeakMap<MarketData, number | null>();
+  private version: string | null = null;
+  /** Kept views in use order, oldest first (a hit moves to the end). */
+  private readonly kept = new Map<string, SnapshotView>();
   private bytes = 0;
-  /** The Dataset the kept tables belong to. */
-  private dataset: Dataset | null = null;
-  /** Every kept table, oldest use first, across Datasets (a reload's old ones age out). */
-  private readonly order = new Map<AsOfMarket, Map<string, AsOfMarket>>();
-  hits = 0;
-  builds = 0;
+  private readonly lastDates = new WeakMap<MarketData, number | null>();
 
   constructor(readonly budgetBytes: number) {}
 
-  /** `m` as of `day`: `m` itself when `day` is null or on/after its last row, else the as-of market. */
-  at(dataset: Dataset, m: MarketData, day: number | null): MarketData {
+  /** `m` as of `day`: `m` itself when `day` is null or on/after its last row, else the view of that day. */
+  at(dataset: Dataset, m: MarketData, day: number | null): SnapshotView {
     if (day === null) return m;
     let last = this.lastDates.get(m);
     if (last === undefined) this.lastDates.set(m, (last = lastRowDate(m)));
     if (last === null || day >= last) return m;
-    if (dataset !== this.dataset) this.forgetAllBut(dataset);
-    let kept = this.byDataset.get(dataset);
-    if (kept === undefined) this.byDataset.set(dataset, (kept = new Map()));
+    if (dataset.version !== this.version) {
+      this.kept.clear();
+      this.bytes = 0;
+      this.version = dataset.version;
+    }
     const key = `${m.market}|${day}`;
-    const hit = kept.get(key);
+    const hit = this.kept.get(key);
     if (hit !== undefined) {
-      this.hits++;
-      this.order.delete(hit);
-      this.order.set(hit, kept);
+      this.kept.delete(key);
+      this.kept.set(key, hit);
       return hit;
     }
     const built = buildAsOf(m, day);
-    this.builds++;
     const size = asOfBytes(built);
     if (size > this.budgetBytes) return built; // served, not kept
-    kept.set(key, built);
-    this.order.set(built, kept);
+    this.kept.set(key, built);
     this.bytes += size;
-    for (const [old, owner] of this.order) {
+    for (const [oldKey, old] of this.kept) {
       if (this.bytes <= this.budgetBytes) break;
-      this.order.delete(old);
-      owner.delete(`${old.market}|${old.asOf}`);
+      this.kept.delete(oldKey);
       this.bytes -= asOfBytes(old);
     }
     return built;
-  }
-
-  /**
-   * A table holds its Dataset's columns (its market's K-lines): once a reload brings a new
-   * Dataset, the old one's tables go, so they never keep a replaced Dataset alive.
-   */
-  private forgetAllBut(dataset: Dataset): void {
-    for (const [table, owner] of this.order) {
-      if (owner === this.byDataset.get(dataset)) continue;
-      this.order.delete(table);
-      owner.delete(`${table.market}|${table.asOf}`);
-      this.bytes -= asOfBytes(table);
-    }
-    this.dataset = dataset;
-  }
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.order.size, bytes: this.bytes };
   }
 }

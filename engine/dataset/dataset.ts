@@ -18,6 +18,9 @@ export interface MarketData {
   readonly lastDate: number | null;
 }
 
+/** What the snapshot answers (detail, screen) read of a market: its own, or one as of a past day (as-of.ts). */
+export type SnapshotView = Pick<MarketData, 'market' | 'symbols' | 'snapshots'>;
+
 /**
  * Built once from a stored snapshot and never mutated: a reload builds a new Dataset beside
  * this one and swaps a single reference, so a request keeps the Dataset it started with.

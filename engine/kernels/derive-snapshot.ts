@@ -40,9 +40,10 @@ function fundamentalColumnsOf(market: Market): string[] {
  *
  * Point in time: with `asOf` (a day), every row dated after it is as if absent, so T is the
  * last K-line day on or before it and the fundamentals row is the last on or before it;
- * with `symbols`, table row r is market symbol symbols[r] (default: all, in order).
+ * with `symbols`, table row r is market symbol symbols[r] (default: all, in order). Such a
+ * table sorts each screen order on first read (see `ordered`).
  */
-export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null, lazyOrders = false): SnapshotTable {
+export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null): SnapshotTable {
   const size = symbols === null ? k.offsets.length - 1 : symbols.length;
   const date = sharedInt32(size).fill(NO_DATE);
   const values: Record<string, Float64Array> = {};
@@ -68,7 +69,7 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
     const column = values[name];
     for (let i = 0; i < size; i++) column[i] = Number.isFinite(column[i]) ? round4(column[i]) : NaN;
-    if (lazyOrders) {
+    if (asOf !== null) {
       ordered(ascending, name, () => sortOrder(column, false, sharedUint32));
       ordered(descending, name, () => sortOrder(column, true, sharedUint32));
     } else {
@@ -76,12 +77,12 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
       descending[name] = sortOrder(column, true, sharedUint32);
     }
   }
-  return { size, date, values, ascending, descending };
+  return asOf === null ? { size, date, values, ascending, descending } : { size, date, values, ascending, descending, asOf };
 }
 
 /**
- * `orders[name]` sorted on first read, then kept. For tables made per request (as of a past
- * day): a screen reads the orders of its sort and bound columns only, 1 to 4 of the 80, and
+ * `orders[name]` sorted on first read, then kept. For the tables made per request (as of a
+ * past day): a screen reads the orders of its sort and bound columns only, 1 to 4 of the 80, and
  * the sorts were most of such a table's cost.
  */
 function ordered(orders: Record<string, Uint32Array>, name: string, sort: () => Uint32Array): void {

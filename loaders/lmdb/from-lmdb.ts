@@ -74,7 +74,7 @@ function helper(job: CopyJob): Promise<void> {
 export function fillColumns(env: RootDatabase, markets: StoredMarket[], next: Int32Array): void {
   const blocks = env.openDB({ name: 'blocks', encoding: 'binary' });
   const fills = markets.flatMap((m) => [...klineFills(blocks, m.meta, m.klines), ...fundamentalFills(blocks, m.meta, m.fundamentals)]);
-  for (let i = Atomics.add(next, 0, 1); i < fills.length; i = Atomics.add(next, 0, 1)) fills[i].copy();
+  for (let i = Atomics.add(next, 0, 1); i < fills.length; i = Atomics.add(next, 0, 1)) fills[i]();
 }
 
 function offsetsOf(counts: readonly number[]): Int32Array {
@@ -95,11 +95,8 @@ function copyBlock(blocks: Database, key: Key[], target: Float64Array | Int32Arr
   new Uint8Array(target.buffer, target.byteOffset + at * target.BYTES_PER_ELEMENT, bytes).set(block.subarray(0, bytes));
 }
 
-/** One column to fill: the copy of its stored blocks into it. */
-interface Fill {
-  target: Float64Array | Int32Array;
-  copy: () => void;
-}
+/** The copy of one column's stored blocks into it. */
+type Fill = () => void;
 
 function klineColumns(m: StoredMarketMeta): KlineColumns {
   const offsets = offsetsOf(m.klineRows);
@@ -112,10 +109,8 @@ function klineColumns(m: StoredMarketMeta): KlineColumns {
 /** Each K-line column filled whole, symbol after symbol, before the next column. */
 function klineFills(blocks: Database, m: StoredMarketMeta, columns: KlineColumns): Fill[] {
   const { offsets } = columns;
-  const fill = (name: 'date' | (typeof KLINE_VALUE_COLUMNS)[number]): Fill => ({
-    target: columns[name],
-    copy: () => m.symbols.forEach((symbol, i) => copyBlock(blocks, klineKey(m.market, symbol, name), columns[name], offsets[i], offsets[i + 1] - offsets[i])),
-  });
+  const fill = (name: 'date' | (typeof KLINE_VALUE_COLUMNS)[number]): Fill => () =>
+    m.symbols.forEach((symbol, i) => copyBlock(blocks, klineKey(m.market, symbol, name), columns[name], offsets[i], offsets[i + 1] - offsets[i]));
   return [fill('date'), ...KLINE_VALUE_COLUMNS.map(fill)];
 }
 
@@ -130,7 +125,7 @@ function fundamentalColumns(m: StoredMarketMeta): FundamentalColumns {
 function fundamentalFills(blocks: Database, m: StoredMarketMeta, f: FundamentalColumns): Fill[] {
   const rows = f.date.length;
   return [
-    { target: f.date, copy: () => copyBlock(blocks, fundamentalsKey(m.market, 'date'), f.date, 0, rows) },
-    ...m.fundamentalColumns.map((name) => ({ target: f.columns[name], copy: () => copyBlock(blocks, fundamentalsKey(m.market, name), f.columns[name], 0, rows) })),
+    () => copyBlock(blocks, fundamentalsKey(m.market, 'date'), f.date, 0, rows),
+    ...m.fundamentalColumns.map((name) => () => copyBlock(blocks, fundamentalsKey(m.market, name), f.columns[name], 0, rows)),
   ];
 }

@@ -46,9 +46,9 @@ function holderPid(name: string): Promise<number | null> {
 
 /**
  * Takes the lock of state folder `dir` (made if missing) for this process's life, or throws
- * StateFolderInUse naming the holder's pid. `release` frees it earlier.
+ * StateFolderInUse naming the holder's pid.
  */
-export async function lockStateFolder(dir: string): Promise<{ release: () => void }> {
+export async function lockStateFolder(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const folder = realpathSync(dir);
   const name = lockName(folder);
@@ -60,5 +60,4 @@ export async function lockStateFolder(dir: string): Promise<{ release: () => voi
   });
   if (!bound) throw new StateFolderInUse(folder, await holderPid(name));
   server.unref(); // the lock never keeps the process alive
-  return { release: () => void server.close() };
 }

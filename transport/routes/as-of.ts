@@ -2,7 +2,7 @@
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { AsOfCache } from '../../engine/dataset/as-of.js';
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
 import { date } from '../params/declare.js';
 import { Problem } from '../problem.js';
 
@@ -18,14 +18,11 @@ export function setAsOfBudget(bytes: number): void {
   cache = new AsOfCache(bytes);
 }
 
-/** The cache in use (its figures for /metrics and the bench). */
-export const asOfCache = (): AsOfCache => cache;
-
 /** Market `m` as of `day` (null: as it is). */
-export const marketAsOf = (dataset: Dataset, m: MarketData, day: number | null): MarketData => cache.at(dataset, m, day);
+export const marketAsOf = (dataset: Dataset, m: MarketData, day: number | null): SnapshotView => cache.at(dataset, m, day);
 
 /** The position of one symbol in `m`, `full` as of `day`, or 404 unknown_symbol saying why. */
-export function symbolAsOf(full: MarketData, m: MarketData, day: number | null, text: string): number {
+export function symbolAsOf(full: MarketData, m: SnapshotView, day: number | null, text: string): number {
   const i = m.symbols.find(text);
   if (i >= 0) return i;
   const why = day !== null && full.symbols.find(text) >= 0 ? `has no row on or before ${dateText(day)}` : 'does not exist';

@@ -1,6 +1,6 @@
 // Market, symbol and limit lookups shared by the routes; each failure is the problem §2 names.
 
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
 import { isMarket } from '../../engine/markets.js';
 import type { Plan } from '../../engine/plans.js';
 import { badParam, Problem } from '../problem.js';
@@ -29,7 +29,7 @@ export interface BatchSymbols {
  * Checks a batch against the plan's batch size (400 batch_too_large), then looks the
  * symbols up. Call `requireSome` after the other parameters are checked: 404 comes last.
  */
-export function batchOf(m: MarketData, symbols: readonly string[], plan: Plan): BatchSymbols {
+export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: readonly string[], plan: Plan): BatchSymbols {
   if (symbols.length > plan.batch) {
     throw new Problem('batch_too_large', `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`, 'symbols');
   }
@@ -44,7 +44,7 @@ export function batchOf(m: MarketData, symbols: readonly string[], plan: Plan): 
   return { found, missing };
 }
 
-export function requireSome(batch: BatchSymbols, m: MarketData): void {
+export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market'>): void {
   if (batch.found.length === 0) throw new Problem('unknown_symbol', `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}`, 'symbols');
 }
 

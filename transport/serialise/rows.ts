@@ -2,7 +2,7 @@
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { type KlineField, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import type { MarketData } from '../../engine/dataset/dataset.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 
@@ -24,7 +24,7 @@ export function klineRows(slice: KlineSlice, symbol: string, fields: readonly Kl
 const KIND = new Map(SNAPSHOT_COLUMNS.map((c) => [c.name, c.kind]));
 
 /** The snapshot of symbol `i` with the given columns (spec table order), nulls as null. */
-export function snapshotRow(m: MarketData, i: number, columns: readonly string[]): Record<string, string | number | null> {
+export function snapshotRow(m: SnapshotView, i: number, columns: readonly string[]): Record<string, string | number | null> {
   const row: Record<string, string | number | null> = {};
   const labels = m.symbols.labels;
   for (const name of columns) {

@@ -2,14 +2,14 @@
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import type { MarketData } from '../../engine/dataset/dataset.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
 import { ByteWriter } from './byte-writer.js';
 
 const KIND = new Map(SNAPSHOT_COLUMNS.map((c) => [c.name, c.kind]));
 
 /** Renders symbol `i`'s snapshot with `columns` (spec table order): `{"symbol":…,…}`. */
-function render(w: ByteWriter, m: MarketData, i: number, columns: readonly string[]): Buffer {
+function render(w: ByteWriter, m: SnapshotView, i: number, columns: readonly string[]): Buffer {
   const labels = m.symbols.labels;
   w.ascii('{');
   columns.forEach((name, c) => {
@@ -40,7 +40,7 @@ export class SnapshotTextCache {
 
   constructor(private readonly budgetBytes: number) {}
 
-  row(m: MarketData, i: number, columns: readonly string[], columnsKey: string): Buffer {
+  row(m: SnapshotView, i: number, columns: readonly string[], columnsKey: string): Buffer {
     // A table as of a past day is rendered, not kept: it may be dropped any time (the as-of
     // cache), and its rows would then count against this budget until the next clear.
     if (m.snapshots.asOf !== undefined) return render(this.writer, m, i, columns);

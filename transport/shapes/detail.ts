@@ -1,6 +1,6 @@
 // The detail answers: one symbol's latest snapshot, and several keyed by symbol.
 
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { Dataset, SnapshotView } from '../../engine/dataset/dataset.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
@@ -16,14 +16,14 @@ export interface ColumnSet {
 
 export interface DetailResult {
   dataset: Dataset;
-  m: MarketData;
+  m: SnapshotView;
   i: number;
   set: ColumnSet;
 }
 
 export interface DetailBatchResult {
   dataset: Dataset;
-  m: MarketData;
+  m: SnapshotView;
   /** Positions of the symbols that exist, in request order. */
   found: number[];
   missing: string[];

@@ -1,6 +1,6 @@
 // The screen answer: a page of snapshot rows with the screen's total, sort and order.
 
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { Dataset, SnapshotView } from '../../engine/dataset/dataset.js';
 import type { ScreenResult } from '../../engine/queries/screen.js';
 import { arrayOf, int, object } from '../schemas/common.js';
 import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
@@ -12,7 +12,7 @@ import type { Shape } from './shape.js';
 
 export interface ScreenPage {
   dataset: Dataset;
-  m: MarketData;
+  m: SnapshotView;
   result: ScreenResult;
   set: ColumnSet;
   limit: number;
