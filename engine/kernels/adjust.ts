@@ -1,5 +1,6 @@
 // Price adjustment (qfq / hfq) over a slice of one symbol's rows.
 
+import { upperBound } from './date-range.js';
 import { round4 } from './round.js';
 
 export type AdjustMode = 'bfq' | 'qfq' | 'hfq';
@@ -26,7 +27,8 @@ export function adjustmentOutOfBounds(price: number, adj: number, latestAdj: num
 /**
  * Writes the adjusted prices of rows [from, to) into `out` (length ≥ to − from), rounded
  * to 4 decimals. hfq = price × adj_factor; qfq = price × (adj_factor / adj_factor of
- * `latestRow`), the symbol's latest stored day, so on that day qfq equals bfq exactly.
+ * `baseRow`): the symbol's latest stored day by default, so on that day qfq equals bfq
+ * exactly; with `qfq_base` the last stored day on or before it (qfqBaseRow).
  * bfq is not an adjustment: callers answer stored prices directly.
  */
 export function adjustPrices(
@@ -35,15 +37,24 @@ export function adjustPrices(
   from: number,
   to: number,
   mode: 'qfq' | 'hfq',
-  latestRow: number,
+  baseRow: number,
   out: Float64Array,
 ): Float64Array {
-  const base = mode === 'qfq' ? adj[latestRow] : 1;
+  const base = mode === 'qfq' ? adj[baseRow] : 1;
   for (let row = from, k = 0; row < to; row++, k++) out[k] = round4(prices[row] * (adj[row] / base));
   return out;
 }
 
 /** Convenience for one column: a fresh array of the adjusted slice. */
-export function adjustedSlice(prices: Float64Array, adj: Float64Array, from: number, to: number, mode: 'qfq' | 'hfq', latestRow: number): Float64Array {
-  return adjustPrices(prices, adj, from, to, mode, latestRow, new Float64Array(Math.max(0, to - from)));
+export function adjustedSlice(prices: Float64Array, adj: Float64Array, from: number, to: number, mode: 'qfq' | 'hfq', baseRow: number): Float64Array {
+  return adjustPrices(prices, adj, from, to, mode, baseRow, new Float64Array(Math.max(0, to - from)));
+}
+
+/**
+ * The qfq base row of a symbol whose rows are [first, end) (dates ascending): the last row
+ * dated on or before `day`, the latest row when `day` is null, or -1 when no row is that early.
+ */
+export function qfqBaseRow(dates: Int32Array, first: number, end: number, day: number | null): number {
+  const row = (day === null ? end : upperBound(dates, first, end, day)) - 1;
+  return row >= first ? row : -1;
 }

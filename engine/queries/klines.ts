@@ -21,7 +21,8 @@ export interface KlineSlice {
   values: Partial<Record<KlineField, Float64Array>>;
 }
 
-export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[]): KlineSlice {
+/** `baseRow`: the row whose factor qfq divides by (adjust.ts qfqBaseRow), by default the symbol's latest. */
+export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[], baseRow = m.klines.offsets[symbol + 1] - 1): KlineSlice {
   const k = m.klines;
   const rowsFrom = k.offsets[symbol];
   const rowsTo = k.offsets[symbol + 1];
@@ -30,7 +31,7 @@ export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: A
   for (const field of fields) {
     values[field] =
       adj !== 'bfq' && PRICE_FIELDS.has(field)
-        ? adjustedSlice(k[field], k.adj_factor, from, to, adj, rowsTo - 1)
+        ? adjustedSlice(k[field], k.adj_factor, from, to, adj, baseRow)
         : k[field].subarray(from, to);
   }
   return { symbol, count: to - from, total, date: k.date.subarray(from, to), adjFactor: k.adj_factor.subarray(from, to), values };

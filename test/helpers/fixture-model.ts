@@ -157,6 +157,8 @@ export interface KlineQuery {
   /** The limit in effect (already clamped to the plan). */
   limit: number;
   adj?: 'bfq' | 'qfq' | 'hfq';
+  /** qfq to the factor of the last bar dated on or before this day instead of the latest bar's. */
+  qfqBase?: string;
   fields: readonly KlineField[];
 }
 
@@ -171,7 +173,8 @@ export function klineWindow(market: string, symbol: string, q: KlineQuery): { to
     const to = Math.max(inRange.length - offset, 0);
     picked = inRange.slice(Math.max(to - q.limit, 0), to);
   }
-  const latestAdj = bars.length > 0 ? bars[bars.length - 1].adj : '1';
+  const baseBars = q.qfqBase === undefined ? bars : bars.filter((b) => b.date <= q.qfqBase!);
+  const latestAdj = baseBars.length > 0 ? baseBars[baseBars.length - 1].adj : '1';
   const adj = q.adj ?? 'bfq';
   const rows = picked.map((b) => {
     const row: Record<string, unknown> = { symbol, date: b.date };

@@ -14,5 +14,8 @@ export const KLINE_WINDOW = {
 };
 
 export const ADJ = oneOf(ADJ_MODES, 'bfq', 'Adjustment: bfq as stored, qfq forward-adjusted (by the latest stored adj_factor), hfq backward-adjusted. Prices rounded to 4 decimals; volume and amount never adjusted.');
+export const QFQ_BASE = date(
+  'With `adj=qfq`: forward-adjust to this day\'s factor (the symbol\'s last stored day on or before it) instead of the latest day\'s, so prices read as they were quoted then. Another `adj` is a 400; a day before the symbol\'s first row is a 400.',
+);
 export const KLINE_LIMIT = integer(100, 1, `Rows to return (per symbol). ${ROWS_PER_CALL}`);
 export const OFFSET = integer(0, 0, 'Rows to skip.');

@@ -1,10 +1,13 @@
 // GET /{market}/klines/{symbol}: daily K-line rows of one symbol.
 
+import { dateText } from '../../engine/calendar/date-text.js';
+import { qfqBaseRow } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
 import { klinesShape } from '../shapes/klines.js';
-import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET } from './kline-params.js';
+import { badParam } from '../problem.js';
+import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, QFQ_BASE } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
 
 export const klinesRoute = route({
@@ -17,6 +20,7 @@ export const klinesRoute = route({
     ...KLINE_WINDOW,
     fields: klineFieldsParam(['*'], 'Short codes (o,h,l,c,v,a) or full names, or `*`; default all. symbol, date and adj_factor are always returned.'),
     adj: ADJ,
+    qfq_base: QFQ_BASE,
     limit: KLINE_LIMIT,
     offset: OFFSET,
   },
@@ -43,9 +47,13 @@ export const klinesRoute = route({
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);
     const window = { start: p.start, end: p.end, offset: p.offset, limit: clamp(p.limit, plan.rowsPerCall) };
+    if (p.qfq_base !== null && p.adj !== 'qfq') throw badParam('qfq_base', `qfq_base applies to adj=qfq, not adj=${p.adj}`);
     const i = symbolOf(m, params[1]);
-    const { from, to, total } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], window);
-    const result = { dataset, m, i, window, from, to, total, adj: p.adj, fields: p.fields };
+    const k = m.klines;
+    const base = qfqBaseRow(k.date, k.offsets[i], k.offsets[i + 1], p.qfq_base);
+    if (base < 0 && k.offsets[i + 1] > k.offsets[i]) throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
+    const { from, to, total } = klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window);
+    const result = { dataset, m, i, window, from, to, total, adj: p.adj, base, fields: p.fields };
     return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };
   },
 });

@@ -47,9 +47,15 @@ export class KlineTextCache {
    * the cache's memory and stay valid as long as the caller holds them (eviction only
    * drops the cache's reference).
    */
-  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: (string | Buffer)[]): void {
+  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: (string | Buffer)[], baseRow = m.klines.offsets[i + 1] - 1): void {
     if (to <= from) return;
     const end = m.klines.offsets[i + 1]; // chunk c holds rows [end − (c+1)·CHUNK, end − c·CHUNK)
+    if (adj === 'qfq' && baseRow !== end - 1) {
+      // qfq to a chosen day (qfq_base): rendered for this answer, not kept (the base multiplies the keys).
+      renderRows(this.writer, m, i, from, to, adj, fields, baseRow);
+      pieces.push(this.writer.take().subarray(1));
+      return;
+    }
     let first = true;
     for (let c = Math.floor((end - from - 1) / CHUNK); c >= 0 && end - (c + 1) * CHUNK < to; c--) {
       const chunk = this.chunk(m, i, c, adj, fields, mask);
@@ -86,14 +92,23 @@ export class KlineTextCache {
   }
 }
 
-/** Renders chunk `c` of symbol `i`: symbol, date, fields (adjusted prices for qfq/hfq), adj_factor. */
+/** Renders chunk `c` of symbol `i`: its rows as renderRows writes them, qfq to the latest day. */
 function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[]): Chunk {
-  const k = m.klines;
-  const last = k.offsets[i + 1] - 1;
+  const last = m.klines.offsets[i + 1] - 1;
   const to = last + 1 - c * CHUNK;
-  const from = Math.max(k.offsets[i], to - CHUNK);
+  const starts = renderRows(w, m, i, Math.max(m.klines.offsets[i], to - CHUNK), to, adj, fields, last);
+  return { bytes: w.take(), starts, used: false };
+}
+
+/**
+ * Writes rows [from, to) of symbol `i` as `,{row}` each (symbol, date, fields with prices
+ * adjusted, qfq by `baseRow`'s factor, adj_factor); returns where each row's comma starts
+ * in the writer, and its end last.
+ */
+function renderRows(w: ByteWriter, m: MarketData, i: number, from: number, to: number, adj: AdjustMode, fields: readonly KlineField[], baseRow: number): Int32Array {
+  const k = m.klines;
   const columns = fields.map((field) =>
-    adj !== 'bfq' && PRICE_FIELDS.has(field) ? adjustPrices(k[field], k.adj_factor, from, to, adj, last, new Float64Array(to - from)) : k[field].subarray(from, to),
+    adj !== 'bfq' && PRICE_FIELDS.has(field) ? adjustPrices(k[field], k.adj_factor, from, to, adj, baseRow, new Float64Array(to - from)) : k[field].subarray(from, to),
   );
   const keys = fields.map((field) => `,"${field}":`);
   const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`; // codes are [A-Za-z0-9._-]: nothing to escape
@@ -112,7 +127,7 @@ function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: Ad
     w.ascii('}');
   }
   starts[to - from] = w.pos;
-  return { bytes: w.take(), starts, used: false };
+  return starts;
 }
 
 const caches = new WeakMap<object, KlineTextCache>();
@@ -138,8 +153,8 @@ export const fieldMask = (fields: readonly KlineField[]): number => fields.reduc
 
 /**
  * JSON rows [from, to) of symbol `i` (`{row},{row}…`, ascending) appended to `pieces` as
- * byte views of the Dataset's rendered-row cache.
+ * byte views of the Dataset's rendered-row cache (qfq to `baseRow` other than the latest: rendered anew).
  */
-export function renderKlineRows(dataset: Dataset, m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], from: number, to: number, pieces: (string | Buffer)[]): void {
-  klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
+export function renderKlineRows(dataset: Dataset, m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], from: number, to: number, pieces: (string | Buffer)[], baseRow?: number): void {
+  klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces, baseRow);
 }

@@ -24,6 +24,8 @@ export interface KlinesResult {
   to: number;
   total: number;
   adj: AdjustMode;
+  /** The row whose factor qfq divides by (the latest unless `qfq_base` chose another). */
+  base: number;
   fields: KlineField[];
 }
 
@@ -39,13 +41,13 @@ export const klinesShape: Shape<KlinesResult> = {
       `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
         `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`,
     ];
-    renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces);
+    renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
     pieces.push(']}');
     return pieces;
   },
   value(r) {
     const code = r.m.symbols.codes[r.i];
-    const slice = klineSlice(r.m, r.i, r.window, r.adj, r.fields);
+    const slice = klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base);
     return { market: r.m.market, symbol: code, count: slice.count, total: slice.total, offset: r.window.offset, limit: r.window.limit, fields: fieldNames(r.fields), data: klineRows(slice, code, r.fields) };
   },
   csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({ columns: value.fields, rows: value.data.map((row) => value.fields.map((f) => row[f])) }),

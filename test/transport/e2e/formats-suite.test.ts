@@ -26,6 +26,7 @@ const CASES: { shape: FlatShapeName; path: string }[] = [
   { shape: 'klines', path: '/api/v1/ashare/klines/sh600001?limit=40&adj=qfq' },
   { shape: 'klines', path: '/api/v1/ashare/klines/sh600007?start=2025-03-10' },
   { shape: 'klines', path: '/api/v1/ashare/klines/sh600001?fields=c&start=2030-01-01' },
+  { shape: 'klines', path: '/api/v1/ashare/klines/sh600001?limit=60&adj=qfq&qfq_base=2024-12-31' },
   { shape: 'klinesBatch', path: '/api/v1/ashare/klines?symbols=sh600001,sz000002,nope&fields=*&limit=30' },
   { shape: 'klinesBatch', path: '/api/v1/ashare/klines?symbols=sh600007,sz000004&date=2025-03-14' },
   { shape: 'detail', path: '/api/v1/ashare/detail/sh600001' },
@@ -34,6 +35,9 @@ const CASES: { shape: FlatShapeName; path: string }[] = [
   { shape: 'detailBatch', path: '/api/v1/hkstock/detail?symbols=hk00700,hk09988&fields=wb_ratio,market_type' },
   { shape: 'screen', path: '/api/v1/ashare/screen?fields=*' },
   { shape: 'screen', path: '/api/v1/ashare/screen?min_pe_ratio=1000000' },
+  { shape: 'screen', path: '/api/v1/ashare/screen?fields=*&as_of=2025-01-15' },
+  { shape: 'detail', path: '/api/v1/ashare/detail/sh600001?as_of=2025-01-15' },
+  { shape: 'detailBatch', path: '/api/v1/ashare/detail?symbols=sh600001,sz000002,nope&as_of=2025-01-15' },
   { shape: 'macro', path: '/api/v1/macro' },
   { shape: 'quota', path: '/api/v1/quota' },
 ];

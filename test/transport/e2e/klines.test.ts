@@ -1,5 +1,6 @@
 // GET /{market}/klines/{symbol}: windows, fields, adjustment and clamping, against the fixture CSV computed here.
 
+import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, ok, startAnswerServer } from '../../helpers/e2e.js';
@@ -134,3 +135,59 @@ for (const adj of ['bfq', 'qfq', 'hfq'] as const) {
     }
   });
 }
+
+/** Base days worth checking for one symbol: each factor change, the day before it, a weekend day inside the history, and past the end. */
+function qfqBaseDays(market: string, symbol: string): string[] {
+  const bars = FIX[market].bars.get(symbol) ?? [];
+  const days = new Set<string>();
+  for (let i = 1; i < bars.length; i++) if (bars[i].adj !== bars[i - 1].adj) (days.add(bars[i].date), days.add(bars[i - 1].date));
+  if (bars.length > 0) {
+    days.add(bars[0].date);
+    const saturday = new Date(`${bars[Math.floor(bars.length / 2)].date}T00:00:00Z`);
+    while (saturday.getUTCDay() !== 6) saturday.setUTCDate(saturday.getUTCDate() + 1);
+    days.add(saturday.toISOString().slice(0, 10));
+    days.add('2099-12-31');
+  }
+  return [...days];
+}
+
+test('adj=qfq&qfq_base=D divides by the factor of the last stored day on or before D, for every fixture symbol', async () => {
+  let changed = 0;
+  for (const market of FIXTURE_MARKETS) {
+    for (const symbol of FIX[market].symbols) {
+      for (const day of qfqBaseDays(market, symbol)) {
+        const exp = expected(market, symbol, { limit: 100, adj: 'qfq', qfqBase: day });
+        if (JSON.stringify(exp) !== JSON.stringify(expected(market, symbol, { limit: 100, adj: 'qfq' }))) changed++;
+        await check(`/${market}/klines/${symbol}?adj=qfq&qfq_base=${day}&fields=*`, exp, `${market}/${symbol} qfq_base=${day}`);
+      }
+    }
+  }
+  assert.ok(changed >= 5, `only ${changed} of the checked bases differ from the latest day's: the splits were not exercised`);
+});
+
+test('qfq_base pages and windows like any K-line query: the next link keeps it', async () => {
+  const q = { end: '2025-02-16', offset: 1, limit: 3, adj: 'qfq' as const, qfqBase: '2024-12-31' };
+  await check('/ashare/klines/sh600001?end=2025-02-16&offset=1&limit=3&adj=qfq&qfq_base=2024-12-31', expected('ashare', 'sh600001', q), 'a window under qfq_base');
+  const res = await server.get('/api/v1/ashare/klines/sh600001?limit=3&adj=qfq&qfq_base=2024-12-31');
+  assert.match(String(res.headers.link), /qfq_base=2024-12-31/);
+});
+
+test('qfq_base with another adj, before the symbol\'s first row, malformed, or on the batch route is a 400 naming it', async () => {
+  const cases: [string, string, string][] = [
+    ['/ashare/klines/sh600001?qfq_base=2025-01-02', 'qfq_base', 'qfq_base applies to adj=qfq, not adj=bfq'],
+    ['/ashare/klines/sh600001?adj=hfq&qfq_base=2025-01-02', 'qfq_base', 'qfq_base applies to adj=qfq, not adj=hfq'],
+    ['/ashare/klines/sh600001?adj=qfq&qfq_base=2000-01-03', 'qfq_base', 'sh600001 has no row on or before 2000-01-03'],
+    ['/ashare/klines/sh600001?adj=qfq&qfq_base=2025-02-30', 'qfq_base', ''],
+    ['/ashare/klines?symbols=sh600001&adj=qfq&qfq_base=2025-01-02', 'qfq_base', ''],
+  ];
+  for (const [path, param, detail] of cases) {
+    const res = await server.get(`/api/v1${path}`);
+    assert.equal(res.status, 400, path);
+    assert.equal(res.body.param, param, path);
+    if (detail !== '') assert.equal(res.body.detail, `${param}: ${detail}`, path);
+  }
+});
+
+test('qfq_base on a symbol listed without K-lines answers its empty window', async () => {
+  await check('/ashare/klines/sh600008?adj=qfq&qfq_base=2025-01-02', expected('ashare', 'sh600008', { limit: 100 }), 'no rows to adjust');
+});
