@@ -25,6 +25,7 @@ const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
 const { StateStore } = await import('./loaders/state/state-store.js');
 const { StateSync } = await import('./loaders/state/state-sync.js');
 const { KernelPool } = await import('./engine/pool/pool.js');
+const { MIN_POOLED_AS_OF_SYMBOLS } = await import('./engine/dataset/as-of.js');
 const { mailerFromEnv } = await import('./transport/admin/key-mail.js');
 const { RequestMeter } = await import('./transport/admin/meter.js');
 const { createAdmin } = await import('./transport/admin/mount.js');
@@ -97,7 +98,7 @@ if (issued.length > 0) {
 const sync = StateSync.start(store, guard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
 const kernels = new KernelPool(settings.poolThreads);
-const pool = { kernels, minScreenRows: settings.screenPoolMinRows };
+const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setKlineTextBudget(settings.klineTextCacheMb * MB);
 setAsOfBudget(settings.asOfCacheMb * MB);

@@ -82,6 +82,7 @@ const PATH_PARAMS: Record<string, Json> = {
 function queryParam(name: string, p: Param<unknown>): Json {
   const out: Json = { name, in: 'query', required: p.required, description: p.doc, schema: p.schema };
   if (p.list) Object.assign(out, { style: 'form', explode: false });
+  if (p.example !== undefined) out.example = p.example;
   return out;
 }
 

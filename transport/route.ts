@@ -14,6 +14,13 @@ import type { ProblemCode } from './problem.js';
 import type { Shape } from './shapes/shape.js';
 
 /** Everything a handler may read; copied out of the uWS request before anything else runs. */
+/** The kernel pool and when a route sends work to it: screens of markets with at least `minScreenRows` symbols, as-of tables of at least `minAsOfSymbols`. */
+export interface PoolUse {
+  kernels: KernelPool;
+  minScreenRows: number;
+  minAsOfSymbols: number;
+}
+
 export interface RequestContext {
   /** The Dataset this request runs on from start to end, even if a reload swaps in another. */
   dataset: Dataset;
@@ -31,7 +38,7 @@ export interface RequestContext {
    */
   signal: (() => AbortSignal) | null;
   /** Where large kernels run, and from what size; null: everything inline. */
-  pool: { kernels: KernelPool; minScreenRows: number } | null;
+  pool: PoolUse | null;
 }
 
 /** A successful answer: engine results for the shape's renderers, and the rows it charges. */

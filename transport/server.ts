@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import type { Registry } from 'prom-client';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
-import type { KernelPool } from '../engine/pool/pool.js';
 import { PLANS } from '../engine/plans.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
@@ -20,7 +19,7 @@ import { NO_PLAN, RequestMetrics } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
 import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
-import { parseRequest, type Reply, type Route } from './route.js';
+import { parseRequest, type PoolUse, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
 import { assemble, type BodyPart } from './serialise/assemble.js';
@@ -54,8 +53,8 @@ export interface ServerOptions {
   service?: { version: string; commit: string };
   /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */
   deadlineMs?: number;
-  /** Worker pool for screens over markets of at least `minScreenRows` symbols. */
-  pool?: { kernels: KernelPool; minScreenRows: number } | null;
+  /** Worker pool for screens and as-of tables of large enough markets. */
+  pool?: PoolUse | null;
   /** Told of every API answer (time, latency in ms, status): typed-array counters, no allocation. */
   meter?: { record(nowMs: number, ms: number, status: number): void } | null;
   /** Whole-answer cache per Dataset (default DEFAULT_RESPONSE_CACHE); null: none. */

@@ -8,7 +8,7 @@ import { parseRequest, type Reply, type Route } from '../../transport/route.js';
 import { routesFor } from '../../transport/routes/index.js';
 import { assemble } from '../../transport/serialise/assemble.js';
 import { render } from '../../transport/serialise/render.js';
-import type { CaseContext } from '../http/cases.js';
+import { type CaseContext, pastDay } from '../http/cases.js';
 
 /** The server's routes, in its order (the guard is only read by /quota, which no bench question asks). */
 const ROUTES: Route[] = routesFor(new Guard('UTC'));
@@ -64,7 +64,7 @@ export function contextOf(dataset: Dataset, market: string): CaseContext {
   const symbols = (listed.shape.value(listed.result) as { data: { symbol: string }[] }).data.map((d) => d.symbol);
   if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
   const overview = replyOf(dataset, '/api/v1/markets');
-  const date = (overview.shape.value(overview.result) as { data: { market: string; end_date: string | null }[] }).data.find((m) => m.market === market)?.end_date;
-  if (!date) throw new Error(`market ${market} has no end_date`);
-  return { symbol: symbols[0], symbols, date };
+  const row = (overview.shape.value(overview.result) as { data: { market: string; start_date: string | null; end_date: string | null }[] }).data.find((m) => m.market === market);
+  if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date`);
+  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
 }

@@ -12,6 +12,18 @@ export interface CaseContext {
   symbols: string[];
   /** The market's latest trading day (`end_date` of /markets), `YYYY-MM-DD`. */
   date: string;
+  /** The as_of of the point-in-time cases: pastDay of the market's first and latest days. */
+  asOf: string;
+}
+
+/**
+ * A day to ask as_of for: 5 years before `end` (the bench's question on the full demo), or
+ * halfway from `start` when the market's history is shorter (a small test snapshot).
+ */
+export function pastDay(start: string, end: string): string {
+  const day = (text: string): number => Date.parse(`${text}T00:00:00Z`);
+  const back = day(end) - Math.round(5 * 365.25) * 86_400_000;
+  return new Date(back > day(start) ? back : (day(start) + day(end)) / 2).toISOString().slice(0, 10);
 }
 
 /** Body formats a case can ask for with `format=` (CSV is not load-tested). */
@@ -159,6 +171,13 @@ export const SCREEN: HttpCase = {
   },
 };
 
+/** The screen as of a past day (5 years back on the full demo): answered from the as-of table kept after its first request. */
+export const SCREEN_AS_OF: HttpCase = {
+  ...SCREEN,
+  name: 'screen as_of',
+  path: ({ asOf }) => `/api/v1/ashare/screen?${screenQueryString()}&as_of=${asOf}`,
+};
+
 /** GET /{market}/symbols?search=…: a name substring, so every code (and name) is compared; first page of 50. */
 export const SYMBOLS_SEARCH: HttpCase = {
   name: 'symbols search',
@@ -188,7 +207,7 @@ export const QUOTA: HttpCase = {
 export const DEFAULT_CASES: HttpCase[] = [KLINES_100_BFQ];
 
 /** Every endpoint class of the full bench, JSON without compression, in table order. */
-export const ALL_CASES: HttpCase[] = [KLINES_100_BFQ, KLINES_100_QFQ, KLINES_BATCH_50, DETAIL, DETAIL_BATCH_50, SCREEN, SYMBOLS_SEARCH, MARKETS, QUOTA];
+export const ALL_CASES: HttpCase[] = [KLINES_100_BFQ, KLINES_100_QFQ, KLINES_BATCH_50, DETAIL, DETAIL_BATCH_50, SCREEN, SCREEN_AS_OF, SYMBOLS_SEARCH, MARKETS, QUOTA];
 
 /**
  * K-lines 100 and the screen in the binary formats (`format=`) and as JSON compressed

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BATCH_SYMBOLS, type CaseContext, checkAnswer, type HttpCase } from './cases.js';
+import { BATCH_SYMBOLS, type CaseContext, checkAnswer, type HttpCase, pastDay } from './cases.js';
 import { stopAll } from './children.js';
 import { machineBusy, watchCpu, watchMachine } from './cpu-time.js';
 import { httpGet } from './http-get.js';
@@ -205,10 +205,10 @@ export async function caseContext(port: number, market: string, key: string): Pr
   const listed = await getJson<{ data: { symbol: string }[] }>(port, `/api/v1/${market}/symbols?limit=${BATCH_SYMBOLS}`, key);
   const symbols = listed.data.map((d) => d.symbol);
   if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
-  const markets = await getJson<{ data: { market: string; end_date: string | null }[] }>(port, '/api/v1/markets', key);
-  const date = markets.data.find((m) => m.market === market)?.end_date;
-  if (!date) throw new Error(`market ${market} has no end_date in /markets`);
-  return { symbol: symbols[0], symbols, date };
+  const markets = await getJson<{ data: { market: string; start_date: string | null; end_date: string | null }[] }>(port, '/api/v1/markets', key);
+  const row = markets.data.find((m) => m.market === market);
+  if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date in /markets`);
+  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
 }
 
 /** Headers uWS writes on every answer by itself (or that belong to the connection): never replayed. */

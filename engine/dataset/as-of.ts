@@ -2,8 +2,9 @@
 // that day would give (decisions §9), built from the Dataset's full history and kept in a
 // byte-bounded cache.
 
-import { deriveSnapshots } from '../kernels/derive-snapshot.js';
+import { deriveSnapshots, type SnapshotTable } from '../kernels/derive-snapshot.js';
 import type { Dataset, MarketData, SnapshotView } from './dataset.js';
+import { sharedInt32 } from './kline-columns.js';
 import { SymbolIndex } from './symbol-index.js';
 
 /** The last day any row of `m` is dated (K-lines or fundamentals), or null without rows. */
@@ -14,7 +15,7 @@ export function lastRowDate(m: MarketData): number | null {
   return last === -Infinity ? null : last;
 }
 
-/** Positions (ascending) of the symbols with a K-line or fundamentals row dated on or before `day`. */
+/** Positions (ascending, in shared memory) of the symbols with a K-line or fundamentals row dated on or before `day`. */
 export function symbolsOnDay(m: MarketData, day: number): Int32Array {
   const k = m.klines;
   const f = m.fundamentals;
@@ -24,19 +25,32 @@ export function symbolsOnDay(m: MarketData, day: number): Int32Array {
     const hasFundamentals = f.offsets[s + 1] > f.offsets[s] && f.date[f.offsets[s]] <= day;
     if (hasKline || hasFundamentals) present.push(s);
   }
-  return Int32Array.from(present);
+  const shared = sharedInt32(present.length);
+  shared.set(present);
+  return shared;
 }
+
+/** Markets with fewer symbols derive an as-of table inline even where a kernel pool runs: see the bench's as-of part. */
+export const MIN_POOLED_AS_OF_SYMBOLS = 1_000;
+
+/** Derives the table of `m` as of `day` over the market positions `symbols`: inline (deriveSnapshots) or on the kernel pool. */
+export type DeriveAsOf = (m: MarketData, day: number, symbols: Int32Array) => SnapshotTable | Promise<SnapshotTable>;
+
+const inline: DeriveAsOf = (m, day, symbols) => deriveSnapshots(m.market, m.klines, m.fundamentals, day, symbols);
 
 /**
  * The symbols and snapshot table of `m` as of `day` (its table's `asOf`). It holds none of
  * the market's own columns, so a kept one never keeps a replaced Dataset alive.
  */
-export function buildAsOf(m: MarketData, day: number): SnapshotView {
+export function buildAsOf(m: MarketData, day: number): SnapshotView;
+export function buildAsOf(m: MarketData, day: number, derive: DeriveAsOf): SnapshotView | Promise<SnapshotView>;
+export function buildAsOf(m: MarketData, day: number, derive: DeriveAsOf = inline): SnapshotView | Promise<SnapshotView> {
   const present = symbolsOnDay(m, day);
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
   const symbols = new SymbolIndex(pick(m.symbols.codes), { names: pick(labels.names), marketNames: pick(labels.marketNames), marketTypes: pick(labels.marketTypes) });
-  return { market: m.market, symbols, snapshots: deriveSnapshots(m.market, m.klines, m.fundamentals, day, present) };
+  const table = derive(m, day, present);
+  return table instanceof Promise ? table.then((snapshots) => ({ market: m.market, symbols, snapshots })) : { market: m.market, symbols, snapshots: table };
 }
 
 /**
@@ -51,47 +65,75 @@ export function asOfBytes(view: SnapshotView): number {
 }
 
 /**
- * Views of the data version served now, by market and day, least recently used first out
- * once their bytes pass the budget; a new version starts the cache over. One view is built
- * at most once while it stays in the cache.
+ * Views of the Dataset served now, by market and day, least recently used first out once
+ * their bytes pass the budget; another Dataset (a reload) starts the cache over. One view is built
+ * at most once while it stays in the cache: requests arriving while it is being built on the
+ * pool wait for that build.
  */
 export class AsOfCache {
-  private version: string | null = null;
+  /** The Dataset the views are of (weakly: a replaced one is let go even before the next as_of). */
+  private served: WeakRef<Dataset> | null = null;
   /** Kept views in use order, oldest first (a hit moves to the end). */
   private readonly kept = new Map<string, SnapshotView>();
+  private readonly building = new Map<string, Promise<SnapshotView>>();
   private bytes = 0;
   private readonly lastDates = new WeakMap<MarketData, number | null>();
 
   constructor(readonly budgetBytes: number) {}
 
-  /** `m` as of `day`: `m` itself when `day` is null or on/after its last row, else the view of that day. */
-  at(dataset: Dataset, m: MarketData, day: number | null): SnapshotView {
+  /**
+   * `m` as of `day`: `m` itself when `day` is null or on/after its last row, else the view of
+   * that day, built by `derive` when not kept (a promise when `derive` answers later).
+   */
+  at(dataset: Dataset, m: MarketData, day: number | null): SnapshotView;
+  at(dataset: Dataset, m: MarketData, day: number | null, derive: DeriveAsOf): SnapshotView | Promise<SnapshotView>;
+  at(dataset: Dataset, m: MarketData, day: number | null, derive: DeriveAsOf = inline): SnapshotView | Promise<SnapshotView> {
     if (day === null) return m;
     let last = this.lastDates.get(m);
     if (last === undefined) this.lastDates.set(m, (last = lastRowDate(m)));
     if (last === null || day >= last) return m;
-    if (dataset.version !== this.version) {
+    if (this.served?.deref() !== dataset) {
       this.kept.clear();
+      this.building.clear();
       this.bytes = 0;
-      this.version = dataset.version;
+      this.served = new WeakRef(dataset);
     }
     const key = `${m.market}|${day}`;
-    const hit = this.kept.get(key);
+    const hit = this.kept.get(key) ?? this.building.get(key);
     if (hit !== undefined) {
-      this.kept.delete(key);
-      this.kept.set(key, hit);
+      if (!(hit instanceof Promise)) {
+        this.kept.delete(key);
+        this.kept.set(key, hit);
+      }
       return hit;
     }
-    const built = buildAsOf(m, day);
-    const size = asOfBytes(built);
-    if (size > this.budgetBytes) return built; // served, not kept
-    this.kept.set(key, built);
+    const built = buildAsOf(m, day, derive);
+    if (!(built instanceof Promise)) return this.keep(key, built);
+    const pending = built.then(
+      (view) => {
+        if (this.building.get(key) !== pending) return view; // another Dataset came in between: serve, keep nothing
+        this.building.delete(key);
+        return this.keep(key, view);
+      },
+      (error: unknown) => {
+        if (this.building.get(key) === pending) this.building.delete(key);
+        throw error;
+      },
+    );
+    this.building.set(key, pending);
+    return pending;
+  }
+
+  private keep(key: string, view: SnapshotView): SnapshotView {
+    const size = asOfBytes(view);
+    if (size > this.budgetBytes) return view; // served, not kept
+    this.kept.set(key, view);
     this.bytes += size;
     for (const [oldKey, old] of this.kept) {
       if (this.bytes <= this.budgetBytes) break;
       this.kept.delete(oldKey);
       this.bytes -= asOfBytes(old);
     }
-    return built;
+    return view;
   }
 }

@@ -2,7 +2,7 @@
 
 import { civilFromDays, daysFromCivil, INVALID_DATE } from '../calendar/days.js';
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import { type FundamentalColumns, type KlineColumns, sharedFloat64, sharedInt32 } from '../dataset/kline-columns.js';
+import type { FundamentalColumns, KlineColumns } from '../dataset/kline-columns.js';
 import type { Market } from '../markets.js';
 import { lowerBound, upperBound } from './date-range.js';
 import { round4 } from './round.js';
@@ -33,6 +33,23 @@ function fundamentalColumnsOf(market: Market): string[] {
   return SNAPSHOT_COLUMNS.filter((c) => c.source === 'fundamental' && (c.only === undefined || c.only.includes(market))).map((c) => c.name);
 }
 
+/** A snapshot table's rows before its screen orders: what derivation fills, in shared memory. */
+export interface SnapshotRows {
+  date: Int32Array;
+  values: Record<string, Float64Array>;
+}
+
+/**
+ * Rows for `size` symbols in one SharedArrayBuffer, so pool workers can fill ranges of them in
+ * place: the value columns, then the dates (one allocation, not 81: each costs ~30 µs here).
+ */
+export function allocateSnapshotRows(size: number): SnapshotRows {
+  const buffer = new SharedArrayBuffer(size * (NUMERIC_SNAPSHOT_COLUMNS.length * Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT));
+  const values: Record<string, Float64Array> = {};
+  NUMERIC_SNAPSHOT_COLUMNS.forEach((name, c) => (values[name] = new Float64Array(buffer, c * size * Float64Array.BYTES_PER_ELEMENT, size)));
+  return { date: new Int32Array(buffer, NUMERIC_SNAPSHOT_COLUMNS.length * size * Float64Array.BYTES_PER_ELEMENT, size), values };
+}
+
 /**
  * The snapshot of each symbol is its latest K-line day T; q(x) rescales a price of row j
  * into T's basis by adj_j / adj_T. Values are computed unrounded and rounded once at the
@@ -45,30 +62,50 @@ function fundamentalColumnsOf(market: Market): string[] {
  */
 export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null): SnapshotTable {
   const size = symbols === null ? k.offsets.length - 1 : symbols.length;
-  const date = sharedInt32(size).fill(NO_DATE);
-  const values: Record<string, Float64Array> = {};
-  for (const name of NUMERIC_SNAPSHOT_COLUMNS) values[name] = sharedFloat64(size).fill(NaN);
-  const supplied = fundamentalColumnsOf(market).filter((name) => name in f.columns);
+  const rows = allocateSnapshotRows(size);
+  deriveRows(market, k, f, asOf, symbols, 0, size, rows);
+  return withScreenOrders(size, rows, asOf);
+}
 
-  for (let i = 0; i < size; i++) {
+/**
+ * Fills table rows [from, to) of `out` (see deriveSnapshots): the unit of work a pool worker
+ * takes, touching no row outside its range.
+ */
+export function deriveRows(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null, symbols: ArrayLike<number> | null, from: number, to: number, out: SnapshotRows): void {
+  const { date, values } = out;
+  date.fill(NO_DATE, from, to);
+  for (const name of NUMERIC_SNAPSHOT_COLUMNS) values[name].fill(NaN, from, to);
+  const supplied = fundamentalColumnsOf(market).filter((name) => name in f.columns);
+  const sources = supplied.map((name) => f.columns[name]);
+  const targets = supplied.map((name) => values[name]);
+  const derived = klineOutputs(values);
+
+  for (let i = from; i < to; i++) {
     const s = symbols === null ? i : symbols[i];
     const a = k.offsets[s];
     const b = asOf === null ? k.offsets[s + 1] : upperBound(k.date, a, k.offsets[s + 1], asOf);
     if (b > a) {
       date[i] = k.date[b - 1];
-      deriveFromKlines(k, a, b, i, values);
+      deriveFromKlines(k, a, b, i, derived);
     }
     const latest = (asOf === null ? f.offsets[s + 1] : upperBound(f.date, f.offsets[s], f.offsets[s + 1], asOf)) - 1;
-    if (latest >= f.offsets[s]) for (const name of supplied) values[name][i] = f.columns[name][latest];
+    if (latest >= f.offsets[s]) for (let c = 0; c < sources.length; c++) targets[c][i] = sources[c][latest];
     const close = values.close[i];
     if (values.total_market_cap[i] !== values.total_market_cap[i]) values.total_market_cap[i] = (close * values.total_shares[i]) / 1e8;
     if (values.circulating_market_cap[i] !== values.circulating_market_cap[i]) values.circulating_market_cap[i] = (close * values.float_shares[i]) / 1e8;
   }
+  for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
+    const column = values[name];
+    for (let i = from; i < to; i++) column[i] = Number.isFinite(column[i]) ? round4(column[i]) : NaN;
+  }
+}
+
+/** The table of filled rows with its screen orders: sorted now for a Dataset's own table, on first read for a past day's. */
+export function withScreenOrders(size: number, rows: SnapshotRows, asOf: number | null): SnapshotTable {
   const ascending: Record<string, Uint32Array> = {};
   const descending: Record<string, Uint32Array> = {};
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
-    const column = values[name];
-    for (let i = 0; i < size; i++) column[i] = Number.isFinite(column[i]) ? round4(column[i]) : NaN;
+    const column = rows.values[name];
     if (asOf !== null) {
       ordered(ascending, name, () => sortOrder(column, false, sharedUint32));
       ordered(descending, name, () => sortOrder(column, true, sharedUint32));
@@ -77,7 +114,8 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
       descending[name] = sortOrder(column, true, sharedUint32);
     }
   }
-  return asOf === null ? { size, date, values, ascending, descending } : { size, date, values, ascending, descending, asOf };
+  const table = { size, date: rows.date, values: rows.values, ascending, descending };
+  return asOf === null ? table : { ...table, asOf };
 }
 
 /**
@@ -97,13 +135,47 @@ function ordered(orders: Record<string, Uint32Array>, name: string, sort: () => 
   });
 }
 
-/** Fills symbol `i`'s K-line-derived columns from its rows [a, b). */
-function deriveFromKlines(k: KlineColumns, a: number, b: number, i: number, out: Record<string, Float64Array>): void {
+/** The K-line-derived output columns, looked up once per table rather than by name per symbol. */
+interface KlineOutputs {
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  amount: Float64Array;
+  pre_close: Float64Array;
+  change: Float64Array;
+  change_percent: Float64Array;
+  range_pct: Float64Array;
+  volume_ratio: Float64Array;
+  ma: Float64Array[];
+  chg: Float64Array[];
+  chg_ytd: Float64Array;
+  high_52week: Float64Array;
+  low_52week: Float64Array;
+  close_vs_ma20: Float64Array;
+  close_vs_52w_high: Float64Array;
+}
+
+function klineOutputs(v: Record<string, Float64Array>): KlineOutputs {
+  const { open, high, low, close, volume, amount, pre_close, change, change_percent, range_pct, volume_ratio, chg_ytd, high_52week, low_52week, close_vs_ma20, close_vs_52w_high } = v;
+  const ma = MA_WINDOWS.map((w) => v[`ma${w}`]);
+  const chg = CHG_WINDOWS.map((w) => v[`chg_${w}d`]);
+  return { open, high, low, close, volume, amount, pre_close, change, change_percent, range_pct, volume_ratio, ma, chg, chg_ytd, high_52week, low_52week, close_vs_ma20, close_vs_52w_high };
+}
+
+/**
+ * Fills symbol `i`'s K-line-derived columns from its rows [a, b). A price of row j in T's
+ * basis is x × (adj_j / adj_T), written out at each use so every value is the same double
+ * whichever loop computes it.
+ */
+function deriveFromKlines(k: KlineColumns, a: number, b: number, i: number, out: KlineOutputs): void {
   const T = b - 1;
   const n = b - a;
-  const adjT = k.adj_factor[T];
-  const q = (x: number, row: number): number => x * (k.adj_factor[row] / adjT);
-  const close = k.close[T];
+  const adj = k.adj_factor;
+  const adjT = adj[T];
+  const closes = k.close;
+  const close = closes[T];
   const high = k.high[T];
   const low = k.low[T];
   const volume = k.volume[T];
@@ -114,7 +186,7 @@ function deriveFromKlines(k: KlineColumns, a: number, b: number, i: number, out:
   out.volume[i] = volume;
   out.amount[i] = k.amount[T];
 
-  const preClose = n >= 2 ? q(k.close[T - 1], T - 1) : NaN;
+  const preClose = n >= 2 ? closes[T - 1] * (adj[T - 1] / adjT) : NaN;
   out.pre_close[i] = preClose;
   out.change[i] = close - preClose;
   out.change_percent[i] = ((close - preClose) / preClose) * 100;
@@ -125,30 +197,36 @@ function deriveFromKlines(k: KlineColumns, a: number, b: number, i: number, out:
     for (let row = T - 5; row < T; row++) sum += k.volume[row];
     out.volume_ratio[i] = volume / (sum / 5);
   }
-  for (const w of MA_WINDOWS) {
-    if (n < w) continue;
+  for (let m = 0; m < MA_WINDOWS.length; m++) {
+    const w = MA_WINDOWS[m];
+    if (n < w) break; // windows ascend
     let sum = 0;
-    for (let row = T - w + 1; row <= T; row++) sum += q(k.close[row], row);
-    out[`ma${w}`][i] = sum / w;
+    for (let row = T - w + 1; row <= T; row++) sum += closes[row] * (adj[row] / adjT);
+    out.ma[m][i] = sum / w;
   }
-  for (const w of CHG_WINDOWS) {
-    if (n >= w + 1) out[`chg_${w}d`][i] = (close / q(k.close[T - w], T - w) - 1) * 100;
+  for (let c = 0; c < CHG_WINDOWS.length; c++) {
+    const w = CHG_WINDOWS[c];
+    if (n >= w + 1) out.chg[c][i] = (close / (closes[T - w] * (adj[T - w] / adjT)) - 1) * 100;
   }
   const [year] = civilFromDays(k.date[T]);
   const lastOfEarlierYear = lowerBound(k.date, a, b, daysFromCivil(year, 1, 1)) - 1;
-  if (lastOfEarlierYear >= a) out.chg_ytd[i] = (close / q(k.close[lastOfEarlierYear], lastOfEarlierYear) - 1) * 100;
+  if (lastOfEarlierYear >= a) out.chg_ytd[i] = (close / (closes[lastOfEarlierYear] * (adj[lastOfEarlierYear] / adjT)) - 1) * 100;
 
   // 52 weeks: rows dated after T − 365 days; null cells are skipped, the rest count.
+  const highs = k.high;
+  const lows = k.low;
   let max = -Infinity;
   let min = Infinity;
   for (let row = upperBound(k.date, a, b, k.date[T] - 365); row <= T; row++) {
-    const h = q(k.high[row], row);
-    const l = q(k.low[row], row);
+    const ratio = adj[row] / adjT;
+    const h = highs[row] * ratio;
+    const l = lows[row] * ratio;
     if (h > max) max = h;
     if (l < min) min = l;
   }
-  out.high_52week[i] = max === -Infinity ? NaN : max;
+  const high52 = max === -Infinity ? NaN : max;
+  out.high_52week[i] = high52;
   out.low_52week[i] = min === Infinity ? NaN : min;
-  out.close_vs_ma20[i] = (close / out.ma20[i] - 1) * 100;
-  out.close_vs_52w_high[i] = (close / out.high_52week[i] - 1) * 100;
+  out.close_vs_ma20[i] = (close / out.ma[2][i] - 1) * 100;
+  out.close_vs_52w_high[i] = (close / high52 - 1) * 100;
 }

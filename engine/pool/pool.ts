@@ -2,10 +2,11 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Dataset } from '../dataset/dataset.js';
+import type { Dataset, MarketData } from '../dataset/dataset.js';
+import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
 import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
-import type { AttachedTables, ScreenTask, ScreenTaskResult } from './screen-task.js';
+import type { AttachedMarkets, DeriveTask, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult } from './tasks.js';
 
 /**
  * Screens of markets with at least this many symbols go to the pool. Measured (npm run
@@ -23,16 +24,16 @@ export const DEFAULT_MIN_SCREEN_ROWS = 20_000;
 export const defaultPoolThreads = (): number => Math.max(1, availableParallelism() - 1);
 
 /**
- * Runs screens on worker threads. A worker attaches a Dataset's snapshot columns the first
- * time it sees the version (one extra round trip per worker and version); after that only
- * parameters go out and the page's positions come back.
+ * Runs screens and as-of derivations on worker threads. For screens a worker attaches a
+ * Dataset's snapshot columns the first time it sees the version (one extra round trip per
+ * worker and version); after that only parameters go out and the page's positions come back.
  *
  * Adjustments stay inline: the largest there is (a symbol's whole daily history, 3,652
  * rows × 4 prices, qfq) takes ~68 µs, half of a pool round trip (~135 µs measured by the
  * bench's inline-vs-pool table), and its rendering, the costly part, is cached per chunk.
  */
 export class KernelPool {
-  private readonly piscina: Piscina<ScreenTask, ScreenTaskResult>;
+  private readonly piscina: Piscina<PoolTask, PoolTaskResult>;
 
   constructor(readonly threads = defaultPoolThreads()) {
     this.piscina = new Piscina({
@@ -45,6 +46,7 @@ export class KernelPool {
 
   async screen(dataset: Dataset, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
     const task: ScreenTask = {
+      kind: 'screen',
       version: instanceKey(dataset),
       market,
       bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
@@ -53,10 +55,36 @@ export class KernelPool {
       offset: q.offset,
       limit: q.limit,
     };
-    let result = await this.piscina.run(task, { signal });
-    if (!result.attached) result = await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal });
+    let result = (await this.piscina.run(task, { signal })) as ScreenTaskResult;
+    if (!result.attached) result = (await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal })) as ScreenTaskResult;
     if (!result.attached) throw new Error('pool worker did not attach the dataset');
     return { total: result.total, rows: result.rows };
+  }
+
+  /**
+   * The snapshot table of `m` as of `asOf` over `symbols` (see deriveSnapshots), its rows
+   * split by ranges of symbols: one range per worker and one for this thread, which fills
+   * its own while the workers fill theirs. On 2 cores there is one worker, and leaving this
+   * thread idle would make the pool slower than deriving inline.
+   */
+  readonly deriveAsOf = async (m: MarketData, asOf: number, symbols: Int32Array): Promise<SnapshotTable> => {
+    const size = symbols.length;
+    const rows = allocateSnapshotRows(size);
+    const parts = this.threads + 1;
+    const edge = (p: number): number => Math.round((size * p) / parts);
+    const running: Promise<PoolTaskResult>[] = [];
+    for (let p = 1; p < parts; p++) {
+      const task: DeriveTask = { kind: 'derive', market: m.market, klines: m.klines, fundamentals: m.fundamentals, asOf, symbols, from: edge(p), to: edge(p + 1), out: rows };
+      running.push(this.piscina.run(task));
+    }
+    deriveRows(m.market, m.klines, m.fundamentals, asOf, symbols, 0, edge(1), rows);
+    await Promise.all(running);
+    return withScreenOrders(size, rows, asOf);
+  };
+
+  /** Tasks the workers have finished. */
+  get completed(): number {
+    return this.piscina.completed;
   }
 
   /** Screens waiting for a free worker. */
@@ -82,8 +110,8 @@ function instanceKey(dataset: Dataset): string {
   return key;
 }
 
-function tablesOf(dataset: Dataset): AttachedTables {
-  const tables: AttachedTables = {};
+function tablesOf(dataset: Dataset): AttachedMarkets {
+  const tables: AttachedMarkets = {};
   for (const market of MARKETS) tables[market] = dataset.markets[market].snapshots;
   return tables;
 }

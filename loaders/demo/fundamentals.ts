@@ -1,4 +1,4 @@
-// One symbol's fundamentals.csv rows: a few quarter-end records with realistic ranges and gaps.
+// One symbol's fundamentals.csv rows: a record per quarter end of its history, with realistic ranges and gaps.
 
 import { civilFromDays, daysFromCivil, formatDate } from '../../engine/calendar/days.js';
 import { FUNDAMENTAL_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
@@ -15,12 +15,12 @@ export function fundamentalColumns(market: Market): string[] {
   });
 }
 
-/** Up to `count` latest quarter ends within [firstDay, lastDay], ascending; the last day if none. */
-function quarterEnds(firstDay: number, lastDay: number, count: number): number[] {
+/** The quarter ends within [firstDay, lastDay], ascending; the last day if none. */
+function quarterEnds(firstDay: number, lastDay: number): number[] {
   const out: number[] = [];
   let [y, m] = civilFromDays(lastDay);
   m -= (m - 1) % 3; // first month of the current quarter; step back one quarter per loop
-  while (out.length < count) {
+  for (;;) {
     const end = daysFromCivil(y, m, 1) - 1; // the day before a quarter starts ends the previous one
     if (end < firstDay) break;
     if (end <= lastDay) out.unshift(end);
@@ -59,11 +59,14 @@ function levels(market: Market, rng: Rng) {
   };
 }
 
-/** The fundamentals.csv rows (without header) of one symbol, one line per quarter end. */
+/**
+ * The fundamentals.csv rows (without header) of one symbol, one line per quarter end since its
+ * first day: a point-in-time (as_of) screen on pe_ratio has a figure to read in any year.
+ */
 export function symbolFundamentals(market: Market, columns: readonly string[], plan: SymbolPlan, trace: PriceTrace, rng: Rng): string {
   const { days, first } = plan;
   const base = levels(market, rng);
-  const dates = quarterEnds(days[first], days[days.length - 1], rng.int(2, 4));
+  const dates = quarterEnds(days[first], days[days.length - 1]);
   if (plan.info.quoteUsd !== undefined) {
     // A coin's supply follows from an invented USD market value and its latest price.
     const latest = trace.close[dayIndexAtOrBefore(days, dates[dates.length - 1])] / 10 ** trace.decimals;

@@ -11,7 +11,7 @@ import { datasetWith, syntheticTable, TINY_POOL_SIZES } from '../../bench/cases/
 import { screenAnswer } from '../../bench/cases/screen.js';
 import { bodyOf, contextOf, offers, replyOf } from '../../bench/cases/answers.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from '../../bench/cases/formats.js';
-import { ALL_CASES, checkAnswer, FORMAT_CASES } from '../../bench/http/cases.js';
+import { ALL_CASES, checkAnswer, FORMAT_CASES, pastDay } from '../../bench/http/cases.js';
 import { caseContext } from '../../bench/http/comparison.js';
 import { POOL_SCREEN, RATIO_TARGETS, UNCACHED_CASES } from '../../bench/http/endpoints.js';
 import { httpGet } from '../../bench/http/http-get.js';
@@ -141,7 +141,7 @@ test('the level sweep at the levels in use gives the bytes compress() gives', as
 });
 
 test('checkAnswer refuses an answer in another format or encoding than the case asked for', () => {
-  const ctx = { symbol: 'x', symbols: ['x'], date: '2026-10-30' };
+  const ctx = { symbol: 'x', symbols: ['x'], date: '2026-10-30', asOf: '2021-10-30' };
   const json = { body: Buffer.from('{"count":1}'), headers: { 'content-type': 'application/json; charset=utf-8' } };
   const gzipCase = FORMAT_CASES.find((c) => c.encoding === 'gzip')!;
   const flatCase = FORMAT_CASES.find((c) => c.format === 'flatbuffers')!;
@@ -191,4 +191,9 @@ test('every HTTP case asks a question the server answers 200, as the case expect
       }
     }
   }
+});
+
+test('the as_of cases ask 5 years back, or halfway through a shorter history', () => {
+  assert.equal(pastDay('2016-01-04', '2026-10-30'), '2021-10-30');
+  assert.equal(pastDay('2024-01-01', '2025-01-01'), '2024-07-02');
 });

@@ -32,6 +32,8 @@ export interface TestServer {
   dataset: Dataset;
   state: ServerState;
   guard: Guard;
+  /** The kernel pool, with `pool`. */
+  kernels: KernelPool | null;
   /** GET (or another method) with an optional key and extra headers; one connection per request. */
   get(path: string, options?: { key?: string | null; method?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
   close(): Promise<void>;
@@ -61,7 +63,7 @@ export function httpRequest(port: number, path: string, options: { method?: stri
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {}): Promise<TestServer> {
+export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; minAsOfSymbols?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
@@ -73,7 +75,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   const state: ServerState = { dataset, draining: false };
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1) : null;
-  const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0 };
+  const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0, minAsOfSymbols: options.minAsOfSymbols ?? 0 };
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins, metrics: options.metrics, logger: options.logger, accessLog: options.accessLog, service: options.service });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -87,6 +89,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
     dataset,
     state,
     guard,
+    kernels,
     get,
     async close() {
       server.close();

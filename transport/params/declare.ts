@@ -19,6 +19,8 @@ export interface Param<T> {
   required: boolean;
   /** A comma-separated list: OpenAPI's form style without explode. */
   list?: boolean;
+  /** A value to show in the OpenAPI document. */
+  example?: string;
 }
 
 /** A family of parameters named by a pattern (a screen's `min_<column>`), parsed by the route. */
@@ -55,11 +57,12 @@ export function integer(fallback: number, min: number, doc: string): Param<numbe
 }
 
 /** A real calendar date `YYYY-MM-DD` as days since 1970-01-01, or null when absent. */
-export function date(doc: string): Param<number | null> {
+export function date(doc: string, example?: string): Param<number | null> {
   return {
     schema: { type: 'string', format: 'date' },
     doc: `${doc} A real calendar date, YYYY-MM-DD.`,
     required: false,
+    example,
     parse(raw, name) {
       if (raw === undefined) return null;
       const days = parseIsoDate(raw);

@@ -4,10 +4,14 @@ import { dateText } from '../../engine/calendar/date-text.js';
 import { AsOfCache } from '../../engine/dataset/as-of.js';
 import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
 import { date } from '../params/declare.js';
+import type { RequestContext } from '../route.js';
 import { Problem } from '../problem.js';
 
 export const AS_OF = date(
-  'Point in time: the snapshot as a snapshot folder holding only the rows dated on or before this day would give it (each row dated its last trading day on or before it; a symbol with no row by then is absent). On or after the latest day: as without it.',
+  'Point in time: the snapshot as a snapshot folder holding only the rows dated on or before this day would give it (each row dated its last trading day on or before it; a symbol with no row by then is absent). ' +
+    'Every column is computed from that history alone: prices and qfq moving averages in that day\'s basis, momentum and the 52-week range up to it, the fundamentals row in force then, so a backtest screens on what was known. ' +
+    'E.g. `screen?as_of=2021-06-30&min_pe_ratio=0&max_pe_ratio=15&sort=chg_20d`. On or after the latest day: as without it.',
+  '2021-06-30',
 );
 
 export const DEFAULT_AS_OF_CACHE_MB = 256;
@@ -18,8 +22,13 @@ export function setAsOfBudget(bytes: number): void {
   cache = new AsOfCache(bytes);
 }
 
-/** Market `m` as of `day` (null: as it is). */
-export const marketAsOf = (dataset: Dataset, m: MarketData, day: number | null): SnapshotView => cache.at(dataset, m, day);
+/**
+ * Market `m` as of `day` (null: as it is). A view not kept yet is derived on the kernel pool
+ * when there is one and the market is large enough to pay for it (then: a promise).
+ */
+export function marketAsOf(dataset: Dataset, m: MarketData, day: number | null, pool: RequestContext['pool']): SnapshotView | Promise<SnapshotView> {
+  return pool === null || m.symbols.size < pool.minAsOfSymbols ? cache.at(dataset, m, day) : cache.at(dataset, m, day, pool.kernels.deriveAsOf);
+}
 
 /** The position of one symbol in `m`, `full` as of `day`, or 404 unknown_symbol saying why. */
 export function symbolAsOf(full: MarketData, m: SnapshotView, day: number | null, text: string): number {

@@ -3,11 +3,12 @@
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import { list } from '../params/declare.js';
 import { snapshotFieldsParam } from '../params/fields.js';
-import { route } from '../route.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
+import { type Reply, route } from '../route.js';
 import { type ColumnSet, detailBatchShape, detailShape } from '../shapes/detail.js';
 import { AS_OF, marketAsOf, symbolAsOf } from './as-of.js';
 import { BATCH_SIZE } from './kline-params.js';
-import { batchOf, marketOf, requireSome } from './lookup.js';
+import { batchOf, checkBatchSize, marketOf, requireSome } from './lookup.js';
 
 const ALL: ColumnSet = { columns: SNAPSHOT_COLUMNS.map((c) => c.name), key: '*' };
 
@@ -31,11 +32,15 @@ export const detailRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params }, p) {
+  mayAnswerLater: true,
+  handle({ dataset, params, pool }, p) {
     const full = marketOf(dataset, params[0]);
-    const m = marketAsOf(dataset, full, p.as_of);
-    const i = symbolAsOf(full, m, p.as_of, params[1]);
-    return { shape: detailShape, result: { dataset, m, i, set: columnSet(p.fields) }, rows: 1 };
+    const answer = (m: SnapshotView): Reply => {
+      const i = symbolAsOf(full, m, p.as_of, params[1]);
+      return { shape: detailShape, result: { dataset, m, i, set: columnSet(p.fields) }, rows: 1 };
+    };
+    const view = marketAsOf(dataset, full, p.as_of, pool);
+    return view instanceof Promise ? view.then(answer) : answer(view);
   },
 });
 
@@ -52,10 +57,15 @@ export const detailBatchRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params, plan }, p) {
-    const m = marketAsOf(dataset, marketOf(dataset, params[0]), p.as_of);
-    const batch = batchOf(m, p.symbols!, plan);
-    requireSome(batch, m);
-    return { shape: detailBatchShape, result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) }, rows: batch.found.length };
+  mayAnswerLater: true,
+  handle({ dataset, params, plan, pool }, p) {
+    checkBatchSize(p.symbols!, plan); // before any as-of work
+    const answer = (m: SnapshotView): Reply => {
+      const batch = batchOf(m, p.symbols!, plan);
+      requireSome(batch, m);
+      return { shape: detailBatchShape, result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) }, rows: batch.found.length };
+    };
+    const view = marketAsOf(dataset, marketOf(dataset, params[0]), p.as_of, pool);
+    return view instanceof Promise ? view.then(answer) : answer(view);
   },
 });

@@ -15,7 +15,9 @@ export const KLINE_WINDOW = {
 
 export const ADJ = oneOf(ADJ_MODES, 'bfq', 'Adjustment: bfq as stored, qfq forward-adjusted (by the latest stored adj_factor), hfq backward-adjusted. Prices rounded to 4 decimals; volume and amount never adjusted.');
 export const QFQ_BASE = date(
-  'With `adj=qfq`: forward-adjust to this day\'s factor (the symbol\'s last stored day on or before it) instead of the latest day\'s, so prices read as they were quoted then. Another `adj` is a 400; a day before the symbol\'s first row is a 400.',
+  'With `adj=qfq`: forward-adjust to this day\'s factor (the symbol\'s last stored day on or before it) instead of the latest day\'s: every price in that day\'s basis, so the rows that share its factor read as quoted. ' +
+    'E.g. `adj=qfq&qfq_base=2021-06-30` beside `as_of=2021-06-30` gives the K-lines in the basis of that day\'s snapshot. Another `adj` is a 400; a day before the symbol\'s first row is a 400.',
+  '2021-06-30',
 );
 export const KLINE_LIMIT = integer(100, 1, `Rows to return (per symbol). ${ROWS_PER_CALL}`);
 export const OFFSET = integer(0, 0, 'Rows to skip.');

@@ -30,9 +30,7 @@ export interface BatchSymbols {
  * symbols up. Call `requireSome` after the other parameters are checked: 404 comes last.
  */
 export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: readonly string[], plan: Plan): BatchSymbols {
-  if (symbols.length > plan.batch) {
-    throw new Problem('batch_too_large', `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`, 'symbols');
-  }
+  checkBatchSize(symbols, plan);
   const found: number[] = [];
   const missing: string[] = [];
   const seen = new Set<number>();
@@ -42,6 +40,11 @@ export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: re
     else if (!seen.has(i)) (seen.add(i), found.push(i)); // `SH600000,sh600000` is one symbol
   }
   return { found, missing };
+}
+
+/** More symbols than the plan's batch size is 400 batch_too_large. */
+export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
+  if (symbols.length > plan.batch) throw new Problem('batch_too_large', `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`, 'symbols');
 }
 
 export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market'>): void {

@@ -1,6 +1,7 @@
 // GET /{market}/screen: filter, sort and page the latest snapshots of one market.
 
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { screen, type ScreenResult } from '../../engine/queries/screen.js';
 import { decimal, integer, oneOf, type PatternParam } from '../params/declare.js';
 import { snapshotFieldsParam } from '../params/fields.js';
@@ -104,20 +105,20 @@ export const screenRoute = route({
   mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }, p) {
     const full = marketOf(dataset, params[0]);
-    const m = marketAsOf(dataset, full, p.as_of);
     const bounds = boundsOf(query);
     const set = rowColumnSet(p.fields, bounds, p.sort);
     const limit = clamp(p.limit, plan.rowsPerCall);
     const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
-    const answer = (result: ScreenResult): Reply => ({
+    const answer = (m: SnapshotView, result: ScreenResult): Reply => ({
       shape: screenShape,
-
       result: { dataset, m, result, set, limit, offset: p.offset, sort: p.sort, order: p.order },
       rows: result.rows.length,
       page: { offset: p.offset, count: result.rows.length, total: result.total },
     });
     // The pool's workers hold the Dataset's own tables; an as-of table is screened here.
-    if (pool !== null && m === full && m.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, m.market, q, signal?.()).then(answer);
-    return answer(screen(m.snapshots, q));
+    const view = marketAsOf(dataset, full, p.as_of, pool);
+    if (view instanceof Promise) return view.then((m) => answer(m, screen(m.snapshots, q)));
+    if (view === full && pool !== null && full.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, full.market, q, signal?.()).then((result) => answer(full, result));
+    return answer(view, screen(view.snapshots, q));
   },
 });

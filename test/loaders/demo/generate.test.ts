@@ -193,12 +193,23 @@ describe('K-line rows', () => {
 });
 
 describe('fundamentals and macro', () => {
-  test('each symbol has a few dated fundamentals rows, some cells empty', () => {
+  test('each symbol has a fundamentals row per quarter end since its first K-line, some cells empty', () => {
     let cells = 0, empty = 0;
     for (const m of MARKETS) {
       const csv = readCsv(join(wider, m, 'fundamentals.csv'));
       const symbols = readCsv(join(wider, m, 'symbols.csv')).rows.map((r) => r[0]);
       assert.deepEqual([...new Set(csv.rows.map((r) => r[0]))], symbols, `${m}: every symbol has rows`);
+      const firstKline = new Map<string, string>();
+      for (const r of readCsv(join(wider, m, 'klines.csv')).rows) if (!firstKline.has(r[0]) || r[1] < firstKline.get(r[0])!) firstKline.set(r[0], r[1]);
+      for (const symbol of symbols) {
+        const dates = csv.rows.filter((r) => r[0] === symbol).map((r) => r[1]);
+        const quarterEnds: string[] = [];
+        for (let d = new Date(`${firstKline.get(symbol)}T00:00:00Z`); d.toISOString().slice(0, 10) <= '2026-10-30'; d = new Date(d.getTime() + DAY)) {
+          const next = new Date(d.getTime() + DAY);
+          if (next.getUTCDate() === 1 && next.getUTCMonth() % 3 === 0) quarterEnds.push(d.toISOString().slice(0, 10));
+        }
+        assert.deepEqual(dates, quarterEnds.length > 0 ? quarterEnds : [dates[0]], `${m} ${symbol}: a row per quarter end`);
+      }
       for (const r of csv.rows) {
         assert.equal(r.length, csv.header.length);
         assert.ok(r[1] <= '2026-10-30', 'dated within the history');

@@ -109,6 +109,12 @@ const comparable = (r: { status: number; headers: Record<string, unknown>; text:
   body: r.status === 200 ? r.body : (r.body as { code?: string } | undefined)?.code,
 });
 
+/** The suite runs once with tables derived inline and once on a kernel pool of one worker (every market large enough for it). */
+const MODES = [
+  { name: 'inline', server: { pool: false } },
+  { name: 'on the kernel pool', server: { pool: true, minScreenRows: 1_000_000, minAsOfSymbols: 0 } },
+] as const;
+
 let full: TestServer;
 let work: Awaited<ReturnType<typeof tempDir>>;
 before(async () => {
@@ -158,27 +164,33 @@ async function assertSameAsCut(server: TestServer, source: string, day: string):
   }
 }
 
-describe('as_of=D equals the fixture cut at D', async () => {
-  const days = await chosenDays(FIXTURE);
-  test('the fixture has each kind of day but a suspension', () => assert.deepEqual(Object.keys(days).length, 5));
-  for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(full, FIXTURE, day));
-});
-
-describe('as_of=D equals a generated demo (six markets, splits, suspensions) cut at D', async () => {
-  const dir = await tempDir('mdq-as-of-demo-');
-  const demo = join(dir.path, 'demo');
-  await run(process.execPath, [DEMO_CLI, '--out', demo, '--scale', '0.01', '--years', '2']);
-  const days = await chosenDays(demo);
-  let server: TestServer;
-  before(async () => (server = await startTestServer({ snapshot: demo })));
-  after(async () => {
-    await server.close();
-    await dir.cleanup();
+for (const mode of MODES) {
+  describe(`as_of=D equals the fixture cut at D (${mode.name})`, async () => {
+    const days = await chosenDays(FIXTURE);
+    let server: TestServer;
+    before(async () => (server = await startTestServer(mode.server)));
+    after(() => server.close());
+    test('the fixture has each kind of day but a suspension', () => assert.deepEqual(Object.keys(days).length, 5));
+    for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(server, FIXTURE, day));
   });
-  test('the demo has every kind of day', () => assert.deepEqual(Object.keys(days).length, 6));
-  for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(server, demo, day));
-  test('screens with a next page were among those compared', () => assert.ok(pagedScreens > 0, `${pagedScreens} paged screens`));
-});
+
+  describe(`as_of=D equals a generated demo (six markets, splits, suspensions) cut at D (${mode.name})`, async () => {
+    const dir = await tempDir('mdq-as-of-demo-');
+    const demo = join(dir.path, 'demo');
+    await run(process.execPath, [DEMO_CLI, '--out', demo, '--scale', '0.01', '--years', '2']);
+    const days = await chosenDays(demo);
+    let server: TestServer;
+    before(async () => (server = await startTestServer({ snapshot: demo, ...mode.server })));
+    after(async () => {
+      await server.close();
+      await dir.cleanup();
+    });
+    test('the demo has every kind of day', () => assert.deepEqual(Object.keys(days).length, 6));
+    for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(server, demo, day));
+    test('screens with a next page were among those compared', () => assert.ok(pagedScreens > 0, `${pagedScreens} paged screens`));
+    if (mode.server.pool) test('the tables were derived on the pool', () => assert.ok(server.kernels!.completed >= Object.keys(days).length, `${server.kernels!.completed} pool tasks`));
+  });
+}
 
 describe('as_of edge cases', () => {
   test('on or after the latest row, as_of answers what no as_of answers', async () => {
