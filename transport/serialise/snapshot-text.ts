@@ -28,8 +28,8 @@ function render(w: ByteWriter, m: SnapshotView, i: number, columns: readonly str
 }
 
 /**
- * Rendered snapshot rows of one Dataset, per column set (a detail's `fields`, a screen's
- * row columns) and symbol. The rows never change for a Dataset; past `budgetBytes` the
+ * Rendered snapshot rows of one Dataset (its own tables and those as of past days), per
+ * column set (a detail's `fields`, a screen's row columns) and symbol. The rows never change for a Dataset; past `budgetBytes` the
  * cache starts over rather than keeping LRU order (column sets are few: defaults dominate).
  */
 export class SnapshotTextCache {
@@ -41,9 +41,9 @@ export class SnapshotTextCache {
   constructor(private readonly budgetBytes: number) {}
 
   row(m: SnapshotView, i: number, columns: readonly string[], columnsKey: string): Buffer {
-    // A table as of a past day is rendered, not kept: it may be dropped any time (the as-of
-    // cache), and its rows would then count against this budget until the next clear.
-    if (m.snapshots.asOf !== undefined) return render(this.writer, m, i, columns);
+    // Keyed weakly by table: the rows of a table as of a past day go with it when the as-of
+    // cache drops it. Its bytes still count here until the next clear, so the budget
+    // overstates what is held then: it never lets more be held.
     let byMarket = this.sets.get(columnsKey);
     if (byMarket === undefined) this.sets.set(columnsKey, (byMarket = new WeakMap()));
     let rows = byMarket.get(m.snapshots);
