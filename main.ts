@@ -119,8 +119,6 @@ const server = await startServer(serverOptions).catch(async (error: unknown) => 
   // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
   throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
 });
-logger.info({ data_version: opened.dataset.version, port: server.port }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
-process.off('uncaughtException', startFailed);
 
 const collectGarbage = fullGc();
 const reloader = new Reloader({
@@ -177,3 +175,7 @@ async function stop(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
+
+// Announced only once SIGHUP and SIGTERM are handled: a signal sent on seeing this line reloads or drains, never kills.
+logger.info({ data_version: opened.dataset.version, port: server.port }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+process.off('uncaughtException', startFailed);
