@@ -99,14 +99,14 @@ export class AsOfCache {
       this.served = new WeakRef(dataset);
     }
     const key = `${m.market}|${day}`;
-    const hit = this.kept.get(key) ?? this.building.get(key);
-    if (hit !== undefined) {
-      if (!(hit instanceof Promise)) {
-        this.kept.delete(key);
-        this.kept.set(key, hit);
-      }
-      return hit;
+    const kept = this.kept.get(key);
+    if (kept !== undefined) {
+      this.kept.delete(key); // to the newest end
+      this.kept.set(key, kept);
+      return kept;
     }
+    const building = this.building.get(key);
+    if (building !== undefined) return building;
     const built = buildAsOf(m, day, derive);
     if (!(built instanceof Promise)) return this.keep(key, built);
     const pending = built.then(

@@ -45,5 +45,6 @@ export type PoolTask = ScreenTask | DeriveTask;
 
 export type NotAttached = { attached: false };
 export type ScreenTaskResult = NotAttached | { attached: true; total: number; rows: number[] };
-export type DeriveTaskResult = { attached: true };
+/** A derivation answers nothing: its rows are in `out`. */
+export type DeriveTaskResult = null;
 export type PoolTaskResult = ScreenTaskResult | DeriveTaskResult;

@@ -36,5 +36,5 @@ function runScreen(task: ScreenTask): ScreenTaskResult {
 
 function runDerive(task: DeriveTask): DeriveTaskResult {
   deriveRows(task.market, task.klines, task.fundamentals, task.asOf, task.symbols, task.from, task.to, task.out);
-  return { attached: true };
+  return null;
 }

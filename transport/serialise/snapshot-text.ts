@@ -29,8 +29,9 @@ function render(w: ByteWriter, m: SnapshotView, i: number, columns: readonly str
 
 /**
  * Rendered snapshot rows of one Dataset (its own tables and those as of past days), per
- * column set (a detail's `fields`, a screen's row columns) and symbol. The rows never change for a Dataset; past `budgetBytes` the
- * cache starts over rather than keeping LRU order (column sets are few: defaults dominate).
+ * column set (a detail's `fields`, a screen's row columns) and symbol. The rows never change
+ * for a Dataset; past `budgetBytes` the cache starts over rather than keeping LRU order
+ * (column sets are few: defaults dominate).
  */
 export class SnapshotTextCache {
   /** Column set → the rows of each market's snapshot table. */

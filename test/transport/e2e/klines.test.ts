@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
-import { assertJsonExact, ok, startAnswerServer } from '../../helpers/e2e.js';
+import { assertJsonExact, assertProblem, ok, startAnswerServer } from '../../helpers/e2e.js';
 import { FIX, FIXTURE_MARKETS, KLINE_FIELDS, type KlineField, type KlineQuery, klineFieldNames, klineWindow } from '../../helpers/fixture-model.js';
 
 let server: TestServer;
@@ -182,8 +182,7 @@ test('qfq_base with another adj, before the symbol\'s first row, malformed, or o
   ];
   for (const [path, param, detail] of cases) {
     const res = await server.get(`/api/v1${path}`);
-    assert.equal(res.status, 400, path);
-    assert.equal(res.body.param, param, path);
+    assertProblem(res, 400, 'invalid_parameter', param, path);
     if (detail !== '') assert.equal(res.body.detail, `${param}: ${detail}`, path);
   }
 });
