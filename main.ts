@@ -24,6 +24,9 @@ const { OperatorStore } = await import('./loaders/state/operator-store.js');
 const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
 const { StateStore } = await import('./loaders/state/state-store.js');
 const { StateSync } = await import('./loaders/state/state-sync.js');
+const { connectRedis, RedisUnreachable } = await import('./loaders/state/redis-connect.js');
+const { KeyMirror } = await import('./loaders/state/key-mirror.js');
+const { RedisKeyTable } = await import('./loaders/state/redis-key-table.js');
 const { KernelPool } = await import('./engine/pool/pool.js');
 const { MIN_POOLED_AS_OF_SYMBOLS } = await import('./engine/dataset/as-of.js');
 const { mailerFromEnv } = await import('./transport/admin/key-mail.js');
@@ -31,6 +34,7 @@ const { RequestMeter } = await import('./transport/admin/meter.js');
 const { createAdmin } = await import('./transport/admin/mount.js');
 const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
+const { RedisLimits } = await import('./transport/guard/redis-limits.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
 const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
 const { setAsOfBudget } = await import('./transport/routes/as-of.js');
@@ -77,7 +81,17 @@ await checkListen(host, port); // a taken port is refused before the data load, 
 await lockStateFolder(stateDir).catch((error: unknown) => {
   throw error instanceof StateFolderInUse ? new SettingError(error.message) : error;
 });
-const guard = new Guard(settings.quotaTz);
+// REDIS_URL: limits and keys shared by every instance. Unreachable now is an operator's mistake (exit 2), before the data load.
+const redis = settings.redisUrl === null ? null : await connectRedis(settings.redisUrl, (error) => redisDown(error)).catch((error: unknown) => {
+  throw error instanceof RedisUnreachable ? new SettingError(error.message) : error;
+});
+let redisDownLoggedAt = -Infinity;
+/** ioredis reports every failed reconnect: one line every ten seconds is enough. */
+function redisDown(error: Error): void {
+  const t = performance.now();
+  if (t - redisDownLoggedAt >= 10_000) (redisDownLoggedAt = t), logger.error({ err: { message: error.message } }, 'Redis: connection lost; limited keys get 503 limits_unavailable until it is back');
+}
+const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis));
 const loadStarted = performance.now();
 const opened = await ensureDataset({
   stateDir,
@@ -89,6 +103,8 @@ const opened = await ensureDataset({
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 
 const store = StateStore.open(stateDir);
+// With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
+const mirror = redis === null ? null : await KeyMirror.start(store, new RedisKeyTable(redis), { onPulled: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) });
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
   // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.
@@ -165,7 +181,10 @@ async function stop(signal: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
   await server.idle();
   await kernels.close();
+  await mirror?.tick(); // a key changed here just before the stop still reaches the other instances
+  await mirror?.close();
   await sync.close(); // the last usage counts reach the disk before exit
+  redis?.disconnect();
   await store.close();
   await operator.close();
   log('drained; bye');

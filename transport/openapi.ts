@@ -36,6 +36,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned (`Retry-After`)',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
   not_ready: 'no snapshot is loaded yet (`Retry-After`)',
+  limits_unavailable: 'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served (`Retry-After`)',
 };
 
 /** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds. */
@@ -117,7 +118,7 @@ function errorResponses(route: Route): Record<string, Json> {
   const codes: ProblemCode[] = ['invalid_parameter', 'not_acceptable', 'internal_error', 'not_ready', 'shutting_down', ...route.problems];
   if (route.mayAnswerLater) codes.push('deadline_exceeded');
   if (route.pathNames.includes('market')) codes.push('unknown_market');
-  if (route.auth) codes.push('unauthorized', 'rate_limited');
+  if (route.auth) codes.push('unauthorized', 'rate_limited', 'limits_unavailable');
   if (route.charges) codes.push('quota_exhausted');
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of Object.keys(PROBLEMS) as ProblemCode[]) if (codes.includes(code)) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);

@@ -27,6 +27,8 @@ export const PROBLEMS = {
   deadline_exceeded: { status: 503, title: 'Service Unavailable' },
   mail_not_configured: { status: 503, title: 'Service Unavailable' },
   not_ready: { status: 503, title: 'Service Unavailable' },
+  /** The shared limits store (REDIS_URL) cannot be reached: limited keys are refused until it answers again. */
+  limits_unavailable: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

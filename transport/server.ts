@@ -8,6 +8,7 @@ import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_li
 import type { Dataset } from '../engine/dataset/dataset.js';
 import { PLANS } from '../engine/plans.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
+import { LimitsUnavailable } from './guard/shared-limits.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
@@ -212,6 +213,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
   const vary = cors.vary;
 
+  let limitsLoggedAt = -Infinity;
+  /** The shared limits store (Redis) did not answer: a limited key is refused, never served unlimited. Logged once a second at most. */
+  function limitsUnavailable(error: LimitsUnavailable): Problem {
+    const t = performance.now();
+    if (t - limitsLoggedAt >= 1000) (limitsLoggedAt = t), logger?.error({ err: { message: error.message } }, 'limits unavailable: limited keys are refused 503 until the store answers');
+    return new Problem('limits_unavailable', 'the shared limits store cannot be reached; retry shortly').withHeader('retry-after', '1');
+  }
+
   /** Headers every answer carries: its request id, the data version it came from, CORS when asked. */
   function baseHeaders(requestId: string, dataset: Dataset | null, origin: string): HeaderList {
     const headers: HeaderList = ['x-request-id', requestId];
@@ -256,6 +265,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
+  /** One asynchronous step of a request is over: wakes `idle()` waiters when none is left. */
+  const settled = (): void => {
+    if (--inFlight > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const done of waiters) done();
+  };
 
   function serve(route: Route, routeIndex: number, paged: boolean, res: HttpResponse, req: HttpRequest): void {
     if (busyPollMs > 0) keepAwake();
@@ -280,9 +296,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     let requestKey = '';
     /** True until this function returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
     let synchronous = true;
+    /** The client left while an asynchronous step ran: `res` must not be touched again. */
+    let gone = false;
+    let onGone: (() => void) | null = null;
+    let watching = false;
+    /** uWS needs onAborted before a handler returns without answering; one handler per request. */
+    const watch = (then: (() => void) | null): void => {
+      onGone = then;
+      if (!watching) (watching = true), res.onAborted(() => ((gone = true), onGone?.()));
+    };
 
     const fail = (error: unknown, figures: Verdict | null): void => {
-      const problem = error instanceof Problem ? error : internalError(error, route.pattern, requestId);
+      const problem = error instanceof Problem ? error : error instanceof LimitsUnavailable ? limitsUnavailable(error) : internalError(error, route.pattern, requestId);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
       const close = state.draining || problem === misframed; // Connection: close
       const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), close, false, requestId);
@@ -295,7 +320,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
      */
     const answer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
-      const remaining = key === null ? null : guard.charge(key, notModified ? 0 : a.rows, nowMs);
+      const rows = notModified ? 0 : a.rows;
+      if (key !== null && rows > 0 && guard.isShared(key)) return answerCharged(a, body, used, etag, figures, notModified, rows);
+      const remaining = key === null ? null : guard.charge(key, rows, nowMs);
+      sendAnswer(a, body, used, etag, figures, notModified, remaining);
+    };
+
+    const sendAnswer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, remaining: number | null): void => {
       const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
       if (!notModified) {
         const head = 'heads' in a ? (a.heads[ENCODING_SLOTS[used]] ??= keptBlock(answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
@@ -306,6 +337,21 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (a.link !== null) headers.push('link', a.link);
       sendEmpty(res, 304, headers, state.draining);
       observed(routeIndex, 304, key, 0, null, started, nowMs, requestId);
+    };
+
+    /**
+     * Shared limits: the rows reach the shared store before the answer leaves, so the key's
+     * next request on any instance sees them. The body is copied first: a joined body is a
+     * view of the reused assembly buffer, which the next answer overwrites.
+     */
+    const answerCharged = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, rows: number): void => {
+      const kept = typeof body === 'string' ? body : Buffer.from(bytesOf(body));
+      watch(null);
+      inFlight++;
+      guard.chargeShared(key!, rows, nowMs).then(
+        (remaining) => gone || sendAnswer(a, kept, used, etag, figures, notModified, remaining),
+        (error: unknown) => gone || fail(error, figures),
+      ).finally(settled);
     };
 
     const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
@@ -337,40 +383,73 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (route.auth) {
         key = guard.authenticate(presented);
         if (key === null) throw new Problem('unauthorized', unauthorizedDetail(presented));
+        if (guard.isShared(key)) return admitShared(key, paged ? req.getUrl() : '');
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
-        if (!verdict.ok) throw new Problem(verdict.code!, verdict.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(verdict.retryAfter));
       }
-      const plan = key?.plan ?? PLANS.internal;
-      if (route.cacheable) {
-        // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
-        requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
-        if ((cache = cacheOf(dataset)) !== null) {
-          cacheKey = `${acceptFormat} ${requestKey}`;
-          const hit = cache.get(cacheKey);
-          if (hit !== undefined) return answerKept(cache, hit, verdict);
-        }
-      }
-      if (paged) path = req.getUrl();
-      const { params, query, p } = parseRequest(route, dataset, rawParams, rawQuery);
-      const format = (p.format as Format | null) ?? acceptFormat;
-      if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
-      if (format === 'csv' && route.shape.csv === null) throw new Problem('not_acceptable', 'CSV is not offered for this answer: it has no rows');
-      let abort: AbortController | null = null;
-      const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
-      const reply = route.handle({ dataset, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);
-      if (!(reply instanceof Promise)) return finish(reply, format, verdict);
-      answerLater(reply, format, verdict === null ? null : { ...verdict }, () => (abort as AbortController | null)?.abort());
+      proceed(verdict);
     } catch (error) {
       fail(error, verdict);
     } finally {
       synchronous = false;
     }
 
+    /** A 429 when the verdict refuses. */
+    function refuseIf(v: Verdict | null): void {
+      if (v !== null && !v.ok) throw new Problem(v.code!, v.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(v.retryAfter));
+    }
+
+    /** Everything after the key check: refusal, kept answer, parameters, the route's work, the answer. */
+    function proceed(figures: Verdict | null): void {
+      refuseIf(figures);
+      const plan = key?.plan ?? PLANS.internal;
+      if (route.cacheable) {
+        // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
+        requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
+        if ((cache = cacheOf(dataset!)) !== null) {
+          cacheKey = `${acceptFormat} ${requestKey}`;
+          const hit = cache.get(cacheKey);
+          if (hit !== undefined) return answerKept(cache, hit, figures);
+        }
+      }
+      if (paged && path === '') path = req.getUrl();
+      const { params, query, p } = parseRequest(route, dataset!, rawParams, rawQuery);
+      const format = (p.format as Format | null) ?? acceptFormat;
+      if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
+      if (format === 'csv' && route.shape.csv === null) throw new Problem('not_acceptable', 'CSV is not offered for this answer: it has no rows');
+      let abort: AbortController | null = null;
+      const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
+      const reply = route.handle({ dataset: dataset!, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);
+      if (!(reply instanceof Promise)) return finish(reply, format, figures);
+      answerLater(reply, format, figures === null ? null : { ...figures }, () => (abort as AbortController | null)?.abort());
+    }
+
+    /**
+     * Shared limits: the admit is a round trip to the shared store, and the rest of the
+     * request runs when it answers (`req` is gone by then: the path was read before).
+     */
+    function admitShared(limited: KeyState, url: string): void {
+      path = url;
+      watch(null);
+      inFlight++;
+      guard.admitShared(limited, nowMs, route.charges).then(
+        (v) => {
+          if (gone) return;
+          verdict = v;
+          try {
+            proceed(v);
+          } catch (error) {
+            fail(error, v);
+          }
+        },
+        (error: unknown) => gone || fail(error, null),
+      ).finally(settled);
+    }
+
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
     function answerLater(pending: Promise<Reply>, format: Format, figures: Verdict | null, abort: () => void): void {
       let answered = false;
       inFlight++;
-      res.onAborted(() => {
+      watch(() => {
         answered = true; // the client left: never touch `res` again
         abort();
       });
@@ -397,10 +476,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         )
         .finally(() => {
           clearTimeout(timer);
-          if (--inFlight > 0) return;
-          const waiters = idleWaiters;
-          idleWaiters = [];
-          for (const done of waiters) done();
+          settled();
         });
     }
   }

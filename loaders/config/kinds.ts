@@ -208,6 +208,23 @@ export const smtpUrl: Kind<string> = {
 const ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+$/;
 
 /** A mail sender: `ops@example.com` or `Market data <ops@example.com>`. */
+/** A Redis URL: redis:// or rediss:// (TLS) with a host; a password and a database number may follow. */
+export const redisUrl: Kind<string> = {
+  accepts: 'redis:// or rediss:// URL',
+  takesValue: true,
+  parse(value) {
+    let ok = false;
+    try {
+      const url = new URL(value);
+      ok = (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d*)?$/.test(url.pathname);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new KindError('be a redis:// or rediss:// URL such as redis://127.0.0.1:6379 (a database number may follow: redis://host:6379/2)');
+    return value;
+  },
+};
+
 export const mailAddress: Kind<string> = {
   accepts: 'mail address',
   takesValue: true,

@@ -81,6 +81,10 @@ export const SERVER_SETTINGS = {
     flag: null, env: 'SMTP_URL', kind: kind.smtpUrl, secret: true,
     doc: "Mail server for the dashboard's \"mail key details\" (the secret is never mailed). Environment only: it may hold a password. Unset: no mail.",
   }),
+  redisUrl: optional({
+    flag: null, env: 'REDIS_URL', kind: kind.redisUrl, secret: true,
+    doc: 'Redis shared by every instance: rate buckets, daily usage and the key table, so limits hold across instances and a key changed on one reaches the others within a second. Unreachable at start: exit 2; lost while serving: limited keys get 503 limits_unavailable until it is back. Unset: limits are this instance\'s own. Environment only: it may hold a password.',
+  }),
   mailFrom: setting({ flag: 'mail-from', env: 'MAIL_FROM', kind: kind.mailAddress, default: 'market-data-service@localhost', doc: 'Sender of those mails.' }),
   accessLog: setting({ flag: 'access-log', env: 'ACCESS_LOG', kind: kind.boolean, default: 'off', doc: 'One log line per request (route, status, plan, key id, rows, bytes, µs).' }),
   metrics: setting({ flag: 'metrics', env: 'METRICS', kind: kind.boolean, default: 'on', doc: 'Serve GET /metrics (Prometheus text format, no key).' }),

@@ -75,6 +75,11 @@ export class KeyStore {
     return record && { record, key: formatKey(id, secret) };
   }
 
+  /** Stores `record` as it is (a copy of another instance's change, loaders/state/key-mirror.ts). */
+  async put(record: KeyRecord): Promise<void> {
+    await this.db.transaction(() => this.write(record));
+  }
+
   private async change(id: string, edit: (r: KeyRecord) => KeyRecord): Promise<KeyRecord | undefined> {
     let out: KeyRecord | undefined;
     await this.db.transaction(() => {

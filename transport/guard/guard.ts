@@ -5,6 +5,7 @@ import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
 import { KeyState } from './key-state.js';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
+import type { SharedLimits } from './shared-limits.js';
 import { retryAfterSeconds, secondsToFull, take, wholeTokens } from './token-bucket.js';
 
 export { KeyState };
@@ -67,9 +68,18 @@ export class Guard {
     ok: true, code: null, retryAfter: 0, rateLimit: null, rateRemaining: null, rateReset: null, quotaLimit: null, quotaRemaining: null,
   };
 
-  /** @param timeZone IANA zone of the daily reset (QUOTA_TZ); throws RangeError if unknown. */
-  constructor(timeZone = 'UTC') {
+  /**
+   * @param timeZone IANA zone of the daily reset (QUOTA_TZ); throws RangeError if unknown.
+   * @param shared limits shared with other instances (Redis): limited keys are then admitted
+   *   and charged there (`admitShared`, `chargeShared`), internal keys still here.
+   */
+  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null) {
     this.clock = new QuotaDay(timeZone);
+  }
+
+  /** True when `key`'s limits live in the shared store: admit and charge it with `admitShared` and `chargeShared`. */
+  isShared(key: KeyState): boolean {
+    return this.shared !== null && (key.plan.rpm !== null || key.plan.dailyQuota !== null);
   }
 
   /** Number of keys in the table, disabled ones included. */
@@ -111,41 +121,57 @@ export class Guard {
    * object is reused: read it before the next `admit` on this guard.
    */
   admit(key: KeyState, nowMs: number, chargesRows: boolean): Verdict {
-    const v = this.verdict;
     rollDay(key, this.clock, nowMs);
     key.requests++;
     this.markDirty(key);
-    v.ok = true;
-    v.code = null;
-    v.retryAfter = 0;
     const { rpm, dailyQuota } = key.plan;
+    let refusal: RefusalCode | null = rpm !== null && !take(key, rpm, nowMs) ? 'rate_limited' : null;
+    if (refusal === null && chargesRows && dailyQuota !== null && rowsLeft(dailyQuota, key.used) === 0) refusal = 'quota_exhausted';
+    if (refusal === 'rate_limited') key.rateLimited++;
+    else if (refusal === 'quota_exhausted') key.quotaExhausted++;
+    return this.fill(this.verdict, key, refusal, nowMs);
+  }
+
+  /**
+   * `admit` for a key whose limits are shared (`isShared`): one round trip to the shared
+   * store, whose answer becomes the key's figures here too (for /quota and the usage flush).
+   * Resolves to a new Verdict; rejects with LimitsUnavailable when the store cannot answer.
+   */
+  async admitShared(key: KeyState, nowMs: number, chargesRows: boolean): Promise<Verdict> {
+    rollDay(key, this.clock, nowMs);
+    const day = key.day;
+    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows);
+    if (key.day === day) {
+      if (r.units >= 0) key.units = r.units;
+      key.used = r.used;
+      key.requests = r.requests;
+      key.rateLimited = r.rateLimited;
+      key.quotaExhausted = r.quotaExhausted;
+      this.markDirty(key);
+    }
+    const refusal = r.refused === 1 ? 'rate_limited' : r.refused === 2 ? 'quota_exhausted' : null;
+    const v = this.fill({ ...this.verdict }, key, refusal, nowMs);
+    // The figures of this request, not whatever a concurrent one left in `key`.
+    if (v.quotaLimit !== null) v.quotaRemaining = rowsLeft(v.quotaLimit, r.used);
+    return v;
+  }
+
+  /** The verdict's header figures from `key`'s bucket and usage. */
+  private fill(v: Verdict, key: KeyState, refusal: RefusalCode | null, nowMs: number): Verdict {
+    const { rpm, dailyQuota } = key.plan;
+    v.ok = refusal === null;
+    v.code = refusal;
+    v.retryAfter = refusal === 'quota_exhausted' ? secondsToReset(this.clock, nowMs) : 0;
     if (rpm === null) {
       v.rateLimit = v.rateRemaining = v.rateReset = null;
     } else {
-      const took = take(key, rpm, nowMs);
       v.rateLimit = rpm;
       v.rateRemaining = wholeTokens(key);
       v.rateReset = secondsToFull(key, rpm);
-      if (!took) {
-        v.ok = false;
-        v.code = 'rate_limited';
-        v.retryAfter = retryAfterSeconds(key, rpm);
-        key.rateLimited++;
-      }
+      if (refusal === 'rate_limited') v.retryAfter = retryAfterSeconds(key, rpm);
     }
-    if (dailyQuota === null) {
-      v.quotaLimit = v.quotaRemaining = null;
-    } else {
-      const left = rowsLeft(dailyQuota, key.used);
-      v.quotaLimit = dailyQuota;
-      v.quotaRemaining = left;
-      if (v.ok && chargesRows && left === 0) {
-        v.ok = false;
-        v.code = 'quota_exhausted';
-        v.retryAfter = secondsToReset(this.clock, nowMs);
-        key.quotaExhausted++;
-      }
-    }
+    if (dailyQuota === null) v.quotaLimit = v.quotaRemaining = null;
+    else (v.quotaLimit = dailyQuota), (v.quotaRemaining = rowsLeft(dailyQuota, key.used));
     return v;
   }
 
@@ -158,6 +184,20 @@ export class Guard {
     }
     const q = key.plan.dailyQuota;
     return q === null ? null : rowsLeft(q, key.used);
+  }
+
+  /**
+   * `charge` for a key whose limits are shared: the rows reach the shared store before the
+   * answer is sent, so the key's next request, on any instance, sees them. Resolves to
+   * `X-Quota-Remaining` after the charge; rejects with LimitsUnavailable.
+   */
+  async chargeShared(key: KeyState, rows: number, nowMs: number): Promise<number | null> {
+    rollDay(key, this.clock, nowMs);
+    const used = await this.shared!.charge(key.id, key.dayLabel, rows);
+    if (used > key.used) key.used = used;
+    this.markDirty(key);
+    const q = key.plan.dailyQuota;
+    return q === null ? null : rowsLeft(q, used);
   }
 
   /** The `/quota` record of a key (allocates; not for the per-request path). */

@@ -1,0 +1,133 @@
+// Limits shared through a real redis-server: two guards stand for two instances, alternating.
+// The figures are checked against the local guard's (decisions §3), which the limits tests pin.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Redis } from 'ioredis';
+import type { KeyRecord, PlanName } from '../../../engine/plans.js';
+import { connectRedis, RedisUnreachable } from '../../../loaders/state/redis-connect.js';
+import { secretHash } from '../../../transport/guard/api-key.js';
+import { Guard, type Verdict } from '../../../transport/guard/guard.js';
+import { RedisLimits } from '../../../transport/guard/redis-limits.js';
+import { LimitsUnavailable } from '../../../transport/guard/shared-limits.js';
+import { freePort } from '../../helpers/nginx.js';
+import { REDIS_SERVER, type RedisProcess, startRedis } from '../../helpers/redis.js';
+import { commandMissing, needsCommand } from '../../helpers/system-command.js';
+
+const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+let seq = 0;
+const record = (plan: PlanName): KeyRecord => ({ id: `key${plan}${++seq}x`, plan, org: 'Desk', created: '2026-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET) });
+const text = (r: KeyRecord): string => `mdq_${r.id}_${SECRET}`;
+const figures = (v: Verdict): string => `${v.ok ? 'ok' : v.code} rate ${v.rateRemaining}/${v.rateLimit} quota ${v.quotaRemaining}/${v.quotaLimit}`;
+
+describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['--version']) !== null && process.env.CI !== 'true' ? 'redis-server is not installed: install the Debian package redis-server' : false }, () => {
+  let redis: RedisProcess;
+  const clients: Redis[] = [];
+  /** One "instance": its own guard and connection, over the same Redis and key table. */
+  const instance = async (...keys: KeyRecord[]): Promise<Guard> => {
+    const c = await connectRedis(redis.url, () => {});
+    clients.push(c);
+    const g = new Guard('UTC', new RedisLimits(c));
+    g.setKeys(keys);
+    return g;
+  };
+  before(async (t) => {
+    if (!needsCommand(t as never, REDIS_SERVER, 'redis-server')) return;
+    redis = await startRedis();
+  });
+  after(async () => {
+    for (const c of clients) c.disconnect();
+    await redis?.close();
+  });
+
+  test('a free key alternating between two instances: 30 admitted with 29..0 left, the 31st refused rate_limited, Retry-After 2', async () => {
+    const r = record('free');
+    const [a, b] = [await instance(r), await instance(r)];
+    const local = new Guard('UTC');
+    local.setKeys([r]);
+    for (let i = 1; i <= 31; i++) {
+      const g = i % 2 === 1 ? a : b;
+      const key = g.authenticate(text(r))!;
+      assert.ok(g.isShared(key));
+      const v = await g.admitShared(key, NOW, true);
+      const expected = local.admit(local.authenticate(text(r))!, NOW, true); // the same request, one instance, no time passing
+      assert.equal(figures(v), figures(expected), `request ${i} on ${i % 2 === 1 ? 'A' : 'B'}`);
+      assert.equal(v.retryAfter, expected.retryAfter, `request ${i}: Retry-After`);
+    }
+    // /quota is admitted like any request (charging nothing), then reads what Redis answered.
+    const kb = b.authenticate(text(r))!;
+    await b.admitShared(kb, NOW, false);
+    assert.equal(b.quota(kb, NOW).requests_today, 32, 'requests_today counts every request, refused ones included, across both');
+  });
+
+  test('quota: a request starting with rows left is served whole and charged in full; the next refused quota_exhausted on the other instance', async () => {
+    const r = record('pro'); // 120 rpm, 200,000 rows a day
+    const [a, b] = [await instance(r), await instance(r)];
+    const ka = a.authenticate(text(r))!;
+    const kb = b.authenticate(text(r))!;
+    assert.equal((await a.admitShared(ka, NOW, true)).quotaRemaining, 200_000);
+    assert.equal(await a.chargeShared(ka, 199_999, NOW), 1, 'X-Quota-Remaining after the charge');
+    const v = await b.admitShared(kb, NOW, true);
+    assert.equal(figures(v), 'ok rate 118/120 quota 1/200000', 'one row left: admitted on B');
+    assert.equal(await b.chargeShared(kb, 500, NOW), 0, 'charged in full: 200,499 used, 0 left');
+    const refused = await a.admitShared(ka, NOW, true);
+    assert.equal(refused.code, 'quota_exhausted');
+    assert.equal(refused.retryAfter, 12 * 3600, 'until 00:00 UTC');
+    assert.equal((await a.admitShared(ka, NOW, false)).ok, true, '/quota (charges nothing) is still answered');
+    const q = a.quota(ka, NOW); // A's figures as of its last admit: both instances' rows, 4 requests
+    assert.deepEqual([q.used, q.remaining, q.requests_today], [200_499, 0, 4]);
+    assert.equal((await clients[0].hget(`mdq:{${r.id}}:usage:2026-06-01`, 'quota_exhausted')), '1', 'the refusal is counted in Redis');
+  });
+
+  test('an internal key is never shared: it is admitted here, with no header figures', async () => {
+    const r = record('internal');
+    const g = await instance(r);
+    const key = g.authenticate(text(r))!;
+    assert.equal(g.isShared(key), false);
+    assert.equal(figures(g.admit(key, NOW, true)), 'ok rate null/null quota null/null');
+    assert.equal(await clients[0].exists(`mdq:{${r.id}}:bucket`, `mdq:{${r.id}}:usage:2026-06-01`), 0, 'nothing written to Redis');
+  });
+
+  test('a bucket refills by Redis time: Retry-After seconds after the 31st refusal a request is admitted again', async () => {
+    const r = record('free');
+    const g = await instance(r);
+    const key = g.authenticate(text(r))!;
+    let v: Verdict | undefined;
+    for (let i = 0; i < 31; i++) v = await g.admitShared(key, NOW, false);
+    assert.equal(v!.code, 'rate_limited');
+    await new Promise((resolve) => setTimeout(resolve, v!.retryAfter * 1000));
+    assert.equal((await g.admitShared(key, NOW, false)).ok, true);
+  });
+
+  test('Redis stopped: a limited admit fails LimitsUnavailable within the command timeout; after a restart it works again', async () => {
+    const r = record('enterprise');
+    const g = await instance(r);
+    const key = g.authenticate(text(r))!;
+    assert.equal((await g.admitShared(key, NOW, true)).ok, true);
+    await redis.stop();
+    const t0 = performance.now();
+    await assert.rejects(g.admitShared(key, NOW, true), LimitsUnavailable);
+    await assert.rejects(g.chargeShared(key, 10, NOW), LimitsUnavailable);
+    assert.ok(performance.now() - t0 < 1000, 'refused at once, never a hang');
+    await redis.start(); // empty: the scripts are gone from its cache too
+    const deadline = Date.now() + 5000;
+    let v: Verdict | null = null;
+    while (v === null && Date.now() < deadline) {
+      v = await g.admitShared(key, NOW, true).catch(() => null);
+      if (v === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(v !== null, 'the client reconnected by itself');
+    assert.equal(figures(v), 'ok rate 599/600 quota 2000000/2000000', 'a new Redis holds a full bucket');
+  });
+
+  test('Redis unreachable at connect: RedisUnreachable naming the URL without its password', async () => {
+    const port = await freePort();
+    await assert.rejects(connectRedis(`redis://:hunter2@127.0.0.1:${port}`, () => {}), (error: Error) => {
+      assert.ok(error instanceof RedisUnreachable);
+      assert.match(error.message, new RegExp(`^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(REDIS_URL\\): .*ECONNREFUSED`));
+      assert.doesNotMatch(error.message, /hunter2/);
+      return true;
+    });
+  });
+});

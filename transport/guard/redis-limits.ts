@@ -1,0 +1,101 @@
+// The shared limits of decisions.md §3 in Redis: each admit and each charge is one Lua script,
+// atomic across every instance, timed by Redis's own clock so instances' clocks never disagree.
+
+import type { Redis } from 'ioredis';
+import { type AdmitReply, LimitsUnavailable, type SharedLimits, type SharedRefusal } from './shared-limits.js';
+import { UNITS_PER_TOKEN } from './token-bucket.js';
+
+/**
+ * KEYS: bucket, usage. ARGV: rpm (0: no rate), quota (-1: no quota), charges rows (1/0),
+ * usage TTL (s), units per token. The bucket arithmetic is token-bucket.ts's, in integer
+ * units: full when absent (a new key, or idle longer than a refill), never more than the
+ * plan's capacity (a lowered plan), no refill when the clock reads earlier than last time.
+ * Returns refused (0 ok, 1 rate, 2 quota), units after, used before, requests,
+ * rate_limited, quota_exhausted.
+ */
+const ADMIT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rpm = tonumber(ARGV[1])
+local quota = tonumber(ARGV[2])
+local unit = tonumber(ARGV[5])
+local refused = 0
+local units = -1
+if rpm > 0 then
+  local cap = rpm * unit
+  local b = redis.call('HMGET', KEYS[1], 'u', 't')
+  units = tonumber(b[1])
+  local last = tonumber(b[2])
+  if units == nil or last == nil then units = cap; last = now end
+  if now > last then units = units + (now - last) * rpm; last = now end
+  if units > cap then units = cap end
+  if units >= unit then units = units - unit else refused = 1 end
+  redis.call('HSET', KEYS[1], 'u', units, 't', last)
+  redis.call('PEXPIRE', KEYS[1], 120000)
+end
+local used = tonumber(redis.call('HGET', KEYS[2], 'used') or '0')
+if refused == 0 and quota >= 0 and ARGV[3] == '1' and used >= quota then refused = 2 end
+redis.call('HINCRBY', KEYS[2], 'requests', 1)
+if refused == 1 then redis.call('HINCRBY', KEYS[2], 'rate_limited', 1) end
+if refused == 2 then redis.call('HINCRBY', KEYS[2], 'quota_exhausted', 1) end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+local c = redis.call('HMGET', KEYS[2], 'requests', 'rate_limited', 'quota_exhausted')
+return {refused, units, used, tonumber(c[1]), tonumber(c[2] or '0'), tonumber(c[3] or '0')}
+`;
+
+/** KEYS: usage. ARGV: rows, usage TTL (s). Returns the rows used after the charge. */
+const CHARGE = `
+local used = redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return used
+`;
+
+/** Days a day's usage stays in Redis: longer than the 31 the state folder keeps. */
+const USAGE_TTL_SECONDS = 35 * 86_400;
+
+interface LimitCommands {
+  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number): Promise<number[]>;
+  mdqCharge(usage: string, rows: number, ttl: number): Promise<number>;
+}
+
+/**
+ * Buckets at `<prefix>{<id>}:bucket`, a day's usage at `<prefix>{<id>}:usage:<day>` (a hash
+ * of used, requests, rate_limited, quota_exhausted). The braces keep one key's entries in
+ * one Redis Cluster slot, as a script touching both needs.
+ */
+export class RedisLimits implements SharedLimits {
+  private readonly redis: Redis & LimitCommands;
+
+  constructor(redis: Redis, private readonly prefix = 'mdq:') {
+    // defineCommand sends EVALSHA and falls back to EVAL once when Redis lost its script cache (a restart).
+    redis.defineCommand('mdqAdmit', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('mdqCharge', { numberOfKeys: 1, lua: CHARGE });
+    this.redis = redis as Redis & LimitCommands;
+  }
+
+  bucketKey(id: string): string {
+    return `${this.prefix}{${id}}:bucket`;
+  }
+
+  usageKey(id: string, day: string): string {
+    return `${this.prefix}{${id}}:usage:${day}`;
+  }
+
+  async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean): Promise<AdmitReply> {
+    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN));
+    return { refused: r[0] as SharedRefusal, units: r[1], used: r[2], requests: r[3], rateLimited: r[4], quotaExhausted: r[5] };
+  }
+
+  charge(id: string, day: string, rows: number): Promise<number> {
+    return this.call(() => this.redis.mdqCharge(this.usageKey(id, day), rows, USAGE_TTL_SECONDS));
+  }
+
+  /** Any failure of the client (closed, timed out, a reply error) is one kind: the store cannot answer. */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new LimitsUnavailable(error instanceof Error ? error.message : String(error));
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// Limits kept outside the process (Redis), shared by every instance: what the guard asks of them.
+
+/** Why a limited request was refused by the shared store: 0 admitted, 1 rate, 2 quota. */
+export type SharedRefusal = 0 | 1 | 2;
+
+/** One key's state after an admit, as the shared store holds it for every instance. */
+export interface AdmitReply {
+  refused: SharedRefusal;
+  /** Bucket contents after this request, in token units (token-bucket.ts); -1 when the plan has no rate. */
+  units: number;
+  /** Rows charged today before this request. */
+  used: number;
+  /** Requests today, this one included. */
+  requests: number;
+  rateLimited: number;
+  quotaExhausted: number;
+}
+
+/**
+ * Buckets and daily usage every instance reads and updates atomically (one round trip each).
+ * A rejected promise means the store cannot answer now: the request is refused 503
+ * `limits_unavailable`, never served unlimited.
+ */
+export interface SharedLimits {
+  /** Takes a token and counts the request; refuses (without charging) on an empty bucket or, when `chargesRows`, no rows left. */
+  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean): Promise<AdmitReply>;
+  /** Adds `rows` to the day's usage; resolves to the rows used after it. */
+  charge(id: string, day: string, rows: number): Promise<number>;
+}
+
+/** The shared store did not answer (down, unreachable, or slower than its timeout). */
+export class LimitsUnavailable extends Error {
+  constructor(readonly reason: string) {
+    super(`the shared limits store cannot be reached: ${reason}`);
+  }
+}
