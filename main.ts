@@ -104,7 +104,7 @@ const loadSeconds = (performance.now() - loadStarted) / 1000;
 
 const store = StateStore.open(stateDir);
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
-const mirror = redis === null ? null : await KeyMirror.start(store, new RedisKeyTable(redis), { onPulled: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) });
+const mirror = redis === null ? null : await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) });
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
   // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.

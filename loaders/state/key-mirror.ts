@@ -7,8 +7,8 @@ import type { StateStore } from './state-store.js';
 export interface MirrorOptions {
   /** Period of the checks, ms (default 250: a change reaches every instance well within a second). */
   intervalMs?: number;
-  /** Called after records from Redis were written to the state folder (main.ts reloads the guard's keys). */
-  onPulled?: () => void;
+  /** Called after a round changed keys: pushed from the state folder, or written to it from Redis (main.ts reloads the guard's keys). */
+  onChanged?: () => void;
   /** A failed round (Redis down); the mirror keeps trying (default: console.error). */
   onError?: (err: unknown) => void;
 }
@@ -26,11 +26,11 @@ export class KeyMirror {
   private localVersion = -1;
   private seenRev = -1;
   private running: Promise<void> = Promise.resolve();
-  private readonly onPulled: () => void;
+  private readonly onChanged: () => void;
   private readonly onError: (err: unknown) => void;
 
   private constructor(private readonly store: StateStore, private readonly table: RedisKeyTable, opts: MirrorOptions) {
-    this.onPulled = opts.onPulled ?? (() => {});
+    this.onChanged = opts.onChanged ?? (() => {});
     this.onError = opts.onError ?? ((err) => console.error('key mirror:', err));
     this.timer = setInterval(() => void this.tick(), opts.intervalMs ?? 250);
     this.timer.unref();
@@ -72,14 +72,22 @@ export class KeyMirror {
     const version = this.store.keys.version();
     if (version === this.localVersion) return;
     const local = this.store.keys.list();
-    await this.table.put(local.filter((r) => this.inStep.get(r.id) !== encodeRecord(r)));
+    const changed = local.filter((r) => this.inStep.get(r.id) !== encodeRecord(r));
+    await this.table.put(changed);
     this.markInStep(local, version);
+    if (changed.length > 0) this.onChanged(); // the guard here learns of it now too, not at the state sync's next second
   }
 
   /** When Redis's counter moved, writes the records changed there since last in step into the state folder. */
   private async pull(notify = true): Promise<void> {
     const rev = await this.table.rev();
     if (rev === this.seenRev) return;
+    if (rev < this.seenRev) {
+      // Redis lost its data (a restart without persistence): give it back every key this folder holds.
+      await this.table.put(this.store.keys.list());
+      this.seenRev = -1;
+      return;
+    }
     const shared = await this.table.list();
     let wrote = 0;
     for (const r of shared) {
@@ -92,7 +100,7 @@ export class KeyMirror {
       if (here === undefined || encodeRecord(here) !== text) await this.store.keys.put(r), wrote++;
     }
     this.seenRev = rev;
-    if (wrote > 0 && notify) this.onPulled();
+    if (wrote > 0 && notify) this.onChanged();
   }
 
   private markInStep(records: readonly KeyRecord[], version: number): void {
