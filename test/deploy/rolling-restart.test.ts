@@ -1,14 +1,16 @@
-// Two real instances behind deploy/nginx.conf: a steady stream of API requests through nginx
-// sees no failure while one instance reloads (SIGHUP) and the other drains (SIGTERM), exits
-// and starts again on its port.
+// Two real instances behind deploy/nginx.conf, sharing limits and keys through one real Redis:
+// a steady stream of API requests through nginx sees no failure while one instance reloads
+// (SIGHUP) and the other drains (SIGTERM), exits and starts again on its port; a free key's
+// limits hold across both.
 
 import assert from 'node:assert/strict';
-import { cp, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { FIXTURE } from '../helpers/api-server.js';
+import { FIXTURE, httpRequest } from '../helpers/api-server.js';
 import { freePort, NGINX, startNginx } from '../helpers/nginx.js';
+import { REDIS_SERVER, startRedis } from '../helpers/redis.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 import { needsCommand } from '../helpers/system-command.js';
@@ -16,6 +18,8 @@ import { needsCommand } from '../helpers/system-command.js';
 /** Clients sending one request after another, each on its own keep-alive connection to nginx. */
 const CLIENTS = 4;
 const PATH = '/api/v1/ashare/klines/sh600001?limit=5';
+/** The free key's requests (told apart from the stream's in nginx's access log by their limit). */
+const FREE_PATH = '/api/v1/ashare/klines/sh600001?limit=1';
 
 interface Stream {
   /** Statuses (0: a connection error) in the order they arrived. */
@@ -73,34 +77,39 @@ async function moreRequests(s: Stream, n: number): Promise<void> {
   }
 }
 
-test('through nginx, two instances: 0 failed requests while one reloads and the other is stopped and started again', async (t) => {
-  if (!needsCommand(t, NGINX, 'nginx', ['-v'])) return;
+test('through nginx, two instances on one Redis: 0 failed requests while one reloads and the other is stopped and started again; a free key gets 30 requests a minute across both', async (t) => {
+  if (!needsCommand(t, NGINX, 'nginx', ['-v']) || !needsCommand(t, REDIS_SERVER, 'redis-server')) return;
   const dir = await tempDir('mdq-rolling-');
+  const redis = await startRedis();
   const started: ServerProcess[] = [];
   t.after(async () => {
     for (const s of started) await s.kill();
+    await redis.close();
     await dir.cleanup();
   });
-  // One key table for both: the first instance's state folder (keys, stored snapshot) copied for the second.
+  // Each instance its own state folder; B takes A's keys from Redis.
   const stateA = join(dir.path, 'state-a');
   const stateB = join(dir.path, 'state-b');
   await mkdir(stateA);
-  const first = await startServerProcess({ snapshot: FIXTURE, state: stateA });
-  started.push(first);
-  const key = first.keys.internal!;
-  first.signal('SIGTERM');
-  assert.equal((await first.exited).code, 0);
-  await cp(stateA, stateB, { recursive: true });
-
+  await mkdir(stateB);
+  const env = { REDIS_URL: redis.url };
   const [portA, portB] = [await freePort(), await freePort()];
-  const a = await startServerProcess({ snapshot: FIXTURE, state: stateA, port: portA });
+  const a = await startServerProcess({ snapshot: FIXTURE, state: stateA, port: portA, env });
   started.push(a);
-  let b = await startServerProcess({ snapshot: FIXTURE, state: stateB, port: portB });
+  let b = await startServerProcess({ snapshot: FIXTURE, state: stateB, port: portB, env });
   started.push(b);
   const nginx = await startNginx([portA, portB]);
   t.after(nginx.stop);
 
-  const stream = streamRequests(nginx.port, key);
+  // The free key through nginx, which spreads its requests over both instances (first: nginx
+  // would send everything to A for a few seconds after B's restart).
+  const free = a.keys.free!;
+  const statuses: number[] = [];
+  for (let i = 1; i <= 31; i++) statuses.push((await httpRequest(nginx.port, FREE_PATH, { headers: { 'x-api-key': free } })).status);
+  assert.deepEqual(statuses, [...Array(30).fill(200), 429], 'the 31st request of the minute is refused');
+
+
+  const stream = streamRequests(nginx.port, a.keys.internal!);
   try {
     await moreRequests(stream, 200);
     // A reloads while B drains and exits.
@@ -110,7 +119,7 @@ test('through nginx, two instances: 0 failed requests while one reloads and the 
     await a.waitForLog(/reload: (unchanged|now serving)/, 10_000, reloadFrom);
     assert.equal((await b.exited).code, 0, 'B drained and exited 0');
     await moreRequests(stream, 200); // A alone
-    b = await startServerProcess({ snapshot: FIXTURE, state: stateB, port: portB });
+    b = await startServerProcess({ snapshot: FIXTURE, state: stateB, port: portB, env });
     started.push(b);
     await moreRequests(stream, 200);
   } finally {
@@ -118,7 +127,12 @@ test('through nginx, two instances: 0 failed requests while one reloads and the 
   }
   assert.deepEqual(stream.failures, [], `${stream.failures.length} of ${stream.statuses.length} requests failed`);
   assert.ok(stream.statuses.length >= 600);
-  // Both instances answered through nginx (its access log names the upstream of each request).
-  const upstreams = new Set((await nginx.accessLog()).match(/127\.0\.0\.1:\d+(?= \d{3} )/g));
-  assert.ok(upstreams.has(`127.0.0.1:${portA}`) && upstreams.has(`127.0.0.1:${portB}`), `upstreams seen: ${[...upstreams].join(', ')}`);
+
+  // Both instances answered the stream and the free key (nginx's access log names the upstream of each request).
+  const log = await nginx.accessLog();
+  const upstreams = (pattern: RegExp): Set<string> => new Set(log.split('\n').filter((l) => pattern.test(l)).map((l) => /127\.0\.0\.1:\d+(?= \d{3} )/.exec(l)?.[0] ?? 'none'));
+  for (const [what, pattern] of [['the stream', /klines\/sh600001\?limit=5 /], ['the free key', /klines\/sh600001\?limit=1 /]] as const) {
+    const seen = upstreams(pattern);
+    assert.ok(seen.has(`127.0.0.1:${portA}`) && seen.has(`127.0.0.1:${portB}`), `${what}: upstreams seen: ${[...seen].join(', ')}`);
+  }
 });

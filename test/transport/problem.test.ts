@@ -33,6 +33,7 @@ const DECIDED: Record<string, number> = {
   shutting_down: 503,
   mail_not_configured: 503,
   not_ready: 503,
+  limits_unavailable: 503,
   internal_error: 500,
   deadline_exceeded: 503,
   http_version_not_supported: 505,

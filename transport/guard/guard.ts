@@ -140,7 +140,7 @@ export class Guard {
   async admitShared(key: KeyState, nowMs: number, chargesRows: boolean): Promise<Verdict> {
     rollDay(key, this.clock, nowMs);
     const day = key.day;
-    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows);
+    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows, key);
     if (key.day === day) {
       if (r.units >= 0) key.units = r.units;
       key.used = r.used;

@@ -22,8 +22,12 @@ export interface AdmitReply {
  * `limits_unavailable`, never served unlimited.
  */
 export interface SharedLimits {
-  /** Takes a token and counts the request; refuses (without charging) on an empty bucket or, when `chargesRows`, no rows left. */
-  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean): Promise<AdmitReply>;
+  /**
+   * Takes a token and counts the request; refuses (without charging) on an empty bucket or,
+   * when `chargesRows`, no rows left. `seen` is the day's usage this instance last knew: the
+   * store starts from it when it holds no usage for the day (it lost its data).
+   */
+  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }): Promise<AdmitReply>;
   /** Adds `rows` to the day's usage; resolves to the rows used after it. */
   charge(id: string, day: string, rows: number): Promise<number>;
 }

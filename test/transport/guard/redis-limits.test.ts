@@ -100,11 +100,12 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     assert.equal((await g.admitShared(key, NOW, false)).ok, true);
   });
 
-  test('Redis stopped: a limited admit fails LimitsUnavailable within the command timeout; after a restart it works again', async () => {
+  test('Redis stopped: a limited admit fails LimitsUnavailable at once; a restarted, empty Redis carries on from the usage this instance saw', async () => {
     const r = record('enterprise');
     const g = await instance(r);
     const key = g.authenticate(text(r))!;
     assert.equal((await g.admitShared(key, NOW, true)).ok, true);
+    assert.equal(await g.chargeShared(key, 1234, NOW), 2_000_000 - 1234);
     await redis.stop();
     const t0 = performance.now();
     await assert.rejects(g.admitShared(key, NOW, true), LimitsUnavailable);
@@ -118,7 +119,9 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
       if (v === null) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.ok(v !== null, 'the client reconnected by itself');
-    assert.equal(figures(v), 'ok rate 599/600 quota 2000000/2000000', 'a new Redis holds a full bucket');
+    assert.equal(figures(v), 'ok rate 599/600 quota 1998766/2000000', "a new Redis: a full bucket, and today's usage as this instance last saw it");
+    assert.equal(g.quota(key, NOW).requests_today, 2, 'the requests refused while Redis was away never reached it');
+    assert.deepEqual(await redis.client().hgetall(`mdq:{${r.id}}:usage:2026-06-01`), { used: '1234', requests: '2' });
   });
 
   test('Redis unreachable at connect: RedisUnreachable naming the URL without its password', async () => {
