@@ -42,6 +42,8 @@ export interface WrkOptions {
    * coordinated-omission correction): read `rps` for what was really offered.
    */
   rate?: number;
+  /** A header whose value turns over these values, one per request (many keys: each request its own bucket). */
+  rotate?: { header: string; values: readonly string[] };
 }
 
 /** Why wrk cannot be used here, or null when `wrk` runs. */
@@ -93,9 +95,13 @@ function luaString(text: string): string {
  * for the rate mode, and `done()` printing one JSON line. No `response()` hook: it makes
  * wrk hand every response to Lua and would cap the load tool well below the server.
  */
-function script(headers: Record<string, string>, gapMs: number | null): string {
+function script(headers: Record<string, string>, gapMs: number | null, rotate?: WrkOptions['rotate']): string {
   const lines = ['-- written by bench/http/wrk.ts for one run', 'wrk.method = "GET"'];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`); // spaced: `t[[` would open a long string
+  if (rotate !== undefined) {
+    // A request() hook costs a Lua call per request; only runs that rotate a header pay it.
+    lines.push(`local turn, at = { ${rotate.values.map(luaString).join(', ')} }, 0`, 'function request()', '  at = at % #turn + 1', `  wrk.headers[ ${luaString(rotate.header)} ] = turn[at]`, '  return wrk.format()', 'end');
+  }
   if (gapMs !== null) {
     // delay() is whole milliseconds: carry the fraction over so the mean gap is exact.
     lines.push(`local gap, acc = ${gapMs}, 0`, 'function delay()', '  acc = acc + gap', '  local d = math.floor(acc)', '  acc = acc - d', '  return d', 'end');
@@ -145,7 +151,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-wrk-'));
   try {
     const lua = join(dir, 'run.lua');
-    writeFileSync(lua, script(options.headers ?? {}, options.rate ? (connections * 1000) / options.rate : null));
+    writeFileSync(lua, script(options.headers ?? {}, options.rate ? (connections * 1000) / options.rate : null, options.rotate));
     chmodSync(lua, 0o600); // it may hold an API key
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', lua, options.url];
     const [cmd, argv] = pinned(options.core, 'wrk', args);
