@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Registry } from 'prom-client';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
-import { PLANS } from '../engine/plans.js';
+import { type Plan, PLANS } from '../engine/plans.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { LimitsUnavailable } from './guard/shared-limits.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
@@ -383,7 +383,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (route.auth) {
         key = guard.authenticate(presented);
         if (key === null) throw new Problem('unauthorized', unauthorizedDetail(presented));
-        if (guard.isShared(key)) return admitShared(key, paged ? req.getUrl() : '');
+        if (guard.isShared(key)) {
+          const hit = kept(key.plan);
+          return hit === undefined ? admitShared(key, paged ? req.getUrl() : '') : admitKept(key, hit);
+        }
         verdict = guard.admit(key, nowMs, route.charges); // a reused object: read before any other admit
       }
       proceed(verdict);
@@ -398,19 +401,22 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (v !== null && !v.ok) throw new Problem(v.code!, v.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(v.retryAfter));
     }
 
+    /** The kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
+    function kept(plan: Plan): CachedAnswer | undefined {
+      if (!route.cacheable || requestKey !== '') return undefined;
+      // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
+      requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
+      if ((cache = cacheOf(dataset!)) === null) return undefined;
+      cacheKey = `${acceptFormat} ${requestKey}`;
+      return cache.get(cacheKey);
+    }
+
     /** Everything after the key check: refusal, kept answer, parameters, the route's work, the answer. */
     function proceed(figures: Verdict | null): void {
       refuseIf(figures);
       const plan = key?.plan ?? PLANS.internal;
-      if (route.cacheable) {
-        // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
-        requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
-        if ((cache = cacheOf(dataset!)) !== null) {
-          cacheKey = `${acceptFormat} ${requestKey}`;
-          const hit = cache.get(cacheKey);
-          if (hit !== undefined) return answerKept(cache, hit, figures);
-        }
-      }
+      const hit = kept(plan);
+      if (hit !== undefined) return answerKept(cache!, hit, figures);
       if (paged && path === '') path = req.getUrl();
       const { params, query, p } = parseRequest(route, dataset!, rawParams, rawQuery);
       const format = (p.format as Format | null) ?? acceptFormat;
@@ -421,6 +427,32 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const reply = route.handle({ dataset: dataset!, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);
       if (!(reply instanceof Promise)) return finish(reply, format, figures);
       answerLater(reply, format, figures === null ? null : { ...figures }, () => (abort as AbortController | null)?.abort());
+    }
+
+    /**
+     * Shared limits and a kept answer: its rows are known, so the admit charges them in the
+     * same round trip, and the answer leaves when the store has counted them.
+     */
+    function admitKept(limited: KeyState, hit: CachedAnswer): void {
+      const { body, encoding: used } = cache!.encoded(hit, encoding);
+      const etag = (hit.etags[ENCODING_SLOTS[used]] ??= etagOf(hit.tag!, used));
+      const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
+      const rows = notModified ? 0 : hit.rows;
+      watch(null);
+      inFlight++;
+      guard.admitShared(limited, nowMs, route.charges, rows).then(
+        (v) => {
+          if (gone) return;
+          verdict = v;
+          try {
+            refuseIf(v);
+            sendAnswer(hit, body, used, etag, v, notModified, v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows));
+          } catch (error) {
+            fail(error, v);
+          }
+        },
+        (error: unknown) => gone || fail(error, null),
+      ).finally(settled);
     }
 
     /**

@@ -119,6 +119,22 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     assert.ok(q.body.requests_today >= 4, `every request counted: ${q.body.requests_today}`);
   });
 
+  test('a kept answer is admitted and charged in one step on either instance; a 304 charges nothing', async () => {
+    const key = keysCommand(stateA(), 'create', '--plan', 'pro');
+    await untilStatus(b, key, 200, 1000, performance.now()); // /quota: no rows
+    const path = '/api/v1/ashare/klines/sh600001?limit=7';
+    const first = await get(a, path, key); // rendered on A, then kept
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['x-quota-remaining'], String(200_000 - 7));
+    for (const s of [a, b, a]) await get(s, path, key); // kept on A, rendered then kept on B
+    const etag = String(first.headers.etag);
+    const revalidated = await httpRequest(b.port, path, { headers: { 'x-api-key': key, 'if-none-match': etag } });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers['x-quota-remaining'], String(200_000 - 28), 'four answers of 7 rows, the 304 none');
+    const q = await get(a, '/api/v1/quota', key);
+    assert.deepEqual([q.body.used, q.body.requests_today], [28, 7]);
+  });
+
   test('Redis stopped mid-stream: limited keys get 503 limits_unavailable at once, internal keys are served, and both recover when it returns', async () => {
     const limited = keysCommand(stateA(), 'create', '--plan', 'enterprise');
     await untilStatus(b, limited, 200, 1000, performance.now());

@@ -136,14 +136,16 @@ export class Guard {
    * `admit` for a key whose limits are shared (`isShared`): one round trip to the shared
    * store, whose answer becomes the key's figures here too (for /quota and the usage flush).
    * Resolves to a new Verdict; rejects with LimitsUnavailable when the store cannot answer.
+   * `rows` of an answer already known (a kept one) are charged in the same round trip when
+   * admitted: `X-Quota-Remaining` is then `max(0, quotaRemaining - rows)`.
    */
-  async admitShared(key: KeyState, nowMs: number, chargesRows: boolean): Promise<Verdict> {
+  async admitShared(key: KeyState, nowMs: number, chargesRows: boolean, rows = 0): Promise<Verdict> {
     rollDay(key, this.clock, nowMs);
     const day = key.day;
-    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows, key);
+    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows, key, rows);
     if (key.day === day) {
       if (r.units >= 0) key.units = r.units;
-      key.used = r.used;
+      key.used = r.refused === 0 ? r.used + rows : r.used;
       key.requests = r.requests;
       key.rateLimited = r.rateLimited;
       key.quotaExhausted = r.quotaExhausted;

@@ -9,7 +9,8 @@ import { UNITS_PER_TOKEN } from './token-bucket.js';
  * KEYS: bucket, usage. ARGV: rpm (0: no rate), quota (-1: no quota), charges rows (1/0),
  * usage TTL (s), units per token, and the rows and requests this instance last saw for the
  * day: they seed a usage entry Redis does not hold (restarted without persistence), so a
- * lost Redis never hands a key its quota a second time. The bucket arithmetic is token-bucket.ts's, in integer
+ * lost Redis never hands a key its quota a second time; then rows to charge when admitted
+ * (an answer known before the admit: one round trip instead of two). The bucket arithmetic is token-bucket.ts's, in integer
  * units: full when absent (a new key, or idle longer than a refill), never more than the
  * plan's capacity (a lowered plan), no refill when the clock reads earlier than last time.
  * Returns refused (0 ok, 1 rate, 2 quota), units after, used before, requests,
@@ -40,6 +41,7 @@ if redis.call('EXISTS', KEYS[2]) == 0 and (tonumber(ARGV[6]) > 0 or tonumber(ARG
 end
 local used = tonumber(redis.call('HGET', KEYS[2], 'used') or '0')
 if refused == 0 and quota >= 0 and ARGV[3] == '1' and used >= quota then refused = 2 end
+if refused == 0 and tonumber(ARGV[8]) > 0 then redis.call('HINCRBY', KEYS[2], 'used', ARGV[8]) end
 redis.call('HINCRBY', KEYS[2], 'requests', 1)
 if refused == 1 then redis.call('HINCRBY', KEYS[2], 'rate_limited', 1) end
 if refused == 2 then redis.call('HINCRBY', KEYS[2], 'quota_exhausted', 1) end
@@ -59,7 +61,7 @@ return used
 const USAGE_TTL_SECONDS = 35 * 86_400;
 
 interface LimitCommands {
-  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number): Promise<number[]>;
+  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number, rows: number): Promise<number[]>;
   mdqCharge(usage: string, rows: number, ttl: number): Promise<number>;
 }
 
@@ -86,8 +88,8 @@ export class RedisLimits implements SharedLimits {
     return `${this.prefix}{${id}}:usage:${day}`;
   }
 
-  async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }): Promise<AdmitReply> {
-    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests));
+  async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows = 0): Promise<AdmitReply> {
+    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows));
     return { refused: r[0] as SharedRefusal, units: r[1], used: r[2], requests: r[3], rateLimited: r[4], quotaExhausted: r[5] };
   }
 

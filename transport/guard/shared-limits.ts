@@ -25,9 +25,10 @@ export interface SharedLimits {
   /**
    * Takes a token and counts the request; refuses (without charging) on an empty bucket or,
    * when `chargesRows`, no rows left. `seen` is the day's usage this instance last knew: the
-   * store starts from it when it holds no usage for the day (it lost its data).
+   * store starts from it when it holds no usage for the day (it lost its data). `rows` (an
+   * answer known before the admit) are charged in the same step when the request is admitted.
    */
-  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }): Promise<AdmitReply>;
+  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows?: number): Promise<AdmitReply>;
   /** Adds `rows` to the day's usage; resolves to the rows used after it. */
   charge(id: string, day: string, rows: number): Promise<number>;
 }
