@@ -2,13 +2,14 @@
 
 import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
+import { KeySlots } from './key-slots.js';
 import { KeyState } from './key-state.js';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
 import type { SharedLimits } from './shared-limits.js';
 import { retryAfterSeconds, secondsToFull, take, wholeTokens } from './token-bucket.js';
 
-export { KeyState };
+export { KeySlots, KeyState };
 
 /** Why a request was refused: the problem `code` of a 429. */
 export type RefusalCode = 'rate_limited' | 'quota_exhausted';
@@ -53,6 +54,11 @@ export type UsageVisitor = (id: string, day: string, used: number, requests: num
  * path. The key table arrives through `setKeys` (the state sync refreshes it off the hot
  * path); usage leaves through `drainDirty`. Check order: authenticate → admit (rate, then
  * quota) → serve → charge.
+ *
+ * Buckets and usage live in `slots`, which serving threads share: the guard of the thread
+ * that loads the key table owns them (assigns slots, clamps buckets, drains usage); the
+ * guard of another serving thread attaches to the same slots and takes the table with the
+ * owner's assignments (`setKeys(records, assignments)`).
  */
 export class Guard {
   private readonly clock: QuotaDay;
@@ -62,8 +68,6 @@ export class Guard {
    * verified keys enter, so it holds at most one entry per key; a hit needs the whole key.
    */
   private readonly verified = new Map<string, KeyState>();
-  private dirty: KeyState[] = [];
-  private dirtyCount = 0;
   private readonly verdict: Verdict = {
     ok: true, code: null, retryAfter: 0, rateLimit: null, rateRemaining: null, rateReset: null, quotaLimit: null, quotaRemaining: null,
   };
@@ -72,10 +76,16 @@ export class Guard {
    * @param timeZone IANA zone of the daily reset (QUOTA_TZ); throws RangeError if unknown.
    * @param shared limits shared with other instances (Redis): limited keys are then admitted
    *   and charged there (`admitShared`, `chargeShared`), internal keys still here.
+   * @param attach another thread's slots (this guard then serves, never loads or drains).
    */
-  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null) {
+  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null) {
     this.clock = new QuotaDay(timeZone);
+    this.slots = attach === null ? KeySlots.create() : KeySlots.attach(attach);
+    this.owner = attach === null;
   }
+
+  readonly slots: KeySlots;
+  private readonly owner: boolean;
 
   /** True when `key`'s limits live in the shared store: admit and charge it with `admitShared` and `chargeShared`. */
   isShared(key: KeyState): boolean {
@@ -87,17 +97,31 @@ export class Guard {
     return this.byId.size;
   }
 
-  /** Replaces the key table. Bucket and usage of a key that stays are kept; verified keys are re-checked. */
-  setKeys(records: Iterable<KeyRecord>): void {
+  /**
+   * Replaces the key table. Bucket and usage of a key that stays are kept; verified keys are
+   * re-checked. A serving thread's guard passes the owner's slot `assignments` with it.
+   */
+  setKeys(records: Iterable<KeyRecord>, assignments?: Iterable<[string, number]>): void {
+    if (assignments !== undefined) this.slots.adopt(assignments);
     const seen = new Set<string>();
     for (const rec of records) {
-      seen.add(rec.id);
       const s = this.byId.get(rec.id);
-      if (s === undefined) this.byId.set(rec.id, new KeyState(rec.id, rec));
-      else s.update(rec);
+      if (s !== undefined) {
+        s.update(rec, this.owner);
+      } else {
+        const known = this.slots.slotOf(rec.id);
+        if (!this.owner && known === undefined) continue; // not assigned yet: the owner's next table brings it
+        this.byId.set(rec.id, new KeyState(rec.id, rec, this.slots, known ?? this.slots.assign(rec.id), this.owner && known === undefined));
+      }
+      seen.add(rec.id);
     }
     for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
     this.verified.clear(); // a rotated or disabled key must not stay verified
+  }
+
+  /** The slot assignments so far, for serving threads' guards. */
+  assignments(): [string, number][] {
+    return this.slots.assignments();
   }
 
   /** The enabled key `presented` names, or null (401). Hashes only a key not seen since the last `setKeys`. */
@@ -121,15 +145,19 @@ export class Guard {
    * object is reused: read it before the next `admit` on this guard.
    */
   admit(key: KeyState, nowMs: number, chargesRows: boolean): Verdict {
+    const slots = this.slots;
+    slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     key.requests++;
-    this.markDirty(key);
     const { rpm, dailyQuota } = key.plan;
     let refusal: RefusalCode | null = rpm !== null && !take(key, rpm, nowMs) ? 'rate_limited' : null;
     if (refusal === null && chargesRows && dailyQuota !== null && rowsLeft(dailyQuota, key.used) === 0) refusal = 'quota_exhausted';
     if (refusal === 'rate_limited') key.rateLimited++;
     else if (refusal === 'quota_exhausted') key.quotaExhausted++;
-    return this.fill(this.verdict, key, refusal, nowMs);
+    const v = this.fill(this.verdict, key, refusal, nowMs);
+    slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    return v;
   }
 
   /**
@@ -140,19 +168,26 @@ export class Guard {
    * admitted: `X-Quota-Remaining` is then `max(0, quotaRemaining - rows)`.
    */
   async admitShared(key: KeyState, nowMs: number, chargesRows: boolean, rows = 0): Promise<Verdict> {
+    const slots = this.slots;
+    slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     const day = key.day;
-    const r = await this.shared!.admit(key.id, key.dayLabel, key.plan.rpm, key.plan.dailyQuota, chargesRows, key, rows);
+    const label = key.dayLabel;
+    const seen = { used: key.used, requests: key.requests };
+    slots.unlock(key.slot);
+    const r = await this.shared!.admit(key.id, label, key.plan.rpm, key.plan.dailyQuota, chargesRows, seen, rows);
+    const refusal = r.refused === 1 ? 'rate_limited' : r.refused === 2 ? 'quota_exhausted' : null;
+    slots.lock(key.slot);
     if (key.day === day) {
       if (r.units >= 0) key.units = r.units;
       key.used = r.refused === 0 ? r.used + rows : r.used;
       key.requests = r.requests;
       key.rateLimited = r.rateLimited;
       key.quotaExhausted = r.quotaExhausted;
-      this.markDirty(key);
     }
-    const refusal = r.refused === 1 ? 'rate_limited' : r.refused === 2 ? 'quota_exhausted' : null;
     const v = this.fill({ ...this.verdict }, key, refusal, nowMs);
+    slots.markDirty(key.slot);
+    slots.unlock(key.slot);
     // The figures of this request, not whatever a concurrent one left in `key`.
     if (v.quotaLimit !== null) v.quotaRemaining = rowsLeft(v.quotaLimit, r.used);
     return v;
@@ -179,13 +214,14 @@ export class Guard {
 
   /** Charges a served response's rows; returns `X-Quota-Remaining` after the charge (null: no quota). */
   charge(key: KeyState, rows: number, nowMs: number): number | null {
+    const slots = this.slots;
+    slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    if (rows > 0) {
-      key.used += rows;
-      this.markDirty(key);
-    }
+    if (rows > 0) key.used += rows, slots.markDirty(key.slot);
+    const used = key.used;
+    slots.unlock(key.slot);
     const q = key.plan.dailyQuota;
-    return q === null ? null : rowsLeft(q, key.used);
+    return q === null ? null : rowsLeft(q, used);
   }
 
   /**
@@ -194,19 +230,26 @@ export class Guard {
    * `X-Quota-Remaining` after the charge; rejects with LimitsUnavailable.
    */
   async chargeShared(key: KeyState, rows: number, nowMs: number): Promise<number | null> {
+    const slots = this.slots;
+    slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    const used = await this.shared!.charge(key.id, key.dayLabel, rows);
+    const label = key.dayLabel;
+    slots.unlock(key.slot);
+    const used = await this.shared!.charge(key.id, label, rows);
+    slots.lock(key.slot);
     if (used > key.used) key.used = used;
-    this.markDirty(key);
+    slots.markDirty(key.slot);
+    slots.unlock(key.slot);
     const q = key.plan.dailyQuota;
     return q === null ? null : rowsLeft(q, used);
   }
 
   /** The `/quota` record of a key (allocates; not for the per-request path). */
   quota(key: KeyState, nowMs: number): QuotaRecord {
+    this.slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     const q = key.plan.dailyQuota;
-    return {
+    const record: QuotaRecord = {
       plan: key.plan.name,
       org_name: key.org,
       daily_quota: q,
@@ -215,6 +258,8 @@ export class Guard {
       requests_today: key.requests,
       reset_at: this.clock.resetAt,
     };
+    this.slots.unlock(key.slot);
+    return record;
   }
 
   /** `YYYY-MM-DD` of the quota day at `nowMs`: the day usage is stored under. */
@@ -227,30 +272,35 @@ export class Guard {
   seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited = 0, quotaExhausted = 0): boolean {
     const s = this.byId.get(id);
     if (s === undefined) return false;
+    this.slots.lock(s.slot);
     rollDay(s, this.clock, nowMs);
     s.used = used;
     s.requests = requests;
     s.rateLimited = rateLimited;
     s.quotaExhausted = quotaExhausted;
+    this.slots.unlock(s.slot);
     return true;
   }
 
-  /** Hands every key changed since the last drain to `visit` and forgets it; returns how many. */
+  /**
+   * Hands every key changed since the last drain (by any thread) to `visit`; returns how
+   * many. Only the owner drains: one writer persists usage.
+   */
   drainDirty(visit: UsageVisitor): number {
-    const n = this.dirtyCount;
-    for (let i = 0; i < n; i++) {
-      const s = this.dirty[i];
-      s.dirty = false;
-      visit(s.id, s.dayLabel, s.used, s.requests, s.rateLimited, s.quotaExhausted);
+    let n = 0;
+    const slots = this.slots;
+    for (const s of this.byId.values()) {
+      slots.lock(s.slot);
+      if (!slots.takeDirty(s.slot)) {
+        slots.unlock(s.slot);
+        continue;
+      }
+      const day = s.dayLabel;
+      const { used, requests, rateLimited, quotaExhausted } = s;
+      slots.unlock(s.slot);
+      visit(s.id, day, used, requests, rateLimited, quotaExhausted);
+      n++;
     }
-    this.dirtyCount = 0;
     return n;
-  }
-
-  private markDirty(s: KeyState): void {
-    if (s.dirty) return;
-    s.dirty = true;
-    // Writing into a slot that exists allocates nothing once the list has grown.
-    this.dirty[this.dirtyCount++] = s;
   }
 }

@@ -1,48 +1,82 @@
-// One key as the guard holds it in memory: its record, token bucket and today's usage.
+// One key as a thread's guard holds it: its record here, its bucket and today's usage in a slot
+// shared by every serving thread (key-slots.ts).
 
 import type { DayUsage } from './daily-quota.js';
-import { type KeyRecord, PLANS, type Plan, type PlanName } from '../../engine/plans.js';
-import { NO_DAY } from './quota-day.js';
+import { FIELD, type KeySlots } from './key-slots.js';
+import { type KeyRecord, PLANS, type Plan } from '../../engine/plans.js';
+import { dayLabel, NO_DAY } from './quota-day.js';
 import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
 
-/** One key as the guard keeps it: its record, bucket and today's usage. Callers only read it. */
+/**
+ * A key's record (per thread) over its shared figures. Read and write the figures only while
+ * holding the slot (`slots.lock(slot)`): another thread may be serving the same key.
+ */
 export class KeyState implements BucketState, DayUsage {
   plan: Plan;
   org: string;
   created: string;
   disabled: boolean;
   hash: Uint8Array;
-  units = 0;
-  lastMs = 0;
-  day = NO_DAY;
-  dayLabel = '';
-  used = 0;
-  requests = 0;
-  /** Today's 429 refusals, by code (counted where `admit` refuses: one increment, no allocation). */
-  rateLimited = 0;
-  quotaExhausted = 0;
-  /** Queued for the next flush. */
-  dirty = false;
+  private readonly f: Float64Array;
+  private readonly at: number;
+  private labelDay = NO_DAY;
+  private label = '';
 
-  constructor(readonly id: string, rec: KeyRecord) {
+  /** `fresh`: the slot is new (the thread that assigned it), so it starts as a new key: a full bucket, no usage. */
+  constructor(readonly id: string, rec: KeyRecord, readonly slots: KeySlots, readonly slot: number, fresh: boolean) {
     this.plan = PLANS[rec.plan];
     this.org = rec.org;
     this.created = rec.created;
     this.disabled = rec.disabled;
     this.hash = rec.hash;
-    if (this.plan.rpm !== null) fillBucket(this, this.plan.rpm, 0); // a new key starts full
+    this.f = slots.figures;
+    this.at = slots.base(slot);
+    if (fresh) {
+      this.day = NO_DAY;
+      if (this.plan.rpm !== null) fillBucket(this, this.plan.rpm, 0);
+    }
+  }
+
+  get units(): number { return this.f[this.at + FIELD.units]; }
+  set units(v: number) { this.f[this.at + FIELD.units] = v; }
+  get lastMs(): number { return this.f[this.at + FIELD.lastMs]; }
+  set lastMs(v: number) { this.f[this.at + FIELD.lastMs] = v; }
+  get day(): number { return this.f[this.at + FIELD.day]; }
+  set day(v: number) { this.f[this.at + FIELD.day] = v; }
+  get used(): number { return this.f[this.at + FIELD.used]; }
+  set used(v: number) { this.f[this.at + FIELD.used] = v; }
+  get requests(): number { return this.f[this.at + FIELD.requests]; }
+  set requests(v: number) { this.f[this.at + FIELD.requests] = v; }
+  /** Today's 429 refusals, by code. */
+  get rateLimited(): number { return this.f[this.at + FIELD.rateLimited]; }
+  set rateLimited(v: number) { this.f[this.at + FIELD.rateLimited] = v; }
+  get quotaExhausted(): number { return this.f[this.at + FIELD.quotaExhausted]; }
+  set quotaExhausted(v: number) { this.f[this.at + FIELD.quotaExhausted] = v; }
+
+  /** `YYYY-MM-DD` of `day` (another thread may have rolled it: derived, not stored). */
+  get dayLabel(): string {
+    const d = this.day;
+    if (d !== this.labelDay) (this.labelDay = d), (this.label = dayLabel(d));
+    return this.label;
+  }
+  set dayLabel(label: string) {
+    this.labelDay = this.day;
+    this.label = label;
   }
 
   /**
    * Takes a refreshed record (a new plan, a rotated hash, disabled or enabled), keeping
    * today's usage: rows, requests and refusals belong to the key id, not to its plan. The
-   * bucket keeps its tokens up to the new plan's capacity.
+   * bucket keeps its tokens up to the new plan's capacity (`clampBucket`: set once, by the
+   * thread that loads the key table).
    */
-  update(rec: KeyRecord): void {
+  update(rec: KeyRecord, clampBucket: boolean): void {
     const plan = PLANS[rec.plan];
-    if (plan !== this.plan && plan.rpm !== null) {
+    if (clampBucket && plan !== this.plan && plan.rpm !== null) {
       const cap = capacityUnits(plan.rpm);
+      this.slots.lock(this.slot);
       if (this.plan.rpm === null || this.units > cap) this.units = cap;
+      this.slots.unlock(this.slot);
     }
     this.plan = plan;
     this.org = rec.org;
