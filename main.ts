@@ -4,11 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
 import { SERVER } from './loaders/config/settings.js';
 import type { ServerState } from './transport/server.js';
+import type { ServingThreads as Threads } from './transport/threads/serving-threads.js';
+import type { GuardPort } from './loaders/state/state-sync.js';
+import type { MeterView } from './transport/admin/meter.js';
 
 // Every setting read and checked first, before the rest of the program is even loaded (a
 // third of a second of imports): --help exits 0, a bad setting exits 2 naming it, at once.
@@ -40,6 +41,11 @@ const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js
 const { setAsOfBudget } = await import('./transport/routes/as-of.js');
 const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
 const { startServer } = await import('./transport/server.js');
+const { fullGc } = await import('./transport/threads/full-gc.js');
+const { ServingThreads } = await import('./transport/threads/serving-threads.js');
+const { datasetMessage } = await import('./engine/dataset/dataset-message.js');
+const { acceptForwarded } = await import('./transport/http/forwarded.js');
+const { randomBytes } = await import('node:crypto');
 const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
 
 // JSON lines on stdout (decisions §11); the loaders and the dashboard write plain messages through `log`.
@@ -53,16 +59,6 @@ function serviceInfo(): { version: string; commit: string } {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const git = spawnSync('git', ['-C', root, 'rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' });
   return { version, commit: git.status === 0 ? git.stdout.trim() : 'unknown' };
-}
-
-/**
- * V8's full collection, without starting node with --expose-gc, run as V8's asynchronous
- * (incremental, concurrent) major GC: a synchronous one paused requests for tens of ms.
- */
-function fullGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as (options: { type: 'major'; execution: 'async' }) => Promise<void>;
-  return () => void gc({ type: 'major', execution: 'async' });
 }
 
 const MB = 1024 * 1024;
@@ -111,7 +107,20 @@ if (issued.length > 0) {
   console.error('First start: one key per plan. They are shown this once; store them now.');
   for (const { record, key } of issued) console.error(`  ${record.plan.padEnd(10)} ${key}`);
 }
-const sync = StateSync.start(store, guard);
+/** THREADS ≥ 2: the other serving threads, started once this thread listens. */
+let threads: Threads | null = null;
+const otherThreads = settings.threads - 1;
+/** The guard as the state sync sees it: a new key table also goes to the other serving threads. */
+const syncedGuard: GuardPort = {
+  setKeys: (records) => {
+    guard.setKeys(records);
+    threads?.setKeys([...records], guard.assignments());
+  },
+  dayLabel: (nowMs) => guard.dayLabel(nowMs),
+  seedUsage: (...usage) => guard.seedUsage(...usage),
+  drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
+};
+const sync = StateSync.start(store, syncedGuard);
 const state: ServerState = { dataset: opened.dataset, draining: false };
 const kernels = new KernelPool(settings.poolThreads);
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
@@ -123,19 +132,58 @@ const operator = OperatorStore.open(stateDir);
 const generated = await operator.ensurePassword();
 if (generated !== null) console.error(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
 const meter = new RequestMeter();
+/** The dashboard's figures: this thread's, plus the other serving threads' latest. */
+const meterView: MeterView = otherThreads === 0 ? meter : {
+  get startedMs() {
+    return meter.startedMs;
+  },
+  summary: (nowMs) => meter.combined(threads?.meters() ?? []).summary(nowMs),
+  perMinute: (nowMs) => meter.combined(threads?.meters() ?? []).perMinute(nowMs),
+};
+const requestFigures = () => (threads === null ? server.requests : server.requests.combined(threads.requestFigures()));
 // SIGHUP and the dashboard's button, one Reloader; its stages shown on the dashboard, and the load at start as the first entry.
 const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
 reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
-const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer, origin: settings.adminOrigin, log, routes: () => server.requests.cells() });
+const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
-const accessLog = settings.accessLog ? new AccessLog(destination) : null;
-const serverOptions = { host, port, guard, state, openapi: JSON.stringify(buildOpenApi()), logger, accessLog, metrics, service: serviceInfo(), pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins };
+const accessLog = settings.accessLog ? new AccessLog(destination, otherThreads > 0 ? 0 : null) : null;
+const openapi = JSON.stringify(buildOpenApi());
+const service = serviceInfo();
+// Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
+const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [], refreshPeers: () => threads?.refreshFigures() ?? Promise.resolve() } : {};
+const serverOptions = { host, port, guard, state, openapi, logger, accessLog, metrics, service, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins, ...shared };
 const server = await startServer(serverOptions).catch(async (error: unknown) => {
   // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
   throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
 });
 
+if (otherThreads > 0) {
+  const forwardToken = randomBytes(16).toString('hex');
+  acceptForwarded(forwardToken);
+  const { quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel } = settings;
+  threads = await ServingThreads.start(
+    otherThreads,
+    {
+      settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
+      port: server.port,
+      forwardPort: server.forwardPort!,
+      forwardToken,
+      dataset: datasetMessage(state.dataset!),
+      slots: guard.slots.buffer,
+      keys: store.keys.list(),
+      assignments: guard.assignments(),
+      openapi,
+      service,
+    },
+    (thread, message) => {
+      // A lost thread would leave its share of connections unanswered: stop, and let the supervisor restart the whole.
+      logger.fatal({ thread }, `serving thread ${thread} failed: ${message}`);
+      destination.flushSync();
+      process.exit(1);
+    },
+  );
+}
 const collectGarbage = fullGc();
 const reloader = new Reloader({
   stateDir,
@@ -143,6 +191,7 @@ const reloader = new Reloader({
   current: () => state.dataset!,
   swap: (next) => {
     state.dataset = next; // requests keep the Dataset they started with
+    threads?.swap(next);
     // The old columns are SharedArrayBuffers made on the reload worker: V8 does not count
     // them as this thread's memory, so nothing prompts a collection. Once the requests
     // still on the old Dataset are done, collect explicitly (one pause per reload).
@@ -178,8 +227,10 @@ async function stop(signal: string): Promise<void> {
   }, DRAIN_LIMIT_MS).unref();
   // Requests already sent on open connections are answered 503 (Connection: close) rather
   // than cut off: give them a moment to arrive before the process takes the sockets down.
+  const othersDrained = threads?.drain();
   await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
   await server.idle();
+  await othersDrained;
   await kernels.close();
   await mirror?.tick(); // a key changed here just before the stop still reaches the other instances
   await mirror?.close();
@@ -196,5 +247,5 @@ process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
 
 // Announced only once SIGHUP and SIGTERM are handled: a signal sent on seeing this line reloads or drains, never kills.
-logger.info({ data_version: opened.dataset.version, port: server.port }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+logger.info({ data_version: opened.dataset.version, port: server.port, threads: settings.threads }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 process.off('uncaughtException', startFailed);

@@ -16,7 +16,7 @@ import { framingProblem, requestFramingProblem } from './http/framing.js';
 import { requestIdOf } from './http/request-id.js';
 import type { AccessLog } from './log.js';
 import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
-import { NO_PLAN, RequestMetrics } from './metrics/request-metrics.js';
+import { NO_PLAN, RequestMetrics, type RequestSnapshot } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
 import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
@@ -71,6 +71,16 @@ export interface ServerOptions {
   busyPollMs?: number;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404. */
   mount?: ((app: TemplatedApp) => void) | null;
+  /**
+   * One of several serving threads on this port (THREADS): listens with SO_REUSEPORT, so the
+   * kernel spreads connections over the threads. Off: the port is this server's alone.
+   */
+  sharedPort?: boolean;
+  /** Also listen on a free loopback port (`forwardPort`), where the other serving threads forward the dashboard and /metrics. */
+  forwardListen?: boolean;
+  /** The other serving threads' latest figures, summed into /metrics, and how to have them sent now (before a scrape). */
+  peerRequests?: (() => RequestSnapshot[]) | null;
+  refreshPeers?: (() => Promise<void>) | null;
 }
 
 /** The part of a pino logger the server writes to: JSON fields, then the message. */
@@ -87,6 +97,8 @@ export interface RunningServer {
   idle(): Promise<void>;
   /** Answers counted by route, status and plan (what /metrics exposes; the dashboard's usage page reads `cells()`). */
   readonly requests: RequestMetrics;
+  /** The loopback port of `forwardListen`, else null. */
+  readonly forwardPort: number | null;
 }
 
 /** uWS quietly falls back to a slow pure-JS server when its binary does not load: refuse that. */
@@ -568,7 +580,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   servePlain('/readyz', true, readiness);
   servePlain('/livez', true, () => ({ type: JSON_TYPE, body: LIVE_BODY }));
   servePlain('/version', true, () => ({ type: JSON_TYPE, body: JSON.stringify({ version: service.version, commit: service.commit, node: process.version, data_version: state.dataset?.version ?? null }) }));
-  if (options.metrics != null) mountMetrics(metricsRegistry({ ...options.metrics, requests, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures }));
+  const peers = options.peerRequests ?? null;
+  /** This thread's figures, or every serving thread's. */
+  const figures = peers === null ? requests : { cells: () => requests.combined(peers()).cells(), latencies: () => requests.combined(peers()).latencies() };
+  if (options.metrics != null) mountMetrics(metricsRegistry({ ...options.metrics, requests: figures, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures }));
   if (options.openapi !== undefined) servePlain('/api/v1/openapi.json', true, () => ({ type: JSON_TYPE, body: options.openapi! }));
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
   servePlain('/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
@@ -596,7 +611,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       let aborted = false;
       res.onAborted(() => (aborted = true));
       const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);
-      registry.metrics().then(
+      (options.refreshPeers?.() ?? Promise.resolve()).then(() => registry.metrics()).then(
         (text) => aborted || (send(res, 200, registry.contentType, text, headers), done(200, text)),
         (error: unknown) => aborted || done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
       );
@@ -605,23 +620,28 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.any('/metrics', notAllowed(route, 'GET, OPTIONS'));
   }
 
-  return new Promise((resolve, reject) => {
-    // LIBUS_LISTEN_EXCLUSIVE_PORT (1): otherwise uWS binds with SO_REUSEPORT and a second server shares a taken
-    // port silently. The native listen(host, port, options, cb) is not in the package's typings.
-    const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => TemplatedApp;
-    listen.call(app, options.host, options.port, 1, (token: us_listen_socket | false) => {
-      if (!token) {
-        reject(new Error(`cannot listen on ${options.host}:${options.port}`));
-        return;
-      }
-      resolve({
-        port: uWS.us_socket_local_port(token),
-        close: () => uWS.us_listen_socket_close(token),
-        idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
-        requests,
-      });
+  // LIBUS_LISTEN_EXCLUSIVE_PORT (1): otherwise uWS binds with SO_REUSEPORT and a second server shares a taken
+  // port silently; serving threads share theirs on purpose (0). The native listen(host, port, options, cb) is not
+  // in the package's typings.
+  const listen = (host: string, port: number, exclusive: boolean): Promise<us_listen_socket> =>
+    new Promise((resolve, reject) => {
+      const native = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => TemplatedApp;
+      native.call(app, host, port, exclusive ? 1 : 0, (token: us_listen_socket | false) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`))));
     });
-  });
+  return (async (): Promise<RunningServer> => {
+    const token = await listen(options.host, options.port, options.sharedPort !== true);
+    const forward = options.forwardListen === true ? await listen('127.0.0.1', 0, true) : null;
+    return {
+      port: uWS.us_socket_local_port(token),
+      forwardPort: forward === null ? null : uWS.us_socket_local_port(forward),
+      close: () => {
+        uWS.us_listen_socket_close(token);
+        if (forward !== null) uWS.us_listen_socket_close(forward);
+      },
+      idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
+      requests,
+    };
+  })();
 }
 
 /** The route label of answers no route matched (404s). */

@@ -53,6 +53,10 @@ export const SERVER_SETTINGS = {
   }),
   state: STATE_DIR,
   quotaTz: setting({ flag: 'quota-tz', env: 'QUOTA_TZ', kind: kind.timeZone, default: 'UTC', doc: 'Time zone of the daily quota reset (local midnight).' }),
+  threads: setting({
+    flag: 'threads', env: 'THREADS', kind: kind.integer(1, 256), default: () => String(availableParallelism()), shownDefault: 'cores',
+    doc: 'Serving threads on the port, sharing one copy of the data and exact limits. With 2 or more, the main thread also answers the dashboard and /metrics for the others, and screens and as_of tables on the others run inline.',
+  }),
   poolThreads: setting({
     flag: 'pool-threads', env: 'POOL_THREADS', kind: kind.integer(1, 256), default: () => String(Math.max(1, availableParallelism() - 1)), shownDefault: 'cores − 1',
     doc: 'Screen worker threads.',

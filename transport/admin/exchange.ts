@@ -1,5 +1,6 @@
 // One dashboard request: read synchronously, onAborted first, body via onData, then answer once (corked).
 
+import { clientAddress } from '../http/forwarded.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Problem } from '../problem.js';
 import { type HeaderList, send, sendProblem } from '../respond.js';
@@ -57,7 +58,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest, paramCount: num
     host: req.getHeader('host'),
     csrf: header('x-csrf-token'),
     contentType: req.getHeader('content-type'),
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    ip: clientAddress(res, req),
   };
 }
 

@@ -31,12 +31,32 @@ export interface MeterSummary {
   p99_ms_all: number | null;
 }
 
+/** One meter's counts, posted between serving threads. */
+export interface MeterState {
+  secCount: Uint32Array;
+  secStamp: Float64Array;
+  minCount: Uint32Array;
+  minErrors: Uint32Array;
+  minStamp: Float64Array;
+  minLatency: Uint32Array;
+  allLatency: Float64Array;
+  total: number;
+  errors: number;
+}
+
+/** What the dashboard reads of a meter: one thread's, or every serving thread's summed. */
+export interface MeterView {
+  readonly startedMs: number;
+  summary(nowMs?: number): MeterSummary;
+  perMinute(nowMs?: number): MinutePoint[];
+}
+
 /**
  * Counts every API answer. `record` runs on the request path: typed arrays written in place,
  * a ring slot reset when its second or minute comes round again, nothing allocated. The
  * summaries allocate and are for the dashboard only.
  */
-export class RequestMeter {
+export class RequestMeter implements MeterView {
   private readonly startMs: number;
   private readonly secCount = new Uint32Array(SECONDS);
   private readonly secStamp = new Float64Array(SECONDS).fill(-1);
@@ -49,8 +69,8 @@ export class RequestMeter {
   private total = 0;
   private errors = 0;
 
-  constructor(private readonly now: () => number = Date.now) {
-    this.startMs = now();
+  constructor(private readonly now: () => number = Date.now, startMs?: number) {
+    this.startMs = startMs ?? now();
   }
 
   /** One answered request: when (ms since the epoch), how long it took (ms) and its status. */
@@ -121,6 +141,41 @@ export class RequestMeter {
       p50_ms_all: quantileMs(this.allLatency, 0.5),
       p99_ms_all: quantileMs(this.allLatency, 0.99),
     };
+  }
+
+  /** A copy of the counts, to post to the thread that serves the dashboard. */
+  state(): MeterState {
+    const { secCount, secStamp, minCount, minErrors, minStamp, minLatency, allLatency, total, errors } = this;
+    return { secCount: secCount.slice(), secStamp: secStamp.slice(), minCount: minCount.slice(), minErrors: minErrors.slice(), minStamp: minStamp.slice(), minLatency: minLatency.slice(), allLatency: allLatency.slice(), total, errors };
+  }
+
+  /**
+   * These counts plus `others`' as a new meter: a ring slot sums the meters that hold its
+   * latest second or minute (a slot another thread has not reached yet is older, not summed).
+   */
+  combined(others: readonly MeterState[]): RequestMeter {
+    const sum = new RequestMeter(this.now, this.startMs);
+    for (const m of [this.state(), ...others]) {
+      sum.total += m.total;
+      sum.errors += m.errors;
+      for (let b = 0; b < BUCKETS; b++) sum.allLatency[b] += m.allLatency[b];
+      for (let i = 0; i < SECONDS; i++) {
+        if (m.secStamp[i] > sum.secStamp[i]) (sum.secStamp[i] = m.secStamp[i]), (sum.secCount[i] = 0);
+        if (m.secStamp[i] === sum.secStamp[i]) sum.secCount[i] += m.secCount[i];
+      }
+      for (let i = 0; i < MINUTES; i++) {
+        if (m.minStamp[i] > sum.minStamp[i]) {
+          sum.minStamp[i] = m.minStamp[i];
+          sum.minCount[i] = sum.minErrors[i] = 0;
+          sum.minLatency.fill(0, i * BUCKETS, (i + 1) * BUCKETS);
+        }
+        if (m.minStamp[i] !== sum.minStamp[i]) continue;
+        sum.minCount[i] += m.minCount[i];
+        sum.minErrors[i] += m.minErrors[i];
+        for (let b = 0; b < BUCKETS; b++) sum.minLatency[i * BUCKETS + b] += m.minLatency[i * BUCKETS + b];
+      }
+    }
+    return sum;
   }
 
   /** When the meter started counting (the server's start), ms since the epoch. */

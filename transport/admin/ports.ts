@@ -2,7 +2,7 @@
 
 import type { PlanName } from '../../engine/plans.js';
 import type { ServerState } from '../server.js';
-import type { RequestMeter } from './meter.js';
+import type { MeterView } from './meter.js';
 import type { ReloadLog } from './reload-log.js';
 import type { KeyMailer } from './key-mail.js';
 
@@ -77,7 +77,7 @@ export interface AdminDeps {
   sync: SyncPort;
   state: ServerState;
   reloads: ReloadLog;
-  meter: RequestMeter;
+  meter: MeterView;
   /**
    * The server's request counts by route (`() => server.requests.cells()`); the usage page's
    * per-route table. Absent or null: the page says the breakdown is not wired.

@@ -3,11 +3,11 @@
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, type Metric, Registry } from 'prom-client';
-import { LATENCY_BUCKETS, type RequestMetrics } from './request-metrics.js';
+import { LATENCY_BUCKETS, type RequestFigures } from './request-metrics.js';
 
 /** What the exposition reads at each scrape. */
 export interface MetricsSources {
-  requests: RequestMetrics;
+  requests: RequestFigures;
   /** Answer-cache lookups of the data version served now. */
   answerCache: () => { hits: number; misses: number; entries: number; bytes: number };
   /** Reload passes by outcome (loaded, unchanged, rejected, failed) and the last one's seconds. */
@@ -99,7 +99,7 @@ export function metricsRegistry(s: MetricsSources): Registry {
  * Histogram can only observe values one by one (~1 µs a request with labels), so this is a
  * metric in the shape its registry formats: `get()` giving the _bucket, _sum and _count lines.
  */
-function latencyHistogram(requests: RequestMetrics): { name: string; get(): object } {
+function latencyHistogram(requests: RequestFigures): { name: string; get(): object } {
   const name = 'mdq_http_request_duration_seconds';
   return {
     name,

@@ -28,7 +28,22 @@ export interface LatencyRow {
   count: number;
 }
 
-export class RequestMetrics {
+/** What one thread's figures are to another (posted between serving threads). */
+export interface RequestSnapshot {
+  statuses: number[];
+  requests: Float64Array;
+  rows: Float64Array;
+  latency: Float64Array;
+  latencySum: Float64Array;
+}
+
+/** What /metrics and the dashboard read: one thread's figures, or every serving thread's summed. */
+export interface RequestFigures {
+  cells(): RequestCell[];
+  latencies(): LatencyRow[];
+}
+
+export class RequestMetrics implements RequestFigures {
   private readonly statuses: number[] = [];
   private readonly statusSlot = new Int8Array(600).fill(-1);
   /** [route][status slot][plan] */
@@ -88,6 +103,37 @@ export class RequestMetrics {
       if (count > 0) out.push({ route: this.routes[r], buckets, sum: this.latencySum[r], count });
     }
     return out;
+  }
+
+  /** A copy of the figures, to post to the thread that answers /metrics. */
+  snapshot(): RequestSnapshot {
+    return { statuses: [...this.statuses], requests: this.requests.slice(), rows: this.rows.slice(), latency: this.latency.slice(), latencySum: this.latencySum.slice() };
+  }
+
+  /** Adds another thread's figures (over the same routes) to these. */
+  add(other: RequestSnapshot): void {
+    const plans = PLAN_LABELS.length;
+    for (let r = 0; r < this.routes.length; r++) {
+      for (let s = 0; s < other.statuses.length; s++) {
+        const mine = this.slotOf(other.statuses[s]);
+        for (let p = 0; p < plans; p++) {
+          const from = (r * MAX_STATUSES + s) * plans + p;
+          const to = (r * MAX_STATUSES + mine) * plans + p;
+          this.requests[to] += other.requests[from];
+          this.rows[to] += other.rows[from];
+        }
+      }
+    }
+    for (let i = 0; i < this.latency.length; i++) this.latency[i] += other.latency[i];
+    for (let i = 0; i < this.latencySum.length; i++) this.latencySum[i] += other.latencySum[i];
+  }
+
+  /** These figures plus `others`' (each thread's latest), as a new object. */
+  combined(others: readonly RequestSnapshot[]): RequestMetrics {
+    const sum = new RequestMetrics(this.routes);
+    sum.add(this.snapshot());
+    for (const o of others) sum.add(o);
+    return sum;
   }
 
   private slotOf(status: number): number {

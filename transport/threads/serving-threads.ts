@@ -1,0 +1,147 @@
+// The main thread's side of THREADS ≥ 2: starts the other serving threads, hands each a new
+// Dataset or key table as the main thread takes it, collects their figures, drains them.
+
+import { Worker } from 'node:worker_threads';
+import { type Dataset } from '../../engine/dataset/dataset.js';
+import { datasetMessage } from '../../engine/dataset/dataset-message.js';
+import type { KeyRecord } from '../../engine/plans.js';
+import type { MeterState } from '../admin/meter.js';
+import type { RequestSnapshot } from '../metrics/request-metrics.js';
+import type { FromThread, ThreadStart, ToThread } from './messages.js';
+
+/** The serving thread's entry point: serving-thread.js beside main.js (from dist/transport/threads/). */
+const ENTRY = new URL('../../serving-thread.js', import.meta.url);
+
+interface Thread {
+  worker: Worker;
+  requests: RequestSnapshot | null;
+  meter: MeterState | null;
+  /** Version this thread serves (its last `swapped`). */
+  version: string;
+  exited: Promise<void>;
+}
+
+/** What the main thread does when a serving thread fails (logs and exits: a lost thread would drop its share of connections). */
+export type ThreadFailure = (thread: number, message: string) => void;
+
+export class ServingThreads {
+  private readonly threads: Thread[] = [];
+  private readonly waiting = new Map<number, Set<(message: FromThread) => void>>();
+  private draining = false;
+
+  private constructor(private readonly onFailure: ThreadFailure) {}
+
+  /**
+   * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
+   * once every one listens. `onFailure` hears of a thread that fails or exits unasked later.
+   */
+  static async start(count: number, start: Omit<ThreadStart, 'thread'>, onFailure: ThreadFailure): Promise<ServingThreads> {
+    const pool = new ServingThreads(onFailure);
+    const listening: Promise<void>[] = [];
+    for (let i = 1; i <= count; i++) listening.push(pool.spawn({ ...start, thread: i }));
+    try {
+      await Promise.all(listening);
+    } catch (error) {
+      pool.draining = true;
+      await Promise.all(pool.threads.map((t) => t.worker.terminate()));
+      throw error;
+    }
+    return pool;
+  }
+
+  private spawn(data: ThreadStart): Promise<void> {
+    const index = this.threads.length;
+    // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
+    const worker = new Worker(ENTRY, { workerData: data });
+    const thread: Thread = { worker, requests: null, meter: null, version: data.dataset.version, exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
+    this.threads.push(thread);
+    return new Promise((resolve, reject) => {
+      let up = false;
+      worker.on('message', (m: FromThread) => {
+        if (m.type === 'listening') (up = true), resolve();
+        else if (m.type === 'failed') reject(new Error(`serving thread ${data.thread}: ${m.message}`));
+        else this.heard(index, m);
+      });
+      worker.on('error', (error) => (up ? this.onFailure(data.thread, error.stack ?? error.message) : reject(error)));
+      worker.on('exit', (code) => (up ? this.draining || this.onFailure(data.thread, `exited with ${code}`) : reject(new Error(`serving thread ${data.thread} exited with ${code} before listening`))));
+    });
+  }
+
+  private heard(index: number, m: FromThread): void {
+    const t = this.threads[index];
+    if (m.type === 'figures') (t.requests = m.requests), (t.meter = m.meter);
+    else if (m.type === 'swapped') t.version = m.version;
+    for (const wake of this.waiting.get(index) ?? []) wake(m);
+  }
+
+  private post(m: ToThread): void {
+    for (const t of this.threads) t.worker.postMessage(m);
+  }
+
+  get count(): number {
+    return this.threads.length;
+  }
+
+  /** The version each thread serves now. */
+  versions(): string[] {
+    return this.threads.map((t) => t.version);
+  }
+
+  /** Every thread serves `dataset` once it reads this message: the columns are shared, not copied. */
+  swap(dataset: Dataset): void {
+    this.post({ type: 'dataset', dataset: datasetMessage(dataset) });
+  }
+
+  /** The key table the main thread's guard just took, with its slot assignments. */
+  setKeys(keys: KeyRecord[], assignments: [string, number][]): void {
+    this.post({ type: 'keys', keys, assignments });
+  }
+
+  /** Resolves once every thread sent its `type` message (or ended, or `timeoutMs` passed). */
+  private heardFromAll(type: FromThread['type'], timeoutMs: number): Promise<void> {
+    return Promise.all(
+      this.threads.map(
+        (t, index) =>
+          new Promise<void>((resolve) => {
+            const waiters = this.waiting.get(index) ?? new Set();
+            this.waiting.set(index, waiters);
+            const done = (): void => {
+              waiters.delete(wake);
+              clearTimeout(timer);
+              resolve();
+            };
+            const wake = (m: FromThread): void => void (m.type === type && done());
+            const timer = setTimeout(done, timeoutMs);
+            waiters.add(wake);
+            void t.exited.then(done);
+          }),
+      ),
+    ).then(() => undefined);
+  }
+
+  /** Asks every thread for its figures now (for /metrics): resolves when all answered, 250 ms at most. */
+  refreshFigures(): Promise<void> {
+    const heard = this.heardFromAll('figures', 250);
+    this.post({ type: 'figures' });
+    return heard;
+  }
+
+  /** The threads' latest request figures (posted every half second, and on `refreshFigures`). */
+  requestFigures(): RequestSnapshot[] {
+    return this.threads.flatMap((t) => (t.requests === null ? [] : [t.requests]));
+  }
+
+  /** The threads' latest meters. */
+  meters(): MeterState[] {
+    return this.threads.flatMap((t) => (t.meter === null ? [] : [t.meter]));
+  }
+
+  /** Drains every thread (503 shutting_down, requests in flight answered), then ends them. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    const drained = this.heardFromAll('drained', 60_000); // the process's own drain limit ends it sooner
+    this.post({ type: 'drain' });
+    await drained;
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}
