@@ -628,8 +628,26 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const native = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => TemplatedApp;
       native.call(app, host, port, exclusive ? 1 : 0, (token: us_listen_socket | false) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`))));
     });
+  /**
+   * A port the other serving threads can join: Linux lets no second SO_REUSEPORT socket onto an
+   * ephemeral port bound as port 0, so port 0 becomes a free port found first (tried again if
+   * someone takes it in between).
+   */
+  const listenShared = async (host: string, port: number): Promise<us_listen_socket> => {
+    if (port !== 0) return listen(host, port, false);
+    for (let attempt = 1; ; attempt++) {
+      const probe = await listen(host, 0, true);
+      const free = uWS.us_socket_local_port(probe);
+      uWS.us_listen_socket_close(probe);
+      try {
+        return await listen(host, free, false);
+      } catch (error) {
+        if (attempt === 5) throw error;
+      }
+    }
+  };
   return (async (): Promise<RunningServer> => {
-    const token = await listen(options.host, options.port, options.sharedPort !== true);
+    const token = options.sharedPort === true ? await listenShared(options.host, options.port) : await listen(options.host, options.port, true);
     const forward = options.forwardListen === true ? await listen('127.0.0.1', 0, true) : null;
     return {
       port: uWS.us_socket_local_port(token),
