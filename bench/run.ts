@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,limits,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
@@ -21,6 +21,7 @@ import { generateDemoSnapshot } from '../loaders/demo/index.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { formatSharedLimits, redisMissing, runSharedLimits } from './http/shared-limits.js';
+import { formatThreads, runThreads } from './http/threads.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
 import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
 import { FULL, measureAll, QUICK } from './micro/measure.js';
@@ -28,7 +29,7 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'limits', 'data-path'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'data-path'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -159,6 +160,13 @@ try {
     console.log(`\n${formatEndpoints(http)}`);
     result.http = http;
     result.loadTool = (http.inline ?? http.formats ?? http.uncached ?? http.pool)?.loadTool;
+  }
+  if (runs('threads')) {
+    log('part b: serving threads, THREADS=1 vs 2');
+    await ensureSnapshot(snapshotDir, log);
+    const threads = await runThreads({ seconds: whole('seconds', values.seconds, quick ? 1 : 5, 1), rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1), connections: whole('connections', values.connections, 32, 1), snapshotDir, stateDir, log });
+    console.log(`\n${formatThreads(threads)}`);
+    result.threads = threads;
   }
   if (runs('limits')) {
     log('part b: limits kept locally vs in Redis (REDIS_URL)');

@@ -84,3 +84,13 @@ export function watchMachine(): { stop(): number | null } {
     },
   };
 }
+
+/** Resident memory (VmRSS) of `pid` in bytes, or null when /proc cannot tell. */
+export function vmRssBytes(pid: number): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m === null ? null : Number(m[1]) * 1024;
+  } catch {
+    return null;
+  }
+}

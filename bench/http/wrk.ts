@@ -44,6 +44,8 @@ export interface WrkOptions {
   rate?: number;
   /** A header whose value turns over these values, one per request (many keys: each request its own bucket). */
   rotate?: { header: string; values: readonly string[] };
+  /** Paths (and queries) asked in turn instead of the URL's: many distinct requests, not one repeated. */
+  paths?: readonly string[];
 }
 
 /** Why wrk cannot be used here, or null when `wrk` runs. */
@@ -95,12 +97,14 @@ function luaString(text: string): string {
  * for the rate mode, and `done()` printing one JSON line. No `response()` hook: it makes
  * wrk hand every response to Lua and would cap the load tool well below the server.
  */
-function script(headers: Record<string, string>, gapMs: number | null, rotate?: WrkOptions['rotate']): string {
+function script(headers: Record<string, string>, gapMs: number | null, rotate?: WrkOptions['rotate'], paths?: WrkOptions['paths']): string {
   const lines = ['-- written by bench/http/wrk.ts for one run', 'wrk.method = "GET"'];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`); // spaced: `t[[` would open a long string
-  if (rotate !== undefined) {
-    // A request() hook costs a Lua call per request; only runs that rotate a header pay it.
-    lines.push(`local turn, at = { ${rotate.values.map(luaString).join(', ')} }, 0`, 'function request()', '  at = at % #turn + 1', `  wrk.headers[ ${luaString(rotate.header)} ] = turn[at]`, '  return wrk.format()', 'end');
+  if (rotate !== undefined || paths !== undefined) {
+    // A request() hook costs a Lua call per request; only runs that turn over headers or paths pay it.
+    lines.push(`local turn, paths, at = { ${(rotate?.values ?? []).map(luaString).join(', ')} }, { ${(paths ?? []).map(luaString).join(', ')} }, 0`, 'function request()', '  at = at + 1');
+    if (rotate !== undefined) lines.push(`  wrk.headers[ ${luaString(rotate.header)} ] = turn[at % #turn + 1]`);
+    lines.push(paths === undefined ? '  return wrk.format()' : '  return wrk.format(nil, paths[at % #paths + 1])', 'end');
   }
   if (gapMs !== null) {
     // delay() is whole milliseconds: carry the fraction over so the mean gap is exact.
@@ -151,7 +155,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-wrk-'));
   try {
     const lua = join(dir, 'run.lua');
-    writeFileSync(lua, script(options.headers ?? {}, options.rate ? (connections * 1000) / options.rate : null, options.rotate));
+    writeFileSync(lua, script(options.headers ?? {}, options.rate ? (connections * 1000) / options.rate : null, options.rotate, options.paths));
     chmodSync(lua, 0o600); // it may hold an API key
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', lua, options.url];
     const [cmd, argv] = pinned(options.core, 'wrk', args);
