@@ -80,6 +80,7 @@ try {
     postFigures();
     accessLog?.flush();
     redis?.disconnect();
+    server.closeAll(); // no uWS socket may be open when the thread's loop is torn down (libuv aborts the process)
     tell({ type: 'drained' });
   }
 

@@ -93,6 +93,8 @@ export interface RunningServer {
   port: number;
   /** Stops listening; open connections stay until they close or the process exits. */
   close(): void;
+  /** Closes every connection too (a serving thread ending: its event loop must hold no socket when it is torn down). */
+  closeAll(): void;
   /** Resolves once no asynchronous request is in flight (at once if none is). */
   idle(): Promise<void>;
   /** Answers counted by route, status and plan (what /metrics exposes; the dashboard's usage page reads `cells()`). */
@@ -656,6 +658,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         uWS.us_listen_socket_close(token);
         if (forward !== null) uWS.us_listen_socket_close(forward);
       },
+      closeAll: () => (app as unknown as { close(): void }).close(), // in the native app, not in the typings
       idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
       requests,
     };

@@ -11,7 +11,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let server: ServerProcess;
 before(async () => {
   dir = await tempDir('mdq-logs-');
-  server = await startServerProcess({ snapshot: FIXTURE, state: dir.path, env: { ACCESS_LOG: '1', METRICS: '1' } });
+  server = await startServerProcess({ snapshot: FIXTURE, state: dir.path, env: { ACCESS_LOG: '1', METRICS: '1', THREADS: '2' } });
 });
 after(async () => {
   await server.kill();
@@ -35,7 +35,8 @@ test('stdout is JSON lines with an ISO time, a level name and a message; the acc
   }
   const access = server.logged.filter((l) => l.msg === 'access');
   assert.equal(access.length, 1, 'one access line for the one API request');
-  const { time, level, us, ...fields } = access[0];
+  const { time, level, us, thread, ...fields } = access[0];
+  assert.ok(thread === 0 || thread === 1, `the serving thread that answered: ${String(thread)}`);
   assert.deepEqual(fields, { request_id: 'desk-7', route: '/api/v1/:market/klines/:symbol', status: 200, plan: 'pro', key_id: pro.split('_')[1], rows: 2, bytes: body.byteLength, msg: 'access' });
   assert.ok(server.logged.some((l) => /drained; bye/.test(String(l.msg))), 'the drain is logged, flushed before exit');
   const stdout = server.logged.map((l) => JSON.stringify(l)).join('\n');
