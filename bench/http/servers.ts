@@ -58,7 +58,8 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
 export async function startOurServer(options: { stateDir: string; snapshotDir: string; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log }): Promise<RunningServer> {
   const { stateDir, snapshotDir, core, log } = options;
   const args = [...(options.nodeArgs ?? []), MAIN, '--port', '0', '--host', '127.0.0.1', '--state', stateDir, '--snapshot', snapshotDir];
-  const env = options.env === undefined ? process.env : { ...process.env, ...options.env };
+  // One serving thread unless asked (THREADS defaults to the cores): the comparisons pin the server to one core, like raw uWS.
+  const env = { ...process.env, THREADS: '1', ...options.env };
   const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });
   try {
     // A first load of the full demo takes ≈20 s (more on a busy machine); later starts ≈1 s.

@@ -92,7 +92,7 @@ test('through nginx, two instances on one Redis: 0 failed requests while one rel
   const stateB = join(dir.path, 'state-b');
   await mkdir(stateA);
   await mkdir(stateB);
-  const env = { REDIS_URL: redis.url };
+  const env = { REDIS_URL: redis.url, THREADS: '2' };
   const [portA, portB] = [await freePort(), await freePort()];
   const a = await startServerProcess({ snapshot: FIXTURE, state: stateA, port: portA, env });
   started.push(a);

@@ -55,7 +55,7 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     dir = await tempDir('mdq-shared-');
     await mkdir(stateA());
     await mkdir(stateB());
-    const env = { REDIS_URL: redis.url };
+    const env = { REDIS_URL: redis.url, THREADS: '2' }; // each instance two serving threads: Redis and shared slots together
     a = await startServerProcess({ snapshot: FIXTURE, state: stateA(), env });
     b = await startServerProcess({ snapshot: FIXTURE, state: stateB(), env });
   });
