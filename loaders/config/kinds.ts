@@ -188,43 +188,38 @@ export const origins: Kind<string> = {
   },
 };
 
-/** An `smtp://` or `smtps://` URL (it may hold a password: never echoed). */
-export const smtpUrl: Kind<string> = {
-  accepts: 'smtp:// or smtps:// URL',
-  takesValue: true,
-  parse(value) {
-    let ok = false;
-    try {
-      const url = new URL(value);
-      ok = (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new KindError('be an smtp:// or smtps:// URL such as smtp://user:password@mail.example:587');
-    return value;
-  },
-};
+/**
+ * A URL of one of `schemes` (`smtp`, …) with a host, whose path passes `path`; the message
+ * completes "must be …" with `example`. It may hold a password: never echoed.
+ */
+function serviceUrl(schemes: readonly string[], example: string, path: RegExp = /.*/): Kind<string> {
+  const names = schemes.map((s) => `${s}://`).join(' or ');
+  return {
+    accepts: `${names} URL`,
+    takesValue: true,
+    parse(value) {
+      let ok = false;
+      try {
+        const url = new URL(value);
+        ok = schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' && path.test(url.pathname);
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new KindError(`be a URL of ${names} such as ${example}`);
+      return value;
+    },
+  };
+}
+
+/** An `smtp://` or `smtps://` URL. */
+export const smtpUrl = serviceUrl(['smtp', 'smtps'], 'smtp://user:password@mail.example:587');
+
+/** A Redis URL: redis:// or rediss:// (TLS) with a host; a password and a database number may follow. */
+export const redisUrl = serviceUrl(['redis', 'rediss'], 'redis://127.0.0.1:6379 (a database number may follow: redis://host:6379/2)', /^(\/\d*)?$/);
 
 const ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+$/;
 
 /** A mail sender: `ops@example.com` or `Market data <ops@example.com>`. */
-/** A Redis URL: redis:// or rediss:// (TLS) with a host; a password and a database number may follow. */
-export const redisUrl: Kind<string> = {
-  accepts: 'redis:// or rediss:// URL',
-  takesValue: true,
-  parse(value) {
-    let ok = false;
-    try {
-      const url = new URL(value);
-      ok = (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d*)?$/.test(url.pathname);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new KindError('be a redis:// or rediss:// URL such as redis://127.0.0.1:6379 (a database number may follow: redis://host:6379/2)');
-    return value;
-  },
-};
-
 export const mailAddress: Kind<string> = {
   accepts: 'mail address',
   takesValue: true,
