@@ -2,7 +2,7 @@
 
 import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
-import { KeySlots } from './key-slots.js';
+import { KeySlots, KeySlotsFull } from './key-slots.js';
 import { KeyState } from './key-state.js';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
 import { QuotaDay } from './quota-day.js';
@@ -77,10 +77,11 @@ export class Guard {
    * @param shared limits shared with other instances (Redis): limited keys are then admitted
    *   and charged there (`admitShared`, `chargeShared`), internal keys still here.
    * @param attach another thread's slots (this guard then serves, never loads or drains).
+   * @param capacity keys the slots hold (a new guard's; default DEFAULT_KEY_SLOTS).
    */
-  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null) {
+  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null, capacity?: number) {
     this.clock = new QuotaDay(timeZone);
-    this.slots = attach === null ? KeySlots.create() : KeySlots.attach(attach);
+    this.slots = attach === null ? KeySlots.create(capacity) : KeySlots.attach(attach);
     this.owner = attach === null;
   }
 
@@ -104,19 +105,29 @@ export class Guard {
   setKeys(records: Iterable<KeyRecord>, assignments?: Iterable<[string, number]>): void {
     if (assignments !== undefined) this.slots.adopt(assignments);
     const seen = new Set<string>();
+    let full: KeySlotsFull | null = null;
     for (const rec of records) {
       const s = this.byId.get(rec.id);
       if (s !== undefined) {
         s.update(rec, this.owner);
       } else {
-        const known = this.slots.slotOf(rec.id);
-        if (!this.owner && known === undefined) continue; // not assigned yet: the owner's next table brings it
-        this.byId.set(rec.id, new KeyState(rec.id, rec, this.slots, known ?? this.slots.assign(rec.id), this.owner && known === undefined));
+        let slot = this.slots.slotOf(rec.id);
+        if (!this.owner && slot === undefined) continue; // not assigned yet: the owner's next table brings it
+        const fresh = slot === undefined;
+        try {
+          slot ??= this.slots.assign(rec.id);
+        } catch (error) {
+          if (!(error instanceof KeySlotsFull)) throw error;
+          full = error; // this key is refused (401); the rest of the table still applies
+          continue;
+        }
+        this.byId.set(rec.id, new KeyState(rec.id, rec, this.slots, slot, this.owner && fresh));
       }
       seen.add(rec.id);
     }
     for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
     this.verified.clear(); // a rotated or disabled key must not stay verified
+    if (full !== null) throw full; // told to the state sync, which logs it
   }
 
   /** The slot assignments so far, for serving threads' guards. */

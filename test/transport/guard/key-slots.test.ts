@@ -49,3 +49,14 @@ test('slots run out with a clear error', () => {
   assert.equal(slots.assign('a'), 0, 'a known id keeps its slot');
   assert.throws(() => slots.assign('c'), KeySlotsFull);
 });
+
+test('a key table larger than the slots: the keys that fit are served, a disabled one is no longer verified, and the overflow is reported', () => {
+  const g = new Guard('UTC', null, null, 2);
+  g.setKeys([record('first0001', 'pro'), record('second001', 'pro')]);
+  assert.ok(g.authenticate(`mdq_first0001_${SECRET}`));
+  const table = [{ ...record('first0001', 'pro'), disabled: true }, record('second001', 'pro'), record('third0001', 'pro')];
+  assert.throws(() => g.setKeys(table), KeySlotsFull);
+  assert.equal(g.authenticate(`mdq_first0001_${SECRET}`), null, 'the disable still applied');
+  assert.ok(g.authenticate(`mdq_second001_${SECRET}`));
+  assert.equal(g.authenticate(`mdq_third0001_${SECRET}`), null, 'no slot: refused, never served without limits');
+});
