@@ -77,6 +77,24 @@ test('the dashboard answers on every connection, whichever thread takes it: one 
   const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
   const pages = await Promise.all(Array.from({ length: 16 }, () => httpRequest(server.port, '/admin/api/health', { headers: { origin, cookie } })));
   assert.deepEqual(pages.map((p) => p.status), Array(16).fill(200));
+  // Writes (a POST with a body, the session's CSRF token) on fresh connections: each thread forwards them whole.
+  const csrf = String(signIn.body.csrf);
+  const made = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      httpRequest(server.port, '/admin/api/keys', { method: 'POST', headers: { origin, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'pro', org: `Desk ${i}` }) }),
+    ),
+  );
+  assert.deepEqual(made.map((m) => m.status), Array(8).fill(200), made.map((m) => m.text).join('\n'));
+  // Each new key works within a second, on either thread.
+  for (const m of made) assert.match(String(m.body.key), /^mdq_/);
+  const deadline = Date.now() + 1500;
+  let statuses: number[] = [];
+  while (Date.now() < deadline) {
+    statuses = (await Promise.all(made.map((m) => httpRequest(server.port, '/api/v1/markets', { headers: { 'x-api-key': m.body.key } })))).map((r) => r.status);
+    if (statuses.every((st) => st === 200)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(statuses, Array(8).fill(200));
   const wrong = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password: 'not it' }) });
   assert.equal(wrong.status, 401);
 });

@@ -5,6 +5,7 @@
 import { Agent, request } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { FORWARD_TOKEN_HEADER, FORWARDED_FOR_HEADER } from '../http/forwarded.js';
+import { requestFramingProblem } from '../http/framing.js';
 import { Problem } from '../problem.js';
 import { sendProblem } from '../respond.js';
 
@@ -18,6 +19,9 @@ const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upg
 export function forwardToMain(app: TemplatedApp, port: number, token: string): void {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const forward = (res: HttpResponse, req: HttpRequest): void => {
+    // Two Host or Content-Length fields are refused here, as the main thread would: a forward would send only one of each.
+    const misframed = requestFramingProblem(req);
+    if (misframed !== null) return void sendProblem(res, misframed, [], true);
     const method = req.getMethod().toUpperCase();
     const query = req.getQuery();
     const headers: Record<string, string | string[]> = {};
