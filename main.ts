@@ -151,7 +151,7 @@ const accessLog = settings.accessLog ? new AccessLog(destination, otherThreads >
 const openapi = JSON.stringify(buildOpenApi());
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
-const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [], refreshPeers: () => threads?.refreshFigures() ?? Promise.resolve() } : {};
+const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] } : {};
 const serverOptions = { host, port, guard, state, openapi, logger, accessLog, metrics, service, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins, ...shared };
 const server = await startServer(serverOptions).catch(async (error: unknown) => {
   // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
@@ -167,8 +167,6 @@ if (otherThreads > 0) {
     {
       settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
       port: server.port,
-      forwardPort: server.forwardPort!,
-      forwardToken,
       dataset: datasetMessage(state.dataset!),
       slots: guard.slots.buffer,
       keys: store.keys.list(),
@@ -176,6 +174,7 @@ if (otherThreads > 0) {
       openapi,
       service,
     },
+    { listenPort: server.forwardPort!, token: forwardToken },
     (thread, message) => {
       // A lost thread would leave its share of connections unanswered: stop, and let the supervisor restart the whole.
       logger.fatal({ thread }, `serving thread ${thread} failed: ${message}`);

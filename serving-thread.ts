@@ -50,9 +50,9 @@ try {
     busyPollMs: settings.busyPollMs,
     meter,
     corsOrigins: settings.corsOrigins,
-    mount: (app) => forwardToMain(app, start.forwardPort, start.forwardToken),
+    mount: (app) => forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }),
   });
-  const postFigures = (): void => tell({ type: 'figures', requests: server.requests.snapshot(), meter: meter.state() });
+  const postFigures = (): void => tell({ type: 'figures', meter: meter.state() });
   const figures = setInterval(postFigures, 500);
   const collectGarbage = fullGc();
 
@@ -63,8 +63,6 @@ try {
       void server.idle().then(collectGarbage);
     } else if (m.type === 'keys') {
       guard.setKeys(m.keys, m.assignments);
-    } else if (m.type === 'figures') {
-      postFigures();
     } else {
       void drain();
     }
@@ -84,7 +82,7 @@ try {
     tell({ type: 'drained' });
   }
 
-  tell({ type: 'listening' });
+  tell({ type: 'listening', requests: server.requests.storage });
 } catch (error) {
   tell({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
 }

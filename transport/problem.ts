@@ -7,7 +7,8 @@ export const PROBLEMS = {
   malformed_request: { status: 400, title: 'Bad Request' },
   unknown_market: { status: 400, title: 'Bad Request' },
   batch_too_large: { status: 400, title: 'Bad Request' },
-  unauthorized: { status: 401, title: 'Unauthorized' },
+  /** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (the key as a Bearer token, or X-API-Key). */
+  unauthorized: { status: 401, title: 'Unauthorized', headers: { 'www-authenticate': 'Bearer realm="mdq"' } },
   csrf_failed: { status: 403, title: 'Forbidden' },
   /** A dashboard request whose Host it does not answer (DNS rebinding, transport/admin/host-check.ts). */
   forbidden_host: { status: 403, title: 'Forbidden' },
@@ -29,15 +30,15 @@ export const PROBLEMS = {
   not_ready: { status: 503, title: 'Service Unavailable' },
   /** The shared limits store (REDIS_URL) cannot be reached: limited keys are refused until it answers again. */
   limits_unavailable: { status: 503, title: 'Service Unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>;
+} as const satisfies Record<string, { status: number; title: string; headers?: Record<string, string> }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
 
 /** An error answer: thrown or returned by routes, rendered by respond.ts. */
 export class Problem extends Error {
   readonly status: number;
-  /** Extra response headers (Retry-After on 429/503, Allow on 405). */
-  headers: Record<string, string> = {};
+  /** Extra response headers (the catalogue's own, Retry-After on 429/503, Allow on 405). */
+  headers: Record<string, string>;
 
   constructor(
     readonly code: ProblemCode,
@@ -45,7 +46,9 @@ export class Problem extends Error {
     readonly param?: string,
   ) {
     super(detail);
-    this.status = PROBLEMS[code].status;
+    const entry: { status: number; headers?: Record<string, string> } = PROBLEMS[code];
+    this.status = entry.status;
+    this.headers = { ...entry.headers };
   }
 
   withHeader(name: string, value: string): this {

@@ -13,10 +13,11 @@ import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
 import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
 import { framingProblem, requestFramingProblem } from './http/framing.js';
+import { answerIfOpen, guardHandlers } from './http/guarded-app.js';
 import { requestIdOf } from './http/request-id.js';
 import type { AccessLog } from './log.js';
 import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
-import { NO_PLAN, RequestMetrics, type RequestSnapshot } from './metrics/request-metrics.js';
+import { NO_PLAN, RequestMetrics, type RequestStorage } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
 import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
@@ -78,9 +79,8 @@ export interface ServerOptions {
   sharedPort?: boolean;
   /** Also listen on a free loopback port (`forwardPort`), where the other serving threads forward the dashboard and /metrics. */
   forwardListen?: boolean;
-  /** The other serving threads' latest figures, summed into /metrics, and how to have them sent now (before a scrape). */
-  peerRequests?: (() => RequestSnapshot[]) | null;
-  refreshPeers?: (() => Promise<void>) | null;
+  /** The other serving threads' figures (their shared counters), summed into /metrics. */
+  peerRequests?: (() => RequestStorage[]) | null;
 }
 
 /** The part of a pino logger the server writes to: JSON fields, then the message. */
@@ -193,20 +193,42 @@ const healthJson = compileJson(SCHEMAS.health);
 const bytesOf = (body: string | Buffer | BodyPart[]): Buffer => (typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body);
 const NO_FORMAT = 'no response format matches Accept (application/json, application/msgpack, application/x-flatbuffers, text/csv; or format=)';
 
+/**
+ * No `uWebSockets: 20` field on answers: uWS.js's switch for its loop's `noMark` (the build has no
+ * other), set per thread since each serving thread runs its own loop.
+ */
+function silenceVersionMark(): void {
+  (uWS as unknown as { _cfg(key: string): void })._cfg('999999990007');
+}
+
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   assertNativeUws();
+  silenceVersionMark();
   const { guard, state } = options;
   const now = options.now ?? Date.now;
   const logger = options.logger ?? null;
   const accessLog = options.accessLog ?? null;
   const service = options.service ?? { version: 'unknown', commit: 'unknown' };
-  const app: TemplatedApp = uWS.App();
+  // Every handler registered below (the dashboard's and the forwarded paths' too) throws into one guard: a logged 500.
+  const app: TemplatedApp = guardHandlers(uWS.App(), (error, res, req, pattern) => {
+    const started = performance.now();
+    const requestId = requestIdOf(req.getHeader('x-request-id'));
+    const problem = internalError(error, pattern, requestId);
+    let body = '';
+    const answered = answerIfOpen(res, () => (body = sendProblem(res, problem, baseHeaders(requestId, state.dataset, null), true, false, requestId)));
+    if (answered) observed(routeOfPattern(pattern), 500, null, 0, body, started, now(), requestId);
+  });
   const meter = options.meter ?? null;
   const cors = new Cors(options.corsOrigins ?? '*');
   const routes = routesFor(guard);
   /** Every answer's route label: the API's patterns, the service paths, and UNMATCHED. */
   const requests = new RequestMetrics([...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED]);
   const serviceRoute = (path: (typeof SERVICE_PATHS)[number]): number => requests.routeIndex(path);
+  /** The metrics route of a registered pattern (the dashboard's are counted as unmatched). */
+  const routeOfPattern = (pattern: string): number => {
+    const index = requests.routes.indexOf(pattern);
+    return index < 0 ? requests.routeIndex(UNMATCHED) : index;
+  };
 
   /**
    * Every answer, told to /metrics, the access log and (API routes) the dashboard's meter.
@@ -235,11 +257,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     return new Problem('limits_unavailable', 'the shared limits store cannot be reached; retry shortly').withHeader('retry-after', '1');
   }
 
-  /** Headers every answer carries: its request id, the data version it came from, CORS when asked. */
-  function baseHeaders(requestId: string, dataset: Dataset | null, origin: string): HeaderList {
+  /**
+   * Headers every answer carries: its request id, the data version it came from, CORS when
+   * asked (`origin` null: an answer that never answers CORS). An answer with a CORS_ORIGINS
+   * list varies by Origin; a negotiated 200 says so in its own Vary, so `vary` false leaves it out.
+   */
+  function baseHeaders(requestId: string, dataset: Dataset | null, origin: string | null, vary = true): HeaderList {
     const headers: HeaderList = ['x-request-id', requestId];
     if (dataset !== null) headers.push('x-data-version', dataset.version);
-    cors.answer(origin, headers);
+    if (origin !== null) {
+      cors.answer(origin, headers);
+      if (vary) cors.varyOrigin(headers);
+    }
     return headers;
   }
 
@@ -341,7 +370,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
 
     const sendAnswer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, remaining: number | null): void => {
-      const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
+      const headers = limitHeaders(baseHeaders(requestId, null, origin, false), figures, remaining);
       if (!notModified) {
         const head = 'heads' in a ? (a.heads[ENCODING_SLOTS[used]] ??= keptBlock(answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
         sendBlock(res, 200, head, body, headers, state.draining, false, synchronous);
@@ -530,14 +559,16 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   /** Answers that read no Dataset (405, 404, health, documents): request id, the version served now, CORS off the dashboard. */
   const plainHeaders = (req: HttpRequest, withCors: boolean): { headers: HeaderList; requestId: string } => {
     const requestId = requestIdOf(req.getHeader('x-request-id'));
-    return { headers: baseHeaders(requestId, state.dataset, withCors ? req.getHeader('origin') : ''), requestId };
+    return { headers: baseHeaders(requestId, state.dataset, withCors ? req.getHeader('origin') : null), requestId };
   };
+  /** /metrics refuses what a serving thread could not forward to this one (http/framing.ts), whichever thread it reaches. */
+  const strictFraming = (route: number): boolean => requests.routes[route] === '/metrics';
   /** A handler answering without a key: `make` gives the 200 body or a problem. */
   const plain = (route: number, withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }) => (res: HttpResponse, req: HttpRequest): void => {
     const started = performance.now();
     const nowMs = now();
     const { headers, requestId } = plainHeaders(req, withCors);
-    const misframed = requestFramingProblem(req);
+    const misframed = requestFramingProblem(req, strictFraming(route));
     const made = misframed ?? make(req);
     const headOnly = req.getMethod() === 'head';
     if (made instanceof Problem) {
@@ -551,7 +582,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const preflight = (route: number) => (res: HttpResponse, req: HttpRequest): void => {
     const started = performance.now();
     const { headers, requestId } = plainHeaders(req, false);
-    const misframed = requestFramingProblem(req);
+    const misframed = requestFramingProblem(req, strictFraming(route));
     if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
     headers.push('allow', 'GET, OPTIONS');
     cors.preflight(req.getHeader('origin'), headers);
@@ -608,12 +639,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.get('/metrics', (res, req) => {
       const started = performance.now();
       const { headers, requestId } = plainHeaders(req, false);
-      const misframed = requestFramingProblem(req);
+      const misframed = requestFramingProblem(req, true);
       if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
       let aborted = false;
       res.onAborted(() => (aborted = true));
       const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);
-      (options.refreshPeers?.() ?? Promise.resolve()).then(() => registry.metrics()).then(
+      registry.metrics().then(
         (text) => aborted || (send(res, 200, registry.contentType, text, headers), done(200, text)),
         (error: unknown) => aborted || done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
       );

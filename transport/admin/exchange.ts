@@ -1,6 +1,7 @@
 // One dashboard request: read synchronously, onAborted first, body via onData, then answer once (corked).
 
 import { clientAddress } from '../http/forwarded.js';
+import { requestIdOf } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Problem } from '../problem.js';
 import { type HeaderList, send, sendProblem } from '../respond.js';
@@ -20,6 +21,8 @@ export interface AdminRequest {
   csrf: string | null;
   contentType: string;
   ip: string;
+  /** X-Request-Id: the client's, or a new one; on every answer and in problem bodies. */
+  requestId: string;
 }
 
 /** Headers of every dashboard answer: nothing cached, nothing sniffed, never framed. */
@@ -59,6 +62,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest, paramCount: num
     csrf: header('x-csrf-token'),
     contentType: req.getHeader('content-type'),
     ip: clientAddress(res, req),
+    requestId: requestIdOf(req.getHeader('x-request-id')),
   };
 }
 
@@ -70,7 +74,11 @@ export function readRequest(res: HttpResponse, req: HttpRequest, paramCount: num
 export class Reply {
   private state: 'open' | 'aborted' | 'done' = 'open';
 
-  constructor(private readonly res: HttpResponse, private readonly extra: () => HeaderList) {
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly extra: () => HeaderList,
+    private readonly requestId: string,
+  ) {
     res.onAborted(() => {
       this.state = 'aborted';
     });
@@ -81,7 +89,7 @@ export class Reply {
   }
 
   private headers(more: HeaderList): HeaderList {
-    return [...SECURITY_HEADERS, ...this.extra(), ...more];
+    return [...SECURITY_HEADERS, 'x-request-id', this.requestId, ...this.extra(), ...more];
   }
 
   /** A 200 (or other status) with a body of `contentType`. */
@@ -94,9 +102,12 @@ export class Reply {
   problem(problem: Problem, more: HeaderList = [], close = false): void {
     if (this.state !== 'open') return;
     this.state = 'done';
-    sendProblem(this.res, problem, this.headers(more), close);
+    sendProblem(this.res, problem, this.headers(more), close, false, this.requestId);
   }
 }
+
+/** The 400 for a body over MAX_BODY (answered with Connection: close, rather than reading the rest). */
+export const bodyTooLarge = (): Problem => new Problem('invalid_parameter', `the request body is larger than ${MAX_BODY} bytes`, 'body');
 
 /**
  * Collects the request body (call in the handler's synchronous part: uWS hands chunks to
@@ -113,7 +124,7 @@ export function readBody(res: HttpResponse): Promise<Buffer> {
       size += chunk.byteLength;
       if (size > MAX_BODY) {
         failed = true;
-        reject(new Problem('invalid_parameter', `the request body is larger than ${MAX_BODY} bytes`, 'body'));
+        reject(bodyTooLarge());
         return;
       }
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()));

@@ -2,6 +2,7 @@
 
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { requestFramingProblem } from '../http/framing.js';
+import { requestIdOf } from '../http/request-id.js';
 import { Problem } from '../problem.js';
 import { type HeaderList, JSON_TYPE, sendProblem } from '../respond.js';
 import type { AdminRoute } from './admin-route.js';
@@ -30,7 +31,7 @@ export function createAdmin(deps: AdminDeps): Admin {
   /** One API request: copy it, onAborted, start reading the body, then the checks in order, then the handler. */
   function serve(route: AdminRoute, res: HttpResponse, req: HttpRequest): void {
     const r = readRequest(res, req, route.params);
-    const reply = new Reply(res, versionHeaders); // registers onAborted before anything awaits
+    const reply = new Reply(res, versionHeaders, r.requestId); // registers onAborted before anything awaits
     const body = route.method === 'post' ? readBody(res) : Promise.resolve(Buffer.alloc(0));
     body.catch(() => {}); // a refused request may never look at its body
     void (async () => {
@@ -58,35 +59,33 @@ export function createAdmin(deps: AdminDeps): Admin {
 
   const pageHeaders: HeaderList = ['content-security-policy', CSP];
 
-  function sendAsset(res: HttpResponse, asset: Asset): void {
-    new Reply(res, versionHeaders).send(200, asset.type, asset.body, pageHeaders);
+  function sendAsset(res: HttpResponse, asset: Asset, requestId: string): void {
+    new Reply(res, versionHeaders, requestId).send(200, asset.type, asset.body, pageHeaders);
+  }
+
+  /** A dashboard problem answered at once: the security headers, the request id (also the body's `instance`), the data version. */
+  function refuse(res: HttpResponse, req: HttpRequest, problem: Problem, close = false): void {
+    const requestId = requestIdOf(req.getHeader('x-request-id'));
+    sendProblem(res, problem, [...SECURITY_HEADERS, 'x-request-id', requestId, ...versionHeaders()], close, req.getMethod() === 'head', requestId);
   }
 
   /** /dashboard: the app to a live operator session, the sign-in form to anyone else (an API key included). */
   function page(res: HttpResponse, req: HttpRequest): void {
     const r = readRequest(res, req, 0);
     const session = rt.sessions.touch(r.cookie, rt.now(), deps.operator.passwordStamp());
-    sendAsset(res, session === null ? assets.signIn : assets.dashboard);
+    sendAsset(res, session === null ? assets.signIn : assets.dashboard, r.requestId);
   }
 
   /** /dashboard/<name>: a Map lookup of the raw name; anything not listed (`..`, `%2e`, nested paths) is 404. */
   function file(res: HttpResponse, req: HttpRequest): void {
     const name = req.getUrl().slice('/dashboard/'.length);
     const asset = assets.files.get(name);
-    if (asset === undefined) {
-      sendProblem(res, new Problem('not_found', 'no such dashboard file'), [...SECURITY_HEADERS, ...versionHeaders()]);
-      return;
-    }
-    sendAsset(res, asset);
+    if (asset === undefined) return refuse(res, req, new Problem('not_found', 'no such dashboard file'));
+    sendAsset(res, asset, requestIdOf(req.getHeader('x-request-id')));
   }
 
-  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => {
-    const problem = new Problem('method_not_allowed', `only ${allow} is served here`).withHeader('allow', allow);
-    sendProblem(res, problem, [...SECURITY_HEADERS, ...versionHeaders()], false, req.getMethod() === 'head');
-  };
-  const notFound = (res: HttpResponse, req: HttpRequest): void => {
-    sendProblem(res, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`), [...SECURITY_HEADERS, ...versionHeaders()]);
-  };
+  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => refuse(res, req, new Problem('method_not_allowed', `only ${allow} is served here`).withHeader('allow', allow));
+  const notFound = (res: HttpResponse, req: HttpRequest): void => refuse(res, req, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
 
   type Handler = (res: HttpResponse, req: HttpRequest) => void;
 
@@ -96,10 +95,10 @@ export function createAdmin(deps: AdminDeps): Admin {
    * then the Host check (host-check.ts).
    */
   const checked = (handler: Handler): Handler => (res, req) => {
-    const misframed = requestFramingProblem(req);
+    const misframed = requestFramingProblem(req, true); // strict: as a serving thread refuses what it cannot forward here
     const refused = misframed ?? rt.checkHost(req.getHeader('host'));
     if (refused === null) handler(res, req);
-    else sendProblem(res, refused, [...SECURITY_HEADERS, ...versionHeaders()], misframed !== null, req.getMethod() === 'head');
+    else refuse(res, req, refused, misframed !== null);
   };
 
   return {

@@ -33,6 +33,11 @@ export class Cors {
     if (this.allows(origin)) headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-expose-headers', EXPOSED);
   }
 
+  /** Adds `Vary: Origin` to an answer that carries no Vary of its own, when CORS_ORIGINS is a list (whether `Access-Control-Allow-Origin` is sent depends on Origin). */
+  varyOrigin(headers: HeaderList): void {
+    if (!this.any) headers.push('vary', 'Origin');
+  }
+
   /** Adds the headers of a preflight's 204 (methods, headers, max age) when `origin` is allowed. */
   preflight(origin: string, headers: HeaderList): void {
     if (!this.allows(origin)) return;

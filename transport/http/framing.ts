@@ -22,15 +22,33 @@ export function framingProblem(counts: FramingCounts): Problem | null {
   return null;
 }
 
-const counting: FramingCounts = { hosts: 0, lengths: 0 };
+/** A field name outside RFC 9110's token characters. */
+const NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
+/** A control character other than tab in a field value (RFC 9110 §5.5; DEL included). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+const counting = { hosts: 0, lengths: 0, badName: '', badValue: '' };
 function count(name: string): void {
   if (name === 'host') counting.hosts++;
   else if (name === 'content-length') counting.lengths++;
 }
+function countStrictly(name: string, value: string): void {
+  count(name);
+  if (NOT_TOKEN.test(name)) counting.badName = name;
+  else if (CONTROL.test(value)) counting.badValue = name;
+}
 
-/** framingProblem for a handler that reads no other header in a pass of its own. */
-export function requestFramingProblem(req: HttpRequest): Problem | null {
+/**
+ * framingProblem for a handler that reads no other header in a pass of its own. `strict` also
+ * refuses a field name that is not a token and a value holding a control character: the paths
+ * the main thread answers for every serving thread take it, as a forward could not carry such a
+ * field (node:http refuses to send it), so every thread answers such a request the same way.
+ */
+export function requestFramingProblem(req: HttpRequest, strict = false): Problem | null {
   counting.hosts = counting.lengths = 0;
-  req.forEach(count);
+  counting.badName = counting.badValue = '';
+  req.forEach(strict ? countStrictly : count);
+  if (counting.badName !== '') return new Problem('malformed_request', 'a header field name holds a character outside RFC 9110 tokens');
+  if (counting.badValue !== '') return new Problem('malformed_request', `the ${counting.badValue} field holds a control character`);
   return framingProblem(counting);
 }

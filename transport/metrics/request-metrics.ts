@@ -1,6 +1,9 @@
 // Request figures for /metrics, counted where requests are answered: typed arrays written in
 // place, nothing allocated per request. prom-client reads them when scraped (exposition.ts):
-// its own labelled inc/observe cost ~1 µs a request here (measured), these ~20 ns.
+// its own labelled inc/observe cost ~1 µs a request here (measured), these ~20 ns. The arrays
+// are shared memory: the thread answering /metrics reads every serving thread's figures as they
+// are at the scrape, with no message round trip (which would make /metrics wait on other
+// threads, and a request pipelined behind a waiting answer closes its connection in uWS).
 
 import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
 
@@ -28,13 +31,48 @@ export interface LatencyRow {
   count: number;
 }
 
-/** What one thread's figures are to another (posted between serving threads). */
-export interface RequestSnapshot {
-  statuses: number[];
+/**
+ * One thread's figures in shared memory: written by that thread alone, read by the thread that
+ * answers /metrics. A status code is written before the count that makes it visible.
+ */
+export interface RequestStorage {
+  /** Status code of each slot, in the order they first appeared; `statusCount[0]` of them are in use. */
+  statuses: Int16Array;
+  statusCount: Int32Array;
+  /** [route][status slot][plan] */
   requests: Float64Array;
   rows: Float64Array;
+  /** [route][bucket], LATENCY_BUCKETS.length + 1 per route */
   latency: Float64Array;
   latencySum: Float64Array;
+}
+
+const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(bytes));
+
+/** Zeroed storage for a sum made once and dropped (no shared memory needed). */
+function privateStorage(routes: number): RequestStorage {
+  const cells = routes * MAX_STATUSES * PLAN_LABELS.length;
+  return {
+    statuses: new Int16Array(MAX_STATUSES),
+    statusCount: new Int32Array(1),
+    requests: new Float64Array(cells),
+    rows: new Float64Array(cells),
+    latency: new Float64Array(routes * (LATENCY_BUCKETS.length + 1)),
+    latencySum: new Float64Array(routes),
+  };
+}
+
+/** Zeroed shared storage for `routes`. */
+function sharedStorage(routes: number): RequestStorage {
+  const cells = routes * MAX_STATUSES * PLAN_LABELS.length;
+  return {
+    statuses: shared(Int16Array, MAX_STATUSES * 2),
+    statusCount: shared(Int32Array, 4),
+    requests: shared(Float64Array, cells * 8),
+    rows: shared(Float64Array, cells * 8),
+    latency: shared(Float64Array, routes * (LATENCY_BUCKETS.length + 1) * 8),
+    latencySum: shared(Float64Array, routes * 8),
+  };
 }
 
 /** What /metrics and the dashboard read: one thread's figures, or every serving thread's summed. */
@@ -44,21 +82,23 @@ export interface RequestFigures {
 }
 
 export class RequestMetrics implements RequestFigures {
-  private readonly statuses: number[] = [];
   private readonly statusSlot = new Int8Array(600).fill(-1);
-  /** [route][status slot][plan] */
   private readonly requests: Float64Array;
   private readonly rows: Float64Array;
-  /** [route][bucket], LATENCY_BUCKETS.length + 1 per route */
   private readonly latency: Float64Array;
   private readonly latencySum: Float64Array;
 
-  constructor(readonly routes: readonly string[]) {
-    const cells = routes.length * MAX_STATUSES * PLAN_LABELS.length;
-    this.requests = new Float64Array(cells);
-    this.rows = new Float64Array(cells);
-    this.latency = new Float64Array(routes.length * (LATENCY_BUCKETS.length + 1));
-    this.latencySum = new Float64Array(routes.length);
+  /** Figures over `routes`, counted into `storage` (new shared memory by default; another thread's to read them). */
+  constructor(
+    readonly routes: readonly string[],
+    readonly storage: RequestStorage = sharedStorage(routes.length),
+  ) {
+    ({ requests: this.requests, rows: this.rows, latency: this.latency, latencySum: this.latencySum } = storage);
+    for (let s = 0; s < this.statusCount; s++) this.statusSlot[storage.statuses[s]] = s;
+  }
+
+  private get statusCount(): number {
+    return Atomics.load(this.storage.statusCount, 0);
   }
 
   /** The index `record` takes for `route` (one of the constructor's). */
@@ -82,11 +122,12 @@ export class RequestMetrics implements RequestFigures {
   /** Every (route, status, plan) with at least one request. */
   cells(): RequestCell[] {
     const out: RequestCell[] = [];
+    const statuses = this.statusCount;
     for (let r = 0; r < this.routes.length; r++) {
-      for (let s = 0; s < this.statuses.length; s++) {
+      for (let s = 0; s < statuses; s++) {
         for (let p = 0; p < PLAN_LABELS.length; p++) {
           const cell = (r * MAX_STATUSES + s) * PLAN_LABELS.length + p;
-          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.statuses[s], plan: PLAN_LABELS[p], requests: this.requests[cell], rows: this.rows[cell] });
+          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.storage.statuses[s], plan: PLAN_LABELS[p], requests: this.requests[cell], rows: this.rows[cell] });
         }
       }
     }
@@ -105,16 +146,12 @@ export class RequestMetrics implements RequestFigures {
     return out;
   }
 
-  /** A copy of the figures, to post to the thread that answers /metrics. */
-  snapshot(): RequestSnapshot {
-    return { statuses: [...this.statuses], requests: this.requests.slice(), rows: this.rows.slice(), latency: this.latency.slice(), latencySum: this.latencySum.slice() };
-  }
-
   /** Adds another thread's figures (over the same routes) to these. */
-  add(other: RequestSnapshot): void {
+  add(other: RequestStorage): void {
     const plans = PLAN_LABELS.length;
+    const statuses = Atomics.load(other.statusCount, 0);
     for (let r = 0; r < this.routes.length; r++) {
-      for (let s = 0; s < other.statuses.length; s++) {
+      for (let s = 0; s < statuses; s++) {
         const mine = this.slotOf(other.statuses[s]);
         for (let p = 0; p < plans; p++) {
           const from = (r * MAX_STATUSES + s) * plans + p;
@@ -128,10 +165,10 @@ export class RequestMetrics implements RequestFigures {
     for (let i = 0; i < this.latencySum.length; i++) this.latencySum[i] += other.latencySum[i];
   }
 
-  /** These figures plus `others`' (each thread's latest), as a new object. */
-  combined(others: readonly RequestSnapshot[]): RequestMetrics {
-    const sum = new RequestMetrics(this.routes);
-    sum.add(this.snapshot());
+  /** These figures plus `others`' (other threads' storage, read as it is now), as a new object. */
+  combined(others: readonly RequestStorage[]): RequestMetrics {
+    const sum = new RequestMetrics(this.routes, privateStorage(this.routes.length));
+    sum.add(this.storage);
     for (const o of others) sum.add(o);
     return sum;
   }
@@ -139,8 +176,10 @@ export class RequestMetrics implements RequestFigures {
   private slotOf(status: number): number {
     const slot = this.statusSlot[status];
     if (slot >= 0) return slot;
-    if (this.statuses.length === MAX_STATUSES) throw new Error(`more than ${MAX_STATUSES} distinct statuses`);
-    this.statuses.push(status);
-    return (this.statusSlot[status] = this.statuses.length - 1);
+    const count = this.statusCount;
+    if (count === MAX_STATUSES) throw new Error(`more than ${MAX_STATUSES} distinct statuses`);
+    this.storage.statuses[count] = status;
+    Atomics.store(this.storage.statusCount, 0, count + 1); // after the code: a reader never sees an unset slot
+    return (this.statusSlot[status] = count);
   }
 }

@@ -1,70 +1,108 @@
 // On a serving thread other than the main one: the dashboard and /metrics are answered by the
-// main thread (it holds the operator sessions and every thread's figures), reached over a
-// loopback port of its own. The request goes as it came, with the client's address.
+// main thread (it holds the operator sessions and reads every thread's figures). The request is
+// handed to the main thread over a MessagePort and this thread waits for the answer
+// (Atomics.wait), then sends it from the handler itself. Waiting is the point: uWS closes a
+// connection that pipelines a request behind an answer still pending, dropping the answers
+// before it in the same packet, so an answer that left later than its handler would lose them.
 
-import { Agent, request } from 'node:http';
+import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { FORWARD_TOKEN_HEADER, FORWARDED_FOR_HEADER } from '../http/forwarded.js';
+import { bodyTooLarge, MAX_BODY } from '../admin/exchange.js';
 import { requestFramingProblem } from '../http/framing.js';
+import { requestIdOf } from '../http/request-id.js';
 import { Problem } from '../problem.js';
 import { sendProblem } from '../respond.js';
+import type { ForwardAnswer, ForwardRequest } from './messages.js';
 
 /** The paths the main thread answers for every serving thread. */
 export const MAIN_THREAD_PATHS = ['/metrics', '/dashboard', '/dashboard/*', '/admin/*'] as const;
 
-/** Fields of one hop only (RFC 9110 §7.6.1), and the ones the receiving side sets itself. */
-const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'content-length', FORWARD_TOKEN_HEADER, FORWARDED_FOR_HEADER]);
+/** Longest this thread waits for the main thread's answer (the main thread is stuck past it). */
+export const FORWARD_WAIT_MS = 2000;
 
-/** Registers MAIN_THREAD_PATHS on `app`, each forwarded to the main thread at 127.0.0.1:`port`. */
-export function forwardToMain(app: TemplatedApp, port: number, token: string): void {
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-  const forward = (res: HttpResponse, req: HttpRequest): void => {
-    // Two Host or Content-Length fields are refused here, as the main thread would: a forward would send only one of each.
-    const misframed = requestFramingProblem(req);
-    if (misframed !== null) return void sendProblem(res, misframed, [], true);
-    const method = req.getMethod().toUpperCase();
-    const query = req.getQuery();
-    const headers: Record<string, string | string[]> = {};
-    req.forEach((name, value) => {
-      if (HOP.has(name) && name !== 'content-length') return;
-      const had = headers[name];
-      headers[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value]; // duplicates stay duplicates
-    });
-    headers[FORWARDED_FOR_HEADER] = Buffer.from(res.getRemoteAddressAsText()).toString();
-    headers[FORWARD_TOKEN_HEADER] = token;
-    let done = false;
-    const out = request({ host: '127.0.0.1', port, method, path: query ? `${req.getUrl()}?${query}` : req.getUrl(), headers, agent }, (back) => {
-      const chunks: Buffer[] = [];
-      back.on('data', (chunk: Buffer) => chunks.push(chunk));
-      back.on('end', () => {
-        if (done) return;
-        done = true;
-        const close = back.headers.connection === 'close';
-        res.cork(() => {
-          res.writeStatus(`${back.statusCode} ${back.statusMessage}`);
-          const raw = back.rawHeaders;
-          for (let i = 0; i < raw.length; i += 2) if (!HOP.has(raw[i].toLowerCase())) res.writeHeader(raw[i], raw[i + 1]);
-          if (method === 'HEAD') res.endWithoutBody(Number(back.headers['content-length'] ?? 0));
-          else res.end(Buffer.concat(chunks), close);
-        });
-      });
-    });
-    out.on('error', (error) => {
-      if (done) return;
-      done = true;
-      res.cork(() => sendProblem(res, new Problem('internal_error', `the main thread did not answer: ${error.message}`), []));
-    });
-    res.onAborted(() => {
-      done = true;
-      out.destroy();
-    });
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE') {
-      out.end();
-      return;
+/** The main thread's end of the hand-over: a port for requests and answers, a flag raised on each answer. */
+export interface ForwardChannel {
+  port: MessagePort;
+  signal: SharedArrayBuffer;
+}
+
+/** A space or control character in a request target: uWS hands none over, and node:http would refuse to send it. */
+const NOT_IN_TARGET = /[\u0000-\u0020\u007f]/;
+
+/** Registers MAIN_THREAD_PATHS on `app`, each answered by the main thread over `channel`. */
+export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs = FORWARD_WAIT_MS): void {
+  const raised = new Int32Array(channel.signal);
+  let lastId = 0;
+
+  /** The main thread's answer to `request`, or null when it took longer than `waitMs`. */
+  function ask(request: ForwardRequest): ForwardAnswer | null {
+    const deadline = performance.now() + waitMs;
+    channel.port.postMessage(request);
+    for (;;) {
+      // Lowered before the port is read: an answer posted after this read raises it again, so the wait below returns.
+      Atomics.store(raised, 0, 0);
+      for (let m = receiveMessageOnPort(channel.port); m !== undefined; m = receiveMessageOnPort(channel.port)) {
+        const answer = m.message as ForwardAnswer;
+        if (answer.id === request.id) return answer; // any other is a late answer to a request given up on
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) return null;
+      Atomics.wait(raised, 0, 0, left);
     }
+  }
+
+  /** Sends the main thread's answer (or a problem) as this thread's own, in the handler's cork. */
+  function answer(res: HttpResponse, request: ForwardRequest, requestId: string): void {
+    const problem = NOT_IN_TARGET.test(request.target) ? new Problem('malformed_request', 'the request target holds a control character') : null;
+    const back = problem === null ? ask(request) : null;
+    res.cork(() => {
+      if (problem !== null) return void sendProblem(res, problem, ['x-request-id', requestId], true, request.method === 'HEAD', requestId);
+      if (back === null) return void sendProblem(res, new Problem('deadline_exceeded', `the main thread did not answer within ${waitMs} ms`).withHeader('retry-after', '1'), ['x-request-id', requestId], false, request.method === 'HEAD', requestId);
+      if (back.failure !== undefined) return void sendProblem(res, new Problem('internal_error', `the main thread did not answer: ${back.failure}`), ['x-request-id', requestId], false, request.method === 'HEAD', requestId);
+      res.writeStatus(`${back.status} ${back.statusText}`);
+      for (const [name, value] of back.headers) res.writeHeader(name, value);
+      // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
+      if (request.method === 'HEAD') back.close ? res.end('', true) : res.endWithoutBody();
+      else res.end(back.body, back.close);
+    });
+  }
+
+  const forward = (res: HttpResponse, req: HttpRequest): void => {
+    const requestId = requestIdOf(req.getHeader('x-request-id'));
+    // Refused here as the main thread would (a forward would send one of two Host fields, or could not send a field at all).
+    const misframed = requestFramingProblem(req, true);
+    if (misframed !== null) return void sendProblem(res, misframed, ['x-request-id', requestId], true, req.getMethod() === 'head', requestId);
+    const query = req.getQuery();
+    const headers: [string, string][] = [];
+    req.forEach((name, value) => void (name !== 'x-request-id' && headers.push([name, value])));
+    headers.push(['x-request-id', requestId]); // the id this thread would answer with, whoever answers
+    const request: ForwardRequest = {
+      id: ++lastId,
+      method: req.getCaseSensitiveMethod(),
+      target: query ? `${req.getUrl()}?${query}` : req.getUrl(),
+      headers,
+      address: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      body: null,
+    };
+    const method = request.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE') return answer(res, request, requestId);
+    // A body: answered when its last byte arrives (within this packet, that is still before any request pipelined behind it).
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let gone = false;
+    res.onAborted(() => (gone = true));
     res.onData((chunk, last) => {
-      out.write(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this call
-      if (last) out.end();
+      if (gone) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY) {
+        gone = true; // as the main thread would: refused, and the connection closed rather than the rest read
+        return void res.cork(() => sendProblem(res, bodyTooLarge(), ['x-request-id', requestId], true, false, requestId));
+      }
+      chunks.push(Buffer.from(new Uint8Array(chunk).slice())); // uWS reuses the chunk's memory
+      if (!last) return;
+      gone = true;
+      request.body = Buffer.concat(chunks);
+      answer(res, request, requestId);
     });
   };
   for (const path of MAIN_THREAD_PATHS) app.any(path, forward);

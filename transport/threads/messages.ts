@@ -3,7 +3,8 @@
 import type { DatasetMessage } from '../../engine/dataset/dataset-message.js';
 import type { KeyRecord } from '../../engine/plans.js';
 import type { MeterState } from '../admin/meter.js';
-import type { RequestSnapshot } from '../metrics/request-metrics.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { RequestStorage } from '../metrics/request-metrics.js';
 
 /** The settings a serving thread needs (a subset of the server's, as checked values). */
 export interface ThreadSettings {
@@ -26,9 +27,9 @@ export interface ThreadStart {
   thread: number;
   settings: ThreadSettings;
   port: number;
-  /** The main thread's loopback port for the dashboard and /metrics, and the token that vouches for a forward. */
-  forwardPort: number;
-  forwardToken: string;
+  /** Where the dashboard and /metrics are handed to the main thread (transferred), and the flag raised on each answer. */
+  forwardPort: MessagePort;
+  forwardSignal: SharedArrayBuffer;
   dataset: DatasetMessage;
   slots: SharedArrayBuffer;
   keys: KeyRecord[];
@@ -40,12 +41,38 @@ export interface ThreadStart {
 export type ToThread =
   | { type: 'dataset'; dataset: DatasetMessage }
   | { type: 'keys'; keys: KeyRecord[]; assignments: [string, number][] }
-  | { type: 'figures' }
   | { type: 'drain' };
 
 export type FromThread =
-  | { type: 'listening' }
+  | { type: 'listening'; requests: RequestStorage }
   | { type: 'swapped'; version: string }
-  | { type: 'figures'; requests: RequestSnapshot; meter: MeterState }
+  | { type: 'figures'; meter: MeterState }
   | { type: 'drained' }
   | { type: 'failed'; message: string };
+
+/** A request a serving thread hands to the main thread: what its uWS read of it. */
+export interface ForwardRequest {
+  id: number;
+  /** As sent (uWS keeps the case). */
+  method: string;
+  /** Path and query as they came (not decoded). */
+  target: string;
+  /** Every field as uWS read it (names in lower case), duplicates kept. */
+  headers: [string, string][];
+  /** The client's address. */
+  address: string;
+  body: Uint8Array | null;
+}
+
+/** The main thread's answer, to be sent as it is (`failure`: there was none). */
+export interface ForwardAnswer {
+  id: number;
+  status: number;
+  statusText: string;
+  /** Every field but those of one hop and those uWS writes itself (Date, Content-Length). */
+  headers: [string, string][];
+  body: Uint8Array;
+  /** The main thread closes the connection after it (Connection: close). */
+  close: boolean;
+  failure?: string;
+}

@@ -1,12 +1,13 @@
 // The main thread's side of THREADS ≥ 2: starts the other serving threads, hands each a new
 // Dataset or key table as the main thread takes it, collects their figures, drains them.
 
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { type Dataset } from '../../engine/dataset/dataset.js';
 import { datasetMessage } from '../../engine/dataset/dataset-message.js';
 import type { KeyRecord } from '../../engine/plans.js';
 import type { MeterState } from '../admin/meter.js';
-import type { RequestSnapshot } from '../metrics/request-metrics.js';
+import type { RequestStorage } from '../metrics/request-metrics.js';
+import { relayForwards } from './forward-relay.js';
 import type { FromThread, ThreadStart, ToThread } from './messages.js';
 
 /** The serving thread's entry point: serving-thread.js beside main.js (from dist/transport/threads/). */
@@ -14,11 +15,18 @@ const ENTRY = new URL('../../serving-thread.js', import.meta.url);
 
 interface Thread {
   worker: Worker;
-  requests: RequestSnapshot | null;
+  /** The thread's request figures (shared memory it counts into). */
+  requests: RequestStorage | null;
   meter: MeterState | null;
   /** Version this thread serves (its last `swapped`). */
   version: string;
   exited: Promise<void>;
+}
+
+/** This thread's loopback listener, where the other threads' dashboard and /metrics requests are answered, and the token that vouches for them. */
+export interface ForwardTarget {
+  listenPort: number;
+  token: string;
 }
 
 /** What the main thread does when a serving thread fails (logs and exits: a lost thread would drop its share of connections). */
@@ -35,10 +43,16 @@ export class ServingThreads {
    * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
    * once every one listens. `onFailure` hears of a thread that fails or exits unasked later.
    */
-  static async start(count: number, start: Omit<ThreadStart, 'thread'>, onFailure: ThreadFailure): Promise<ServingThreads> {
+  static async start(count: number, start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal'>, forward: ForwardTarget, onFailure: ThreadFailure): Promise<ServingThreads> {
     const pool = new ServingThreads(onFailure);
     const listening: Promise<void>[] = [];
-    for (let i = 1; i <= count; i++) listening.push(pool.spawn({ ...start, thread: i }));
+    for (let i = 1; i <= count; i++) {
+      const channel = new MessageChannel();
+      const forwardSignal = new SharedArrayBuffer(4);
+      relayForwards(channel.port1, forwardSignal, forward.listenPort, forward.token);
+      channel.port1.unref(); // the relay must not keep the process alive
+      listening.push(pool.spawn({ ...start, thread: i, forwardPort: channel.port2, forwardSignal }));
+    }
     try {
       await Promise.all(listening);
     } catch (error) {
@@ -52,13 +66,13 @@ export class ServingThreads {
   private spawn(data: ThreadStart): Promise<void> {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
-    const worker = new Worker(ENTRY, { workerData: data });
+    const worker = new Worker(ENTRY, { workerData: data, transferList: [data.forwardPort] });
     const thread: Thread = { worker, requests: null, meter: null, version: data.dataset.version, exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
     this.threads.push(thread);
     return new Promise((resolve, reject) => {
       let up = false;
       worker.on('message', (m: FromThread) => {
-        if (m.type === 'listening') (up = true), resolve();
+        if (m.type === 'listening') (up = true), (thread.requests = m.requests), resolve();
         else if (m.type === 'failed') reject(new Error(`serving thread ${data.thread}: ${m.message}`));
         else this.heard(index, m);
       });
@@ -69,7 +83,7 @@ export class ServingThreads {
 
   private heard(index: number, m: FromThread): void {
     const t = this.threads[index];
-    if (m.type === 'figures') (t.requests = m.requests), (t.meter = m.meter);
+    if (m.type === 'figures') t.meter = m.meter;
     else if (m.type === 'swapped') t.version = m.version;
     for (const wake of this.waiting.get(index) ?? []) wake(m);
   }
@@ -119,15 +133,8 @@ export class ServingThreads {
     ).then(() => undefined);
   }
 
-  /** Asks every thread for its figures now (for /metrics): resolves when all answered, 250 ms at most. */
-  refreshFigures(): Promise<void> {
-    const heard = this.heardFromAll('figures', 250);
-    this.post({ type: 'figures' });
-    return heard;
-  }
-
-  /** The threads' latest request figures (posted every half second, and on `refreshFigures`). */
-  requestFigures(): RequestSnapshot[] {
+  /** The threads' request figures, as they are now (their shared counters). */
+  requestFigures(): RequestStorage[] {
     return this.threads.flatMap((t) => (t.requests === null ? [] : [t.requests]));
   }
 

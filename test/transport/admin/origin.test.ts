@@ -7,7 +7,7 @@ import type { AdminRequest } from '../../../transport/admin/exchange.js';
 import type { AdminDeps } from '../../../transport/admin/ports.js';
 import { adminRuntime } from '../../../transport/admin/runtime.js';
 
-const req = (host: string, origin: string | null): AdminRequest => ({ method: 'post', url: '/admin/api/reload', params: [], cookie: null, origin, host, csrf: null, contentType: '', ip: '127.0.0.1' });
+const req = (host: string, origin: string | null): AdminRequest => ({ method: 'post', url: '/admin/api/reload', params: [], cookie: null, origin, host, csrf: null, contentType: '', ip: '127.0.0.1', requestId: 'test-1' });
 const code = (fn: () => void): string | null => {
   try {
     fn();
