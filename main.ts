@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
 import { SERVER } from './loaders/config/settings.js';
-import type { ServerState } from './transport/server.js';
+import type { RunningServer, ServerState } from './transport/server.js';
+import type { AccessLog as AccessLogType } from './transport/log.js';
+import type { KernelPool as KernelPoolType } from './engine/pool/pool.js';
+import type { KeyMirror as KeyMirrorType } from './loaders/state/key-mirror.js';
+import type { StateSync as StateSyncType } from './loaders/state/state-sync.js';
+import type { StateStore as StateStoreType } from './loaders/state/state-store.js';
+import type { OperatorStore as OperatorStoreType } from './loaders/state/operator-store.js';
 import type { ServingThreads as Threads } from './transport/threads/serving-threads.js';
 import type { GuardPort } from './loaders/state/state-sync.js';
 import type { MeterView } from './transport/admin/meter.js';
@@ -14,6 +20,16 @@ import type { MeterView } from './transport/admin/meter.js';
 // Every setting read and checked first, before the rest of the program is even loaded (a
 // third of a second of imports): --help exits 0, a bad setting exits 2 naming it, at once.
 const settings = startProgram(SERVER).values;
+
+// Signals are handled from here on, before any data is read or a port listened on (Node's
+// default would end the process): a SIGHUP during start reloads once serving, a SIGTERM or
+// SIGINT stops (a drain once serving). Until `stop` is ready below, nothing is open that a stop must close.
+let hupDuringStart = false;
+let onSignal = (signal: NodeJS.Signals): void => {
+  if (signal === 'SIGHUP') hupDuringStart = true; // several count as one
+  else (process.stderr.write(`${signal} during start: stopped before opening anything\n`), process.exit(0));
+};
+for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.on(signal, () => onSignal(signal));
 
 const { checkListen, listenFailure } = await import('./loaders/config/listen-check.js');
 const { SettingError } = await import('./loaders/config/read-settings.js');
@@ -87,6 +103,70 @@ function redisDown(error: Error): void {
   const t = performance.now();
   if (t - redisDownLoggedAt >= 10_000) (redisDownLoggedAt = t), logger.error({ err: { message: error.message } }, 'Redis: connection lost; limited keys get 503 limits_unavailable until it is back');
 }
+/** What a stop closes, as far as the start has opened it. */
+const parts: {
+  server?: RunningServer;
+  threads?: Threads;
+  kernels?: KernelPoolType;
+  mirror?: KeyMirrorType;
+  sync?: StateSyncType;
+  store?: StateStoreType;
+  operator?: OperatorStoreType;
+  accessLog?: AccessLogType;
+} = {};
+const state: ServerState = { dataset: null, draining: false };
+
+/** Longest a drain may take before the process exits anyway (the usage flush included). */
+const DRAIN_LIMIT_MS = 9000;
+let stopping = false;
+
+/**
+ * Drain: /healthz and new requests on open connections answer 503 shutting_down (with
+ * Connection: close) at once, the listening socket closes, requests in flight finish,
+ * usage is flushed, exit 0. Idle keep-alive clients do not hold the exit up. During start,
+ * what has opened so far is closed and the process exits 0 without serving.
+ */
+async function stop(signal: string): Promise<void> {
+  if (stopping) {
+    log(`${signal}: already ${parts.server === undefined ? 'stopping' : 'draining'}`);
+    return;
+  }
+  stopping = true;
+  const { server, threads, kernels, mirror, sync, store, operator } = parts;
+  log(server === undefined ? `${signal} during start: stopping before serving` : `${signal}: draining`);
+  state.draining = true;
+  setTimeout(() => {
+    logger.error(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
+    parts.accessLog?.flush();
+    destination.flushSync();
+    process.exit(1);
+  }, DRAIN_LIMIT_MS).unref();
+  if (server !== undefined) {
+    server.close();
+    // Requests already sent on open connections are answered 503 (Connection: close) rather
+    // than cut off: give them a moment to arrive before the process takes the sockets down.
+    const othersDrained = threads?.drain();
+    await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
+    await server.idle();
+    await othersDrained;
+  }
+  await kernels?.close();
+  await mirror?.tick(); // a key changed here just before the stop still reaches the other instances
+  await mirror?.close();
+  await sync?.close(); // the last usage counts reach the disk before exit
+  redis?.disconnect();
+  await store?.close();
+  await operator?.close();
+  log(server === undefined ? 'stopped before serving; bye' : 'drained; bye');
+  parts.accessLog?.flush();
+  destination.flushSync();
+  process.exit(0);
+}
+onSignal = (signal) => {
+  if (signal !== 'SIGHUP') void stop(signal);
+  else hupDuringStart = true; // several count as one
+};
+
 const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis));
 const loadStarted = performance.now();
 const opened = await ensureDataset({
@@ -97,10 +177,11 @@ const opened = await ensureDataset({
   log,
 });
 const loadSeconds = (performance.now() - loadStarted) / 1000;
+state.dataset = opened.dataset;
 
-const store = StateStore.open(stateDir);
+const store = (parts.store = StateStore.open(stateDir));
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
-const mirror = redis === null ? null : await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) });
+const mirror = redis === null ? null : (parts.mirror = await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
   // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.
@@ -120,15 +201,14 @@ const syncedGuard: GuardPort = {
   seedUsage: (...usage) => guard.seedUsage(...usage),
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
-const sync = StateSync.start(store, syncedGuard);
-const state: ServerState = { dataset: opened.dataset, draining: false };
-const kernels = new KernelPool(settings.poolThreads);
+const sync = (parts.sync = StateSync.start(store, syncedGuard));
+const kernels = (parts.kernels = new KernelPool(settings.poolThreads));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setKlineTextBudget(settings.klineTextCacheMb * MB);
 setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
-const operator = OperatorStore.open(stateDir);
+const operator = (parts.operator = OperatorStore.open(stateDir));
 const generated = await operator.ensurePassword();
 if (generated !== null) console.error(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
 const meter = new RequestMeter();
@@ -147,13 +227,13 @@ reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
 const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
-const accessLog = settings.accessLog ? new AccessLog(destination, otherThreads > 0 ? 0 : null) : null;
+const accessLog = settings.accessLog ? (parts.accessLog = new AccessLog(destination, otherThreads > 0 ? 0 : null)) : null;
 const openapi = JSON.stringify(buildOpenApi());
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
 const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] } : {};
 const serverOptions = { host, port, guard, state, openapi, logger, accessLog, metrics, service, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins, ...shared };
-const server = await startServer(serverOptions).catch(async (error: unknown) => {
+const server = await startServer(serverOptions).then((started) => (parts.server = started)).catch(async (error: unknown) => {
   // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
   throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
 });
@@ -162,7 +242,7 @@ if (otherThreads > 0) {
   const forwardToken = randomBytes(16).toString('hex');
   acceptForwarded(forwardToken);
   const { quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel } = settings;
-  threads = await ServingThreads.start(
+  threads = parts.threads = await ServingThreads.start(
     otherThreads,
     {
       settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
@@ -198,53 +278,11 @@ const reloader = new Reloader({
   },
   log,
 });
-process.on('SIGHUP', () => void reloads.run()); // = reloader.reload(), recorded for the dashboard
+onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
 
-/** Longest a drain may take before the process exits anyway (the usage flush included). */
-const DRAIN_LIMIT_MS = 9000;
-let stopping = false;
-
-/**
- * Drain: /healthz and new requests on open connections answer 503 shutting_down (with
- * Connection: close) at once, the listening socket closes, requests in flight finish,
- * usage is flushed, exit 0. Idle keep-alive clients do not hold the exit up.
- */
-async function stop(signal: string): Promise<void> {
-  if (stopping) {
-    log(`${signal}: already draining`);
-    return;
-  }
-  stopping = true;
-  log(`${signal}: draining`);
-  state.draining = true;
-  server.close();
-  setTimeout(() => {
-    logger.error(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
-    accessLog?.flush();
-    destination.flushSync();
-    process.exit(1);
-  }, DRAIN_LIMIT_MS).unref();
-  // Requests already sent on open connections are answered 503 (Connection: close) rather
-  // than cut off: give them a moment to arrive before the process takes the sockets down.
-  const othersDrained = threads?.drain();
-  await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
-  await server.idle();
-  await othersDrained;
-  await kernels.close();
-  await mirror?.tick(); // a key changed here just before the stop still reaches the other instances
-  await mirror?.close();
-  await sync.close(); // the last usage counts reach the disk before exit
-  redis?.disconnect();
-  await store.close();
-  await operator.close();
-  log('drained; bye');
-  accessLog?.flush();
-  destination.flushSync();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
-
-// Announced only once SIGHUP and SIGTERM are handled: a signal sent on seeing this line reloads or drains, never kills.
 logger.info({ data_version: opened.dataset.version, port: server.port, threads: settings.threads }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 process.off('uncaughtException', startFailed);
+if (hupDuringStart) {
+  log('SIGHUP during start: reading the snapshot folder again now');
+  void reloads.run();
+}
