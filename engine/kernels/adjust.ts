@@ -14,13 +14,16 @@ export const MAX_ADJUSTED_PRICE = 1e15;
 
 /**
  * The adjustment of `price` that leaves ±MAX_ADJUSTED_PRICE, as adjustPrices computes it
- * (hfq: price × adj; qfq: price × (adj / latestAdj)), or null when both stay within.
- * A null price (NaN) adjusts to null and is always within.
+ * (hfq: price × adj; qfq: price × (adj / latestAdj); qfq to another day's factor, as
+ * `qfq_base` or a past snapshot (`as_of`) asks: price × (adj / that factor), largest at the
+ * symbol's smallest factor `minAdj`), or null when all stay within. A null price (NaN)
+ * adjusts to null and is always within.
  */
-export function adjustmentOutOfBounds(price: number, adj: number, latestAdj: number): 'hfq' | 'qfq' | null {
+export function adjustmentOutOfBounds(price: number, adj: number, latestAdj: number, minAdj = latestAdj): 'hfq' | 'qfq' | 'qfq_base' | null {
   if (price !== price) return null;
   if (!(Math.abs(price * (adj / 1)) <= MAX_ADJUSTED_PRICE)) return 'hfq';
   if (!(Math.abs(price * (adj / latestAdj)) <= MAX_ADJUSTED_PRICE)) return 'qfq';
+  if (!(Math.abs(price * (adj / minAdj)) <= MAX_ADJUSTED_PRICE)) return 'qfq_base';
   return null;
 }
 

@@ -1,5 +1,6 @@
 // Reads one market's klines.csv into sorted columns, enforcing every §5 rule on the way.
 
+import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
 import { KLINE_VALUE_COLUMNS, sharedFloat64, sharedInt32, type KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { dateCell, numberCell } from './cells.js';
@@ -72,7 +73,8 @@ export async function readKlines(file: FileRef, symbols: SymbolRegistry, onRows:
 
 /**
  * Sorts raw rows into the market's symbol order, in place. A duplicate (symbol, date), or
- * a price whose qfq or hfq value would leave ±MAX_ADJUSTED_PRICE, rejects the file.
+ * a price whose hfq value, or qfq value to any of its symbol's factors (the latest, or any
+ * day's through qfq_base and as_of), would leave ±MAX_ADJUSTED_PRICE, rejects the file.
  */
 export async function sortKlines(raw: RawKlines, rank: Int32Array, symbols: readonly string[], file: FileRef): Promise<KlineColumns> {
   const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, file);
@@ -90,17 +92,31 @@ export async function sortKlines(raw: RawKlines, rank: Int32Array, symbols: read
 
 /** A sorted position whose adjusted price leaves the bound (the first by field, then position). */
 function firstOutOfBounds(k: KlineColumns): { position: number; reason: string } | null {
+  const smallest = smallestFactorRows(k);
   for (const name of ADJUSTED) {
     const prices = k[name];
     for (let s = 0; s + 1 < k.offsets.length; s++) {
       const latest = k.offsets[s + 1] - 1;
+      const min = smallest[s];
       for (let row = k.offsets[s]; row <= latest; row++) {
-        const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest]);
+        const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest], k.adj_factor[min]);
         if (mode === null) continue;
-        const factor = mode === 'hfq' ? `${k.adj_factor[row]}` : `${k.adj_factor[row]} / ${k.adj_factor[latest]}`;
-        return { position: row, reason: `${name}: ${prices[row]} × adj_factor ${factor} (${mode}) is beyond ±${MAX_ADJUSTED_PRICE.toExponential()}` };
+        const factor = mode === 'hfq' ? `${k.adj_factor[row]}` : `${k.adj_factor[row]} / ${k.adj_factor[mode === 'qfq' ? latest : min]}`;
+        const how = mode === 'qfq_base' ? `qfq to ${formatDate(k.date[min])}, the day of the smallest adj_factor, as qfq_base or as_of may ask` : mode;
+        return { position: row, reason: `${name}: ${prices[row]} × adj_factor ${factor} (${how}) is beyond ±${MAX_ADJUSTED_PRICE.toExponential()}` };
       }
     }
   }
   return null;
+}
+
+/** Per symbol, the row of its smallest adj_factor (the first of equal ones). */
+function smallestFactorRows(k: KlineColumns): Int32Array {
+  const rows = new Int32Array(Math.max(0, k.offsets.length - 1));
+  for (let s = 0; s < rows.length; s++) {
+    let min = k.offsets[s];
+    for (let row = min + 1; row < k.offsets[s + 1]; row++) if (k.adj_factor[row] < k.adj_factor[min]) min = row;
+    rows[s] = min;
+  }
+  return rows;
 }

@@ -134,6 +134,24 @@ describe('no number in a stored snapshot can make an answer non-finite', () => {
       'ashare/klines.csv:3: close: 10000000000 × adj_factor 1 / 0.000001 (qfq) is beyond ±1e+15',
     ));
 
+  test('a tiny past adj_factor that would send prices qfq to its day (qfq_base, as_of) beyond the bound is rejected at the price', () =>
+    rejects(
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-310', 'sh600000,2024-01-03,10,11,9,10.5,100,1050,1') },
+      'ashare/klines.csv:3: open: 10 × adj_factor 1 / 1e-310 (qfq to 2024-01-02, the day of the smallest adj_factor, as qfq_base or as_of may ask) is beyond ±1e+15',
+    ));
+
+  test('so is a small past factor that makes a finite but too large qfq_base price', () =>
+    rejects(
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-03,1000,1100,900,1050,100,1050,1', 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-13') },
+      'ashare/klines.csv:2: open: 1000 × adj_factor 1 / 1e-13 (qfq to 2024-01-02, the day of the smallest adj_factor, as qfq_base or as_of may ask) is beyond ±1e+15',
+    ));
+
+  test('factors whose every ratio keeps prices within the bound load', async () => {
+    const stateDir = join(root, `ratio-state${counter++}`);
+    await storeSnapshot(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-12', 'sh600000,2024-01-03,100,110,90,105,100,1050,1') }), stateDir);
+    assert.deepEqual(Array.from((await openCurrentDataset(stateDir))!.markets.ashare.klines.adj_factor), [1e-12, 1]);
+  });
+
   test('a price at the bound loads', async () => {
     const stateDir = join(root, `bound-state${counter++}`);
     await storeSnapshot(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,1e15,1e15,1,1e15,100,1050,1') }), stateDir);
