@@ -167,6 +167,37 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     assert.ok((await redis.client().hlen('mdq:keys')) >= 5, 'the key table was given back to the new Redis');
   });
 
+  test('Redis stalled (SIGSTOP) mid-stream: the 503s charge nothing, so /quota counts exactly the rows of the answers sent', async () => {
+    const key = keysCommand(stateA(), 'create', '--plan', 'enterprise');
+    await untilStatus(b, key, 200, 1000, performance.now());
+    // Five paths in turn: each rendered once per instance (charged after its answer is made), then kept (charged in the admit).
+    const paths = [3, 4, 5, 6, 7].map((n) => `/api/v1/ashare/klines/sh600001?limit=${n}`);
+    let served = 0;
+    const statuses = new Map<number, number>();
+    let stop = false;
+    const loop = async (s: ServerProcess, from: number): Promise<void> => {
+      for (let i = from; !stop; i++) {
+        const r = await get(s, paths[i % paths.length], key);
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        if (r.status === 200) served += r.body.count;
+        else assertProblem(r, 503, 'limits_unavailable');
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+    };
+    const loops = [loop(a, 0), loop(b, 1), loop(a, 2), loop(b, 3)];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.kill(redis.pid()!, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    process.kill(redis.pid()!, 'SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    stop = true;
+    await Promise.all(loops);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // every queued command has run
+    assert.ok((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, `both outcomes happened: ${JSON.stringify([...statuses])}`);
+    const q = await get(a, '/api/v1/quota', key);
+    assert.equal(q.body.used, served, `rows charged = rows answered (statuses ${JSON.stringify([...statuses])})`);
+  });
+
   test('Redis unreachable at start: exit 2 with one line naming REDIS_URL, the password never shown', async () => {
     const port = await freePort();
     const r = spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--state', join(dir.path, 'c'), '--snapshot', FIXTURE], {

@@ -10,11 +10,12 @@ import { UNITS_PER_TOKEN } from './token-bucket.js';
  * usage TTL (s), units per token, and the rows and requests this instance last saw for the
  * day: they seed a usage entry Redis does not hold (restarted without persistence), so a
  * lost Redis never hands a key its quota a second time; then rows to charge when admitted
- * (an answer known before the admit: one round trip instead of two). The bucket arithmetic is token-bucket.ts's, in integer
+ * (an answer known before the admit: one round trip instead of two), and the Redis time after which those rows
+ * are no longer charged (0: none; see ROWS_DEADLINE_MS). The bucket arithmetic is token-bucket.ts's, in integer
  * units: full when absent (a new key, or idle longer than a refill), never more than the
  * plan's capacity (a lowered plan), no refill when the clock reads earlier than last time.
  * Returns refused (0 ok, 1 rate, 2 quota), units after, used before, requests,
- * rate_limited, quota_exhausted.
+ * rate_limited, quota_exhausted, Redis's time (ms), and 1 when the rows were charged.
  */
 const ADMIT = `
 local t = redis.call('TIME')
@@ -41,28 +42,49 @@ if redis.call('EXISTS', KEYS[2]) == 0 and (tonumber(ARGV[6]) > 0 or tonumber(ARG
 end
 local used = tonumber(redis.call('HGET', KEYS[2], 'used') or '0')
 if refused == 0 and quota >= 0 and ARGV[3] == '1' and used >= quota then refused = 2 end
-if refused == 0 and tonumber(ARGV[8]) > 0 then redis.call('HINCRBY', KEYS[2], 'used', ARGV[8]) end
+local deadline = tonumber(ARGV[9])
+local charged = 0
+if refused == 0 and tonumber(ARGV[8]) > 0 and (deadline == 0 or now <= deadline) then
+  redis.call('HINCRBY', KEYS[2], 'used', ARGV[8])
+  charged = 1
+end
 redis.call('HINCRBY', KEYS[2], 'requests', 1)
 if refused == 1 then redis.call('HINCRBY', KEYS[2], 'rate_limited', 1) end
 if refused == 2 then redis.call('HINCRBY', KEYS[2], 'quota_exhausted', 1) end
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 local c = redis.call('HMGET', KEYS[2], 'requests', 'rate_limited', 'quota_exhausted')
-return {refused, units, used, tonumber(c[1]), tonumber(c[2] or '0'), tonumber(c[3] or '0')}
+return {refused, units, used, tonumber(c[1]), tonumber(c[2] or '0'), tonumber(c[3] or '0'), now, charged}
 `;
 
-/** KEYS: usage. ARGV: rows, usage TTL (s). Returns the rows used after the charge. */
+/**
+ * KEYS: usage. ARGV: rows, usage TTL (s), the Redis time after which nothing is charged (0:
+ * none). Returns the rows used after the charge, or -1 when it came too late to count.
+ */
 const CHARGE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local deadline = tonumber(ARGV[3])
+if deadline > 0 and now > deadline then return -1 end
 local used = redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return used
 `;
 
+/**
+ * How long after it is sent a charge may still count, in Redis time. The client gives up on a
+ * command after 500 ms (loaders/state/redis-connect.ts) and the request is answered 503; a
+ * command still queued in a stalled Redis runs when it resumes, and would charge rows for that
+ * 503. Below the client's timeout by more than any reply's trip, a charge either counts and its
+ * reply arrives in time, or it does not count.
+ */
+export const ROWS_DEADLINE_MS = 300;
+
 /** Days a day's usage stays in Redis: longer than the 31 the state folder keeps. */
 const USAGE_TTL_SECONDS = 35 * 86_400;
 
 interface LimitCommands {
-  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number, rows: number): Promise<number[]>;
-  mdqCharge(usage: string, rows: number, ttl: number): Promise<number>;
+  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number, rows: number, deadline: number): Promise<number[]>;
+  mdqCharge(usage: string, rows: number, ttl: number, deadline: number): Promise<number>;
 }
 
 /**
@@ -72,6 +94,8 @@ interface LimitCommands {
  */
 export class RedisLimits implements SharedLimits {
   private readonly redis: Redis & LimitCommands;
+  /** Redis's clock minus this process's (ms), from the last admit's reply; null until one. */
+  private clockOffset: number | null = null;
 
   constructor(redis: Redis, private readonly prefix = 'mdq:') {
     // defineCommand sends EVALSHA and falls back to EVAL once when Redis lost its script cache (a restart).
@@ -89,12 +113,23 @@ export class RedisLimits implements SharedLimits {
   }
 
   async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows = 0): Promise<AdmitReply> {
-    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows));
+    const sent = Date.now();
+    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows, rows > 0 ? this.deadline(sent) : 0));
+    this.clockOffset = r[6] - (sent + Date.now()) / 2;
+    // Admitted with rows that came too late to count: as if Redis had not answered (no answer leaves uncharged).
+    if (r[0] === 0 && rows > 0 && r[7] !== 1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
     return { refused: r[0] as SharedRefusal, units: r[1], used: r[2], requests: r[3], rateLimited: r[4], quotaExhausted: r[5] };
   }
 
-  charge(id: string, day: string, rows: number): Promise<number> {
-    return this.call(() => this.redis.mdqCharge(this.usageKey(id, day), rows, USAGE_TTL_SECONDS));
+  async charge(id: string, day: string, rows: number): Promise<number> {
+    const used = await this.call(() => this.redis.mdqCharge(this.usageKey(id, day), rows, USAGE_TTL_SECONDS, this.deadline(Date.now())));
+    if (used < 0) throw new LimitsUnavailable('the rows reached Redis after their deadline');
+    return used;
+  }
+
+  /** ROWS_DEADLINE_MS after `sentMs`, in Redis time (0, no deadline, before any admit told the clocks' offset). */
+  private deadline(sentMs: number): number {
+    return this.clockOffset === null ? 0 : Math.round(sentMs + this.clockOffset + ROWS_DEADLINE_MS);
   }
 
   /** Any failure of the client (closed, timed out, a reply error) is one kind: the store cannot answer. */
