@@ -197,7 +197,7 @@ const NO_FORMAT = 'no response format matches Accept (application/json, applicat
  * No `uWebSockets: 20` field on answers: uWS.js's switch for its loop's `noMark` (the build has no
  * other), set per thread since each serving thread runs its own loop.
  */
-function silenceVersionMark(): void {
+export function silenceVersionMark(): void {
   (uWS as unknown as { _cfg(key: string): void })._cfg('999999990007');
 }
 

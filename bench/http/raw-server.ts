@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import uWS, { type us_listen_socket } from 'uWebSockets.js';
-import { assertNativeUws } from '../../transport/server.js';
+import { assertNativeUws, silenceVersionMark } from '../../transport/server.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,7 +23,7 @@ function paddedJson(size: number): Buffer {
   return Buffer.from(`{"pad":"${'x'.repeat(size - 10)}"}`);
 }
 
-/** The headers to send, as Buffers (uWS copies them without an encode); uWS adds Date, Content-Length and uWebSockets itself. */
+/** The headers to send, as Buffers (uWS copies them without an encode); uWS adds Date and Content-Length itself (and no uWebSockets field, as the service sends none). */
 function headersOf(file: string | undefined): [Buffer, Buffer][] {
   if (file === undefined) return [[Buffer.from('content-type'), Buffer.from('application/json; charset=utf-8')]];
   const pairs: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -45,6 +45,7 @@ const body = values['body-file'] !== undefined ? readFileSync(values['body-file'
 const headers = headersOf(values['headers-file']);
 
 assertNativeUws(); // a ceiling measured on the JS fallback would be meaningless
+silenceVersionMark(); // the same bytes as the service's answers
 const app = uWS.App();
 app.get('/*', (res) => {
   // Synchronous handler: uWS corks status, headers and body into one write by itself.

@@ -94,8 +94,48 @@ export function rawRequest(port: number, pieces: Buffer[], options: { gapMs?: nu
   });
 }
 
-/** A whole response in `bytes`, or null while it is incomplete (`ended`: take what there is). */
-function parseResponse(bytes: Buffer, ended: boolean): { status: number; statusLine: string; headers: Record<string, string>; body: string } | null {
+/** What a pipelining client got on one connection: the whole answers in order, and whether the server closed it. */
+export interface PipelinedOutcome {
+  answers: { status: number; headers: Record<string, string>; body: string }[];
+  closed: boolean;
+}
+
+/**
+ * Writes `requests` in one write on one connection (pipelined) and reads answers until
+ * `requests.length` arrived, the server closed, or `timeoutMs` passed. HEAD requests are not
+ * supported (their answers carry no body to delimit).
+ */
+export function pipelined(port: number, requests: string[], timeoutMs = 3_000): Promise<PipelinedOutcome> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    let bytes = Buffer.alloc(0);
+    const answers: PipelinedOutcome['answers'] = [];
+    let settled = false;
+    const finish = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ answers, closed });
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      bytes = Buffer.concat([bytes, chunk]);
+      for (let parsed = parseResponse(bytes, false); parsed !== null; parsed = parseResponse(bytes, false)) {
+        answers.push({ status: parsed.status, headers: parsed.headers, body: parsed.body });
+        bytes = bytes.subarray(parsed.consumed);
+        if (answers.length === requests.length) return finish(false);
+      }
+    });
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.on('connect', () => socket.write(Buffer.from(requests.join(''), 'utf8')));
+  });
+}
+
+/** A whole response in `bytes`, or null while it is incomplete (`ended`: take what there is); `consumed`: its length in bytes. */
+function parseResponse(bytes: Buffer, ended: boolean): { status: number; statusLine: string; headers: Record<string, string>; body: string; consumed: number } | null {
   const cut = bytes.indexOf('\r\n\r\n');
   if (cut < 0) return null;
   const [statusLine, ...lines] = bytes.subarray(0, cut).toString('latin1').split('\r\n');
@@ -108,18 +148,23 @@ function parseResponse(bytes: Buffer, ended: boolean): { status: number; statusL
   }
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
   let body = bytes.subarray(cut + 4);
+  let consumed = bytes.length;
   if (headers['content-length'] !== undefined) {
     const length = Number(headers['content-length']);
-    if (body.length < length) return ended ? { status, statusLine, headers, body: body.toString('utf8') } : null;
+    if (body.length < length) return ended ? { status, statusLine, headers, body: body.toString('utf8'), consumed } : null;
     body = body.subarray(0, length);
+    consumed = cut + 4 + length;
   } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
     const decoded = dechunk(body);
-    if (decoded === null) return ended ? { status, statusLine, headers, body: body.toString('utf8') } : null;
+    if (decoded === null) return ended ? { status, statusLine, headers, body: body.toString('utf8'), consumed } : null;
     body = decoded;
+  } else if (status === 204 || status === 304) {
+    body = body.subarray(0, 0);
+    consumed = cut + 4;
   } else if (!ended) {
     return null; // a body delimited by the close
   }
-  return { status, statusLine, headers, body: body.toString('utf8') };
+  return { status, statusLine, headers, body: body.toString('utf8'), consumed };
 }
 
 function dechunk(bytes: Buffer): Buffer | null {

@@ -106,9 +106,6 @@ export class Reply {
   }
 }
 
-/** The 400 for a body over MAX_BODY (answered with Connection: close, rather than reading the rest). */
-export const bodyTooLarge = (): Problem => new Problem('invalid_parameter', `the request body is larger than ${MAX_BODY} bytes`, 'body');
-
 /**
  * Collects the request body (call in the handler's synchronous part: uWS hands chunks to
  * `onData` only if it is registered before the handler returns). Each chunk's memory is
@@ -124,7 +121,7 @@ export function readBody(res: HttpResponse): Promise<Buffer> {
       size += chunk.byteLength;
       if (size > MAX_BODY) {
         failed = true;
-        reject(bodyTooLarge());
+        reject(new Problem('invalid_parameter', `the request body is larger than ${MAX_BODY} bytes`, 'body'));
         return;
       }
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()));

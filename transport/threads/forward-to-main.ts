@@ -7,7 +7,7 @@
 
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { bodyTooLarge, MAX_BODY } from '../admin/exchange.js';
+import { MAX_BODY } from '../admin/exchange.js';
 import { requestFramingProblem } from '../http/framing.js';
 import { requestIdOf } from '../http/request-id.js';
 import { Problem } from '../problem.js';
@@ -93,15 +93,13 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
     res.onAborted(() => (gone = true));
     res.onData((chunk, last) => {
       if (gone) return;
-      size += chunk.byteLength;
-      if (size > MAX_BODY) {
-        gone = true; // as the main thread would: refused, and the connection closed rather than the rest read
-        return void res.cork(() => sendProblem(res, bodyTooLarge(), ['x-request-id', requestId], true, false, requestId));
-      }
       chunks.push(Buffer.from(new Uint8Array(chunk).slice())); // uWS reuses the chunk's memory
-      if (!last) return;
+      size += chunk.byteLength;
+      // A body over the limit goes as its first MAX_BODY + 1 bytes: the main thread refuses it as it
+      // refuses one sent to it directly, in the same order of checks (the session before the body).
+      if (!last && size <= MAX_BODY) return;
       gone = true;
-      request.body = Buffer.concat(chunks);
+      request.body = Buffer.concat(chunks).subarray(0, MAX_BODY + 1);
       answer(res, request, requestId);
     });
   };
