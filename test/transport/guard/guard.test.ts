@@ -150,8 +150,54 @@ test('drainDirty hands over each changed key once with its day', () => {
   g.charge(k, 7, T0);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0, T0]]);
   assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'second drain is empty');
+});
+
+test('every admitted or refused request stamps the key\'s last use; an earlier instant never moves it back', () => {
+  const g = guardWith(record('abcd1234', 'free'), record('efgh5678', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  assert.equal(k.lastUsedMs, 0, 'none before the first request');
+  g.admit(k, T0, true);
+  assert.equal(k.lastUsedMs, T0);
+  for (let i = 0; i < 40; i++) g.admit(k, T0 + 1_000, true); // the last ten are refused 429
+  assert.equal(k.lastUsedMs, T0 + 1_000, 'a refused request is an authenticated one too');
+  g.admit(k, T0 + 500, true); // another thread's request, taken a moment late
+  assert.equal(k.lastUsedMs, T0 + 1_000);
+  assert.equal(g.authenticate(`mdq_efgh5678_${SECRET}`)!.lastUsedMs, 0, 'another key is untouched');
+});
+
+test("a day that ends before a flush is drained with its last counts, then the new day's", () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  const lateAt = Date.parse('2024-06-01T23:59:59.800Z');
+  const earlyAt = Date.parse('2024-06-02T00:00:00.100Z');
+  g.admit(k, T0, true);
+  g.charge(k, 10, T0);
+  g.drainDirty(() => {}); // flushed at noon
+  g.admit(k, lateAt, true);
+  g.charge(k, 5, lateAt); // not flushed before midnight
+  g.admit(k, earlyAt, true);
+  g.charge(k, 3, earlyAt);
+  const seen: unknown[] = [];
+  assert.equal(g.drainDirty((...a) => seen.push(a)), 1, 'one key');
+  assert.deepEqual(seen, [
+    ['abcd1234', '2024-06-01', 15, 2, 0, 0, earlyAt],
+    ['abcd1234', '2024-06-02', 3, 1, 0, 0, earlyAt],
+  ]);
+  assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'the closing day is drained once');
+});
+
+test('a day that ends after its last counts were flushed is not drained again', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  g.drainDirty(() => {});
+  const tomorrow = T0 + 86_400_000;
+  g.admit(k, tomorrow, true);
+  const seen: unknown[] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-02', 0, 1, 0, 0, tomorrow]]);
 });
 
 test('seeded usage continues the day from stored counts', () => {
