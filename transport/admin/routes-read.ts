@@ -1,6 +1,7 @@
 // The dashboard's read pages as JSON: data, keys (with last use and 7 days of counts), usage today (with 429s, requests a minute and by route), health, the reload in progress.
 
 import { dateText } from '../../engine/calendar/date-text.js';
+import { macroOverview } from '../../engine/queries/macro-overview.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
 import { PLANS } from '../../engine/plans.js';
 import type { AdminRoute } from './admin-route.js';
@@ -103,11 +104,15 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
               start_date: m.startDate === null ? null : dateText(m.startDate),
               end_date: m.endDate === null ? null : dateText(m.endDate),
             }));
+      const macro = ds === null ? null : macroOverview(ds.macro);
       return {
         value: {
           version: ds?.version ?? null,
           manifest: ds?.manifest ?? null,
           macro: ds?.hasMacro ?? false,
+          /** Distinct macro series keys over every indicator, and the indicators with rows (0 without macro data). */
+          macro_series: macro?.series ?? 0,
+          macro_indicators: macro?.indicators ?? 0,
           markets,
           totals: { symbols: markets.reduce((n, m) => n + m.symbols, 0), rows: markets.reduce((n, m) => n + m.rows, 0) },
           reload: reloadSection(reloads),
