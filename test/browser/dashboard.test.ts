@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateDemoSnapshot } from '../../loaders/demo/index.js';
-import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
+import { FIXTURE, fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
 import { repoint, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
@@ -120,6 +120,14 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await shot('1-data');
   });
 
+  test("the data page's macro card shows the series count: the distinct keys of the fixture's macro.csv", async () => {
+    await show('data', '#macro-series');
+    const [header, ...lines] = (await readFile(join(FIXTURE, 'macro.csv'), 'utf8')).trim().split('\n');
+    const at = header.split(',').indexOf('key');
+    const series = new Set(lines.map((l) => l.split(',')[at])).size;
+    assert.equal(await page.textContent('#macro-series'), String(series));
+  });
+
   test('before any reload, "last reload" is the load at start, with its version and duration', async () => {
     await show('data', '#last-reload');
     assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), 'true');
@@ -172,6 +180,19 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.equal(after.used, before.used, 'rows kept');
     assert.equal(after.requests_today, before.requests_today + 1, 'requests kept (plus this call)');
     await shot('3b-keys-plan-changed');
+  });
+
+  test("the keys table shows each key's last use and its requests and rows of the last 7 days", async () => {
+    await show('keys', '#keys');
+    const free = page.locator(`#keys tr[data-key-id="${server.keys.free!.split('_')[1]}"]`);
+    assert.equal(await free.locator('[data-role="history"] .spark-box').getAttribute('data-requests'), '0,0,0,0,0,0,34', "the free key's 34 requests of the start, all today");
+    assert.equal(await free.locator('[data-role="history"] .spark-box').getAttribute('data-rows'), '0,0,0,0,0,0,0', '/quota charges no rows');
+    assert.equal(await free.locator('[data-role="history"] svg.spark.req rect').count(), 7, 'one bar a day');
+    const usedAt = Date.parse((await free.locator('[data-role="last-used"] time').getAttribute('datetime'))!);
+    assert.ok(Date.now() - usedAt < 180_000 && Date.now() >= usedAt - 5_000, `last used ${new Date(usedAt).toISOString()}: during this test`);
+    const enterprise = page.locator(`#keys tr[data-key-id="${server.keys.enterprise!.split('_')[1]}"]`);
+    assert.equal(await enterprise.locator('[data-role="last-used"]').textContent(), 'never');
+    await shot('2b-keys-history');
   });
 
   test('the keys table fits a 420 px wide window: no sideways scrolling', async () => {
