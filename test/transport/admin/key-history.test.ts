@@ -100,14 +100,3 @@ describe('last use and 7 days of counts per key', () => {
     assert.equal(r.last_used, r0.last_used, 'the last use outlives the window');
   });
 });
-
-describe('mail on the keys page', () => {
-  let s: AdminServer;
-  before(async () => (s = await startAdminServer({ mailer: { send: async () => {} } })));
-  after(() => s.close());
-
-  test('with a mailer (SMTP_URL set) the keys page is told mail is configured', async () => {
-    const op = await s.signIn();
-    assert.equal((await s.call('/admin/api/keys', { cookie: op.cookie })).body.mail_configured, true);
-  });
-});

@@ -317,7 +317,9 @@
             rotate,
             h('button', { type: 'button', class: 'small', 'data-action': 'plan', onclick: () => planRow(k, tr) }, 'Plan'),
             h('button', { type: 'button', class: 'small', 'data-action': 'contact', onclick: () => contactRow(k, tr) }, 'Contact'),
-            h('button', { type: 'button', class: 'small', 'data-action': 'mail', title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'SMTP_URL is not set', onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
+            h('button', { type: 'button', class: 'small', 'data-action': 'mail', disabled: !mailConfigured,
+              title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'Mail is not configured: SMTP_URL is not set on the server',
+              onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
         return tr;
       }));
       document.getElementById('mail-notice')?.classList.toggle('hidden', mailConfigured);
@@ -326,7 +328,7 @@
     fillTable(d);
     return [
       h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
-      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons will say so and send nothing.'),
+      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons are disabled.'),
       h('section', { class: 'card' }, heading,
         h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, COLUMNS.map((t) => h('th', null, t)))), tbody)),
     ];
