@@ -186,7 +186,7 @@ export class Guard {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs; // authenticated, whatever the shared store answers
+    if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs, slots.markDirty(key.slot); // authenticated, whatever the shared store answers (flushed even if it cannot)
     const day = key.day;
     const label = key.dayLabel;
     const seen = { used: key.used, requests: key.requests };

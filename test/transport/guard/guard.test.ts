@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { secretHash } from '../../../transport/guard/api-key.js';
 import { Guard } from '../../../transport/guard/guard.js';
+import { LimitsUnavailable, type SharedLimits } from '../../../transport/guard/shared-limits.js';
 import type { KeyRecord, PlanName } from '../../../engine/plans.js';
 
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
@@ -215,4 +216,29 @@ test('a table refresh keeps the bucket of a key that stays', () => {
   for (let i = 0; i < 30; i++) g.admit(k, T0, true);
   g.setKeys([record('abcd1234', 'free', { org: 'Desk B' })]);
   assert.equal(g.admit(g.authenticate(`mdq_abcd1234_${SECRET}`)!, T0, true).code, 'rate_limited', 'refresh grants no tokens');
+});
+
+test("with shared limits (Redis) the last use is this instance's and the day's counts the store's answer; an unreachable store still stamps the use", async () => {
+  let down = false;
+  const shared: SharedLimits = {
+    admit: async () => {
+      if (down) throw new LimitsUnavailable('test');
+      return { refused: 0, units: 0, used: 120, requests: 9, rateLimited: 0, quotaExhausted: 0 }; // other instances' requests included
+    },
+    charge: async (_id, _day, rows) => 120 + rows,
+  };
+  const g = new Guard('UTC', shared);
+  g.setKeys([record('abcd1234', 'pro')]);
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  await g.admitShared(k, T0, true);
+  await g.chargeShared(k, 5, T0);
+  const seen: unknown[] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0]]);
+  down = true;
+  await assert.rejects(g.admitShared(k, T0 + 5_000, true), LimitsUnavailable);
+  assert.equal(k.lastUsedMs, T0 + 5_000, 'the key was authenticated');
+  seen.length = 0;
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0 + 5_000]], 'and that use reaches the next flush');
 });
