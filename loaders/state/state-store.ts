@@ -19,7 +19,7 @@ export class StateStore {
     private readonly env: RootDatabase,
     /** Key records (hashes only) and their change counter. */
     readonly keys: KeyStore,
-    /** Per-key, per-day usage counts. */
+    /** Per-key, per-day usage counts (the daily history too) and each key's last use. */
     readonly usage: UsageStore,
   ) {}
 
@@ -28,7 +28,7 @@ export class StateStore {
     const path = join(resolve(stateDir), 'state');
     if (openPaths.has(path)) throw new Error(`state store ${path} is already open in this process`);
     mkdirSync(path, { recursive: true, mode: 0o700 }); // hashes and usage: owner only
-    const env = open({ path, maxDbs: 4 });
+    const env = open({ path, maxDbs: 8 }); // keys, meta, usage, last-used; room to grow
     openPaths.add(path);
     return new StateStore(path, env, new KeyStore(env), new UsageStore(env));
   }

@@ -1,4 +1,4 @@
-// Keeps a running guard and the state store in step, off the request path: key reloads and usage flushes.
+// Keeps a running guard and the state store in step, off the request path: key reloads, usage flushes, pruning.
 
 import { performance } from 'node:perf_hooks';
 import type { KeyRecord } from './key-store.js';
@@ -9,7 +9,8 @@ export interface GuardPort {
   setKeys(records: Iterable<KeyRecord>): void;
   dayLabel(nowMs: number): string;
   seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited?: number, quotaExhausted?: number): boolean;
-  drainDirty(visit: (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number) => void): number;
+  /** Each changed key's counts of a day (a day that ended first, then today's) and its last use (epoch ms, 0: none). */
+  drainDirty(visit: (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number, lastUsedMs: number) => void): number;
 }
 
 export interface SyncOptions {
@@ -17,7 +18,7 @@ export interface SyncOptions {
   intervalMs?: number;
   /** Clock, ms since the epoch (default Date.now). */
   now?: () => number;
-  /** Days of usage kept before the current one; older entries are pruned at start (default 31). */
+  /** Days of usage kept before the current one; older entries are pruned at start and on each new day (default 31). */
   keepDays?: number;
   /** Called with a failed flush or reload; the sync keeps running (default: console.error). */
   onError?: (err: unknown) => void;
@@ -35,8 +36,8 @@ export interface SyncStats {
 }
 
 const MS_PER_DAY = 86_400_000;
-/** Puts queued per event turn in a flush: about half a millisecond of main-thread work. */
-const SLICE = 500;
+/** Usage rows queued per event turn in a flush (each a put, most with a last-use put): about half a millisecond of main-thread work. */
+const SLICE = 250;
 
 interface UsageRows {
   ids: string[];
@@ -45,6 +46,7 @@ interface UsageRows {
   requests: number[];
   rateLimited: number[];
   quotaExhausted: number[];
+  lastUsed: number[];
 }
 
 /**
@@ -61,9 +63,14 @@ export class StateSync {
   private version: number;
   private pending: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
+  /** The day of the last prune: a new day prunes again (a server may run for months). */
+  private prunedFor = '';
+  private pruning: Promise<number> = Promise.resolve(0);
+  private readonly keepDays: number;
 
   private constructor(private readonly store: StateStore, private readonly guard: GuardPort, opts: SyncOptions) {
     this.now = opts.now ?? Date.now;
+    this.keepDays = opts.keepDays ?? 31;
     this.onError = opts.onError ?? ((err) => console.error('state sync:', err));
     this.version = store.keys.version();
     guard.setKeys(store.keys.list());
@@ -76,18 +83,32 @@ export class StateSync {
   /** Seeds `guard` from `store` and starts the timer. Prunes usage older than `keepDays` in the background. */
   static start(store: StateStore, guard: GuardPort, opts: SyncOptions = {}): StateSync {
     const sync = new StateSync(store, guard, opts);
-    const cutoff = new Date(Date.parse(guard.dayLabel(sync.now())) - (opts.keepDays ?? 31) * MS_PER_DAY);
-    store.usage.pruneBefore(cutoff.toISOString().slice(0, 10)).catch(sync.onError);
+    void sync.pruneIfNewDay();
     return sync;
   }
 
-  /** One round: reload keys if they changed, then flush. The timer calls it; tests may too. */
+  /**
+   * Removes the usage of days more than `keepDays` before the current one, once per day (at
+   * start, then at the first round of each new day). Resolves to the entries today's prune
+   * removed (the one started now, or earlier today).
+   */
+  pruneIfNewDay(): Promise<number> {
+    const today = this.guard.dayLabel(this.now());
+    if (today === this.prunedFor) return this.pruning;
+    this.prunedFor = today;
+    const cutoff = new Date(Date.parse(today) - this.keepDays * MS_PER_DAY).toISOString().slice(0, 10);
+    this.pruning = this.store.usage.pruneBefore(cutoff).catch((err) => (this.onError(err), 0));
+    return this.pruning;
+  }
+
+  /** One round: reload keys if they changed, prune on a new day, then flush. The timer calls it; tests may too. */
   tick(): Promise<void> {
     try {
       this.reloadKeys();
     } catch (err) {
       this.onError(err);
     }
+    void this.pruneIfNewDay();
     return this.flush();
   }
 
@@ -112,15 +133,16 @@ export class StateSync {
    */
   flush(): Promise<void> {
     const t0 = performance.now();
-    const rows: UsageRows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [] };
+    const rows: UsageRows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [], lastUsed: [] };
     // Parallel arrays, not an object per key: less for the young-generation GC to copy.
-    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted) => {
+    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs) => {
       rows.ids.push(id);
       rows.days.push(day);
       rows.used.push(used);
       rows.requests.push(requests);
       rows.rateLimited.push(rateLimited);
       rows.quotaExhausted.push(quotaExhausted);
+      rows.lastUsed.push(lastUsedMs);
     });
     this.noteSync(performance.now() - t0);
     if (rows.ids.length === 0) return this.pending;
@@ -135,7 +157,10 @@ export class StateSync {
       if (i > 0) await new Promise<void>((r) => setImmediate(r));
       const s0 = performance.now();
       for (let j = i; j < n && j < i + SLICE; j++) {
-        last = this.store.usage.put(rows.days[j], rows.ids[j], rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]);
+        const id = rows.ids[j];
+        last = this.store.usage.put(rows.days[j], id, rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]);
+        // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
+        if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id)) last = this.store.usage.putLastUsed(id, rows.lastUsed[j]);
       }
       this.noteSync(performance.now() - s0);
     }

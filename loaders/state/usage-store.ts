@@ -1,4 +1,4 @@
-// Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day.
+// Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day; and each key's last use.
 
 import type { Database, RootDatabase } from 'lmdb';
 
@@ -20,12 +20,19 @@ function fromEntry(value: Entry): StoredUsage {
   return value.length > 2 ? { used: value[0], requests: value[1], rateLimited: value[2], quotaExhausted: value[3] } : { used: value[0], requests: value[1] };
 }
 
-/** Usage counters. Writes are absolute counts, so a lost or repeated write never double-counts. */
+/**
+ * Usage counters. Writes are absolute counts, so a lost or repeated write never double-counts.
+ * The day entries are also the keys' daily history (the dashboard reads the last 7 days with
+ * `readDays`); db `last-used` holds `<id>` → epoch ms of the key's last authenticated request,
+ * kept as long as the key (a key unused for months still shows when it was last used).
+ */
 export class UsageStore {
   private readonly db: Database<Entry, string>;
+  private readonly lastUsedDb: Database<number, string>;
 
   constructor(env: RootDatabase) {
     this.db = env.openDB<Entry, string>({ name: 'usage' });
+    this.lastUsedDb = env.openDB<number, string>({ name: 'last-used' });
   }
 
   /** Queues one key's counts for `day`; puts of one event turn commit in one transaction. */
@@ -41,6 +48,35 @@ export class UsageStore {
     for (const { key, value } of this.db.getRange({ start: `${day}/`, end: `${day}0` })) {
       out.set(key.slice(day.length + 1), fromEntry(value));
     }
+    return out;
+  }
+
+  /**
+   * Every key's counts of each day from `first` to `last` (`YYYY-MM-DD`, both included), by
+   * day then key id: one range read, as the entries are ordered by day. Days without an entry
+   * are absent.
+   */
+  readDays(first: string, last: string): Map<string, Map<string, StoredUsage>> {
+    const out = new Map<string, Map<string, StoredUsage>>();
+    for (const { key, value } of this.db.getRange({ start: `${first}/`, end: `${last}0` })) {
+      const slash = key.indexOf('/');
+      const day = key.slice(0, slash);
+      let ofDay = out.get(day);
+      if (ofDay === undefined) out.set(day, (ofDay = new Map()));
+      ofDay.set(key.slice(slash + 1), fromEntry(value));
+    }
+    return out;
+  }
+
+  /** Queues the epoch ms of key `id`'s last authenticated request (absolute, like the counts). */
+  putLastUsed(id: string, ms: number): Promise<boolean> {
+    return this.lastUsedDb.put(id, ms);
+  }
+
+  /** Every key's last use (epoch ms) as stored; a key never used since this was kept is absent. */
+  readLastUsed(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const { key, value } of this.lastUsedDb.getRange()) out.set(key, value);
     return out;
   }
 

@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateDemoSnapshot } from '../../loaders/demo/index.js';
-import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
+import { FIXTURE, fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
+import { localSmtp } from '../helpers/local-smtp.js';
 import { repoint, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
@@ -120,6 +121,14 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await shot('1-data');
   });
 
+  test("the data page's macro card shows the series count: the distinct keys of the fixture's macro.csv", async () => {
+    await show('data', '#macro-series');
+    const [header, ...lines] = (await readFile(join(FIXTURE, 'macro.csv'), 'utf8')).trim().split('\n');
+    const at = header.split(',').indexOf('key');
+    const series = new Set(lines.map((l) => l.split(',')[at])).size;
+    assert.equal(await page.textContent('#macro-series'), String(series));
+  });
+
   test('before any reload, "last reload" is the load at start, with its version and duration', async () => {
     await show('data', '#last-reload');
     assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), 'true');
@@ -174,6 +183,19 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await shot('3b-keys-plan-changed');
   });
 
+  test("the keys table shows each key's last use and its requests and rows of the last 7 days", async () => {
+    await show('keys', '#keys');
+    const free = page.locator(`#keys tr[data-key-id="${server.keys.free!.split('_')[1]}"]`);
+    assert.equal(await free.locator('[data-role="history"] .spark-box').getAttribute('data-requests'), '0,0,0,0,0,0,34', "the free key's 34 requests of the start, all today");
+    assert.equal(await free.locator('[data-role="history"] .spark-box').getAttribute('data-rows'), '0,0,0,0,0,0,0', '/quota charges no rows');
+    assert.equal(await free.locator('[data-role="history"] svg.spark.req rect').count(), 7, 'one bar a day');
+    const usedAt = Date.parse((await free.locator('[data-role="last-used"] time').getAttribute('datetime'))!);
+    assert.ok(Date.now() - usedAt < 180_000 && Date.now() >= usedAt - 5_000, `last used ${new Date(usedAt).toISOString()}: during this test`);
+    const enterprise = page.locator(`#keys tr[data-key-id="${server.keys.enterprise!.split('_')[1]}"]`);
+    assert.equal(await enterprise.locator('[data-role="last-used"]').textContent(), 'never');
+    await shot('2b-keys-history');
+  });
+
   test('the keys table fits a 420 px wide window: no sideways scrolling', async () => {
     await page.setViewportSize({ width: 420, height: 860 });
     try {
@@ -194,11 +216,43 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     }
   });
 
-  test('mail without SMTP_URL: the page says mail is not configured', async () => {
+  test('without SMTP_URL the Mail buttons are disabled, each with a title saying why', async () => {
     await show('keys', '#keys');
-    await page.locator(`#keys tr[data-key-id="${created.id}"] button[data-action="mail"]`).click();
-    await page.locator('#keys-message', { hasText: 'not configured' }).waitFor();
+    const buttons = page.locator('#keys button[data-action="mail"]');
+    assert.ok((await buttons.count()) >= 5);
+    for (const button of await buttons.all()) {
+      assert.ok(await button.isDisabled(), 'disabled');
+      assert.match((await button.getAttribute('title'))!, /SMTP_URL is not set/);
+    }
     assert.ok(await page.isVisible('#mail-notice'));
+  });
+
+  test('with SMTP_URL the Mail buttons are enabled, and one mails the key\'s details', async (t) => {
+    const smtp = await localSmtp();
+    t.after(() => smtp.close());
+    const state = join(dir.path, 'state-mail');
+    const set = spawnSync(process.execPath, [ADMIN_CLI, 'set-password', '--state', state], { input: `${PASSWORD}\n`, encoding: 'utf8' });
+    assert.equal(set.status, 0, `admin set-password: ${set.stderr}`);
+    const mailing = await startServerProcess({ snapshot: link, state, env: { SMTP_URL: smtp.url } });
+    t.after(() => mailing.kill());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } }); // its own cookie jar: cookies ignore the port
+    t.after(() => context.close());
+    const other = await context.newPage();
+    await other.goto(`http://127.0.0.1:${mailing.port}/dashboard#keys`);
+    await other.fill('#password', PASSWORD);
+    await other.click('#sign-in-button');
+    await other.waitForSelector('#keys');
+    const buttons = other.locator('#keys button[data-action="mail"]');
+    assert.ok((await buttons.count()) >= 4);
+    for (const button of await buttons.all()) assert.ok(await button.isEnabled(), 'enabled');
+    assert.equal(await other.$('#mail-notice'), null, 'no notice');
+    await other.fill('#new-org', 'Mail Desk');
+    await other.fill('#new-contact', 'mail-desk@example.com');
+    await other.click('#create-key');
+    const id = (await other.textContent('#new-key'))!.split('_')[1];
+    await other.locator(`#keys tr[data-key-id="${id}"] button[data-action="mail"]`).click();
+    await other.locator('#keys-message', { hasText: `Mailed the details of ${id}` }).waitFor();
+    assert.deepEqual(smtp.received.map((m) => m.to), [['mail-desk@example.com']]);
   });
 
   test('reloads the snapshot and shows the new data version', async () => {

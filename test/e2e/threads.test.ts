@@ -23,6 +23,8 @@ let B: string;
 let password: string;
 /** The free key of the first start (keys are printed on a first start only). */
 let free: string;
+/** When the first test started sending the free key's requests (epoch ms). */
+let freeFrom = 0;
 
 before(async () => {
   dir = await tempDir('mdq-threads-');
@@ -45,6 +47,7 @@ const accessLines = (): { request_id: string; key_id: string | null; thread: num
   server.logged.filter((l) => l.msg === 'access') as never;
 
 test('a free key: 40 concurrent requests, each on its own connection, spread over both threads: exactly 30 answered (29..0 left) and 10 refused 429', async () => {
+  freeFrom = Date.now();
   const answers = await Promise.all(Array.from({ length: 40 }, () => httpRequest(server.port, KLINES, { headers: { 'x-api-key': free } })));
   const ok = answers.filter((a) => a.status === 200);
   assert.equal(ok.length, 30, `statuses: ${answers.map((a) => a.status).join(' ')}`);
@@ -54,6 +57,20 @@ test('a free key: 40 concurrent requests, each on its own connection, spread ove
   await new Promise((r) => setTimeout(r, 100)); // access lines are written on the next event turn
   const threads = new Set(accessLines().filter((l) => l.key_id === idOf(free)).map((l) => l.thread));
   assert.deepEqual([...threads].sort(), [0, 1], 'both threads served the key');
+});
+
+test("the dashboard's keys page counts the free key's requests of both threads today, and its last use", async () => {
+  const origin = `http://127.0.0.1:${server.port}`;
+  const signIn = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
+  assert.equal(signIn.status, 200, signIn.text);
+  const keys = await httpRequest(server.port, '/admin/api/keys', { headers: { origin, cookie } });
+  assert.equal(keys.status, 200, keys.text);
+  const row = keys.body.keys.find((k: { id: string }) => k.id === idOf(free));
+  assert.deepEqual(row.requests_by_day, [0, 0, 0, 0, 0, 0, 40], 'the 40 of the first test, served by both threads (within the last second too: the page flushes first)');
+  assert.equal(row.rows_by_day[6], 30 * 5, 'the 30 answered, 5 rows each');
+  const usedAt = Date.parse(row.last_used);
+  assert.ok(usedAt >= freeFrom && usedAt <= Date.now(), `last used ${row.last_used}: during the first test`);
 });
 
 test('/metrics counts the answers of both threads', async () => {
@@ -138,7 +155,8 @@ test('under a keep-alive stream, a reload switches both threads within 50 ms of 
 });
 
 test('SIGTERM drains both threads: every request answered 200 or 503 shutting_down, exit 0, and both threads\' usage kept', async () => {
-  const headers = { 'x-api-key': server.keys.internal! };
+  const server0Internal = server.keys.internal!; // a restart prints no keys
+  const headers = { 'x-api-key': server0Internal };
   const stream = startRequestStream({ port: server.port, connections: 6, paths: [KLINES], headers, maxPerConnection: 20_000, stopWhenRefused: true });
   await waitForAnswers(stream, 100);
   server.signal('SIGTERM');
@@ -155,4 +173,14 @@ test('SIGTERM drains both threads: every request answered 200 or 503 shutting_do
   const quota = await httpRequest(server.port, '/api/v1/quota', { headers: { 'x-api-key': free } });
   assert.equal(quota.status, 200, quota.text);
   assert.equal(quota.body.requests_today, 41, 'the 40 of the first test, and this one');
+  // The dashboard of the restarted server: the same day's history and a last use, as the stop flushed them.
+  const origin = `http://127.0.0.1:${server.port}`;
+  const signIn = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
+  const keys = (await httpRequest(server.port, '/admin/api/keys', { headers: { origin, cookie } })).body.keys as { id: string; requests_by_day: number[]; last_used: string | null }[];
+  assert.equal(keys.find((k) => k.id === idOf(free))!.requests_by_day[6], 41);
+  const internal = keys.find((k) => k.id === idOf(server0Internal))!;
+  const served = answered.filter((r) => r.exchange.kind === 'response' && r.exchange.status === 200).length; // a 503 shutting_down is refused before the key check
+  assert.ok(internal.requests_by_day[6] >= served, `the internal key's requests of both threads before the stop (${internal.requests_by_day[6]} ≥ ${served} served in the drain alone)`);
+  assert.ok(internal.last_used !== null && Date.parse(internal.last_used) <= Date.now());
 });

@@ -37,6 +37,10 @@ export interface DayCounts {
 /** Stored usage counts (loaders/state's UsageStore). */
 export interface UsagePort {
   readDay(day: string): Map<string, DayCounts>;
+  /** Each day from `first` to `last` (`YYYY-MM-DD`, both included) → key id → counts; days without counts absent. */
+  readDays(first: string, last: string): Map<string, Map<string, DayCounts>>;
+  /** Key id → epoch ms of its last authenticated request; keys never used absent. */
+  readLastUsed(): Map<string, number>;
 }
 
 /** Answers counted since start by route, status and plan (transport/metrics' RequestMetrics `cells()` has this shape). */

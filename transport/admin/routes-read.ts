@@ -1,6 +1,7 @@
-// The dashboard's read pages as JSON: data, keys, usage today (with 429s, requests a minute and by route), health, the reload in progress.
+// The dashboard's read pages as JSON: data, keys (with last use and 7 days of counts), usage today (with 429s, requests a minute and by route), health, the reload in progress.
 
 import { dateText } from '../../engine/calendar/date-text.js';
+import { macroOverview } from '../../engine/queries/macro-overview.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
 import { PLANS } from '../../engine/plans.js';
 import type { AdminRoute } from './admin-route.js';
@@ -9,6 +10,16 @@ import type { ReloadEntry, ReloadLog } from './reload-log.js';
 import type { AdminRuntime } from './runtime.js';
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** Days of counts the keys page shows per key, today included. */
+const HISTORY_DAYS = 7;
+const MS_PER_DAY = 86_400_000;
+
+/** The `n` quota-day labels ending with `today` (`YYYY-MM-DD`), oldest first. */
+function daysEndingWith(today: string, n: number): string[] {
+  const t = Date.parse(today); // a label is its day's UTC midnight: whole days apart, whatever QUOTA_TZ
+  return Array.from({ length: n }, (_, i) => new Date(t - (n - 1 - i) * MS_PER_DAY).toISOString().slice(0, 10));
+}
 
 const reloadView = (e: ReloadEntry | null) =>
   e === null
@@ -93,11 +104,15 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
               start_date: m.startDate === null ? null : dateText(m.startDate),
               end_date: m.endDate === null ? null : dateText(m.endDate),
             }));
+      const macro = ds === null ? null : macroOverview(ds.macro);
       return {
         value: {
           version: ds?.version ?? null,
           manifest: ds?.manifest ?? null,
           macro: ds?.hasMacro ?? false,
+          /** Distinct macro series keys over every indicator, and the indicators with rows (0 without macro data). */
+          macro_series: macro?.series ?? 0,
+          macro_indicators: macro?.indicators ?? 0,
           markets,
           totals: { symbols: markets.reduce((n, m) => n + m.symbols, 0), rows: markets.reduce((n, m) => n + m.rows, 0) },
           reload: reloadSection(reloads),
@@ -105,10 +120,23 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
       };
     }),
     read('/admin/api/reload', () => ({ value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) } })),
-    read('/admin/api/keys', () => {
+    read('/admin/api/keys', async ({ nowMs }) => {
+      await sync.flush(); // the last second's requests (every thread's) reach the store first
       const contacts = operator.allContacts();
-      const keys = store.keys.list().map((k) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact: contacts.get(k.id) ?? null }));
-      return { value: { mail_configured: rt.deps.mailer !== null, keys } };
+      const days = daysEndingWith(guard.dayLabel(nowMs), HISTORY_DAYS);
+      const counts = store.usage.readDays(days[0], days[days.length - 1]);
+      const lastUsed = store.usage.readLastUsed();
+      const keys = store.keys.list().map((k) => {
+        const ofDays = days.map((d) => counts.get(d)?.get(k.id));
+        const used = lastUsed.get(k.id);
+        return {
+          id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact: contacts.get(k.id) ?? null,
+          last_used: used === undefined ? null : new Date(used).toISOString(),
+          requests_by_day: ofDays.map((u) => u?.requests ?? 0),
+          rows_by_day: ofDays.map((u) => u?.used ?? 0),
+        };
+      });
+      return { value: { mail_configured: rt.deps.mailer !== null, days, keys } };
     }),
     read('/admin/api/usage', async ({ nowMs }) => {
       await sync.flush(); // the guard's counts of the last second reach the store first

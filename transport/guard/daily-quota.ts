@@ -16,12 +16,15 @@ export interface DayUsage {
   rateLimited: number;
   /** Requests refused 429 quota_exhausted this day. */
   quotaExhausted: number;
+  /** Keeps the ending day's counts (still to be stored) before they are zeroed. */
+  closeDay?(): void;
 }
 
-/** Starts a fresh day (zero counts) when the clock's day is not the usage's day. */
+/** Starts a fresh day (zero counts) when the clock's day is not the usage's day; `closeDay` sees the old counts first. */
 export function rollDay(u: DayUsage, clock: QuotaDay, nowMs: number): void {
   const d = clock.day(nowMs);
   if (u.day !== d) {
+    u.closeDay?.();
     u.day = d;
     u.dayLabel = clock.label;
     u.used = 0;

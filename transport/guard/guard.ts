@@ -2,10 +2,10 @@
 
 import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
-import { KeySlots, KeySlotsFull } from './key-slots.js';
+import { DIRTY_CLOSING, DIRTY_TODAY, KeySlots, KeySlotsFull } from './key-slots.js';
 import { KeyState } from './key-state.js';
 import type { KeyRecord, PlanName } from '../../engine/plans.js';
-import { QuotaDay } from './quota-day.js';
+import { dayLabel, QuotaDay } from './quota-day.js';
 import type { SharedLimits } from './shared-limits.js';
 import { retryAfterSeconds, secondsToFull, take, wholeTokens } from './token-bucket.js';
 
@@ -46,8 +46,11 @@ export interface QuotaRecord {
   reset_at: string;
 }
 
-/** Receives one key's usage at a flush: rows, requests and 429 refusals (rate, quota) of `day`. */
-export type UsageVisitor = (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number) => void;
+/**
+ * Receives one key's usage of one day at a flush: rows, requests and 429 refusals (rate,
+ * quota) of `day`, and the epoch ms of the key's last authenticated request (0: none since start).
+ */
+export type UsageVisitor = (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number, lastUsedMs: number) => void;
 
 /**
  * Key check and limits of every request, with no disk access and no allocation on the hot
@@ -160,6 +163,7 @@ export class Guard {
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     key.requests++;
+    if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs; // another thread may have stamped a later instant
     const { rpm, dailyQuota } = key.plan;
     let refusal: RefusalCode | null = rpm !== null && !take(key, rpm, nowMs) ? 'rate_limited' : null;
     if (refusal === null && chargesRows && dailyQuota !== null && rowsLeft(dailyQuota, key.used) === 0) refusal = 'quota_exhausted';
@@ -182,6 +186,7 @@ export class Guard {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
+    if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs, slots.markDirty(key.slot); // authenticated, whatever the shared store answers (flushed even if it cannot)
     const day = key.day;
     const label = key.dayLabel;
     const seen = { used: key.used, requests: key.requests };
@@ -294,22 +299,30 @@ export class Guard {
   }
 
   /**
-   * Hands every key changed since the last drain (by any thread) to `visit`; returns how
-   * many. Only the owner drains: one writer persists usage.
+   * Hands every key changed since the last drain (by any thread) to `visit`, with its last
+   * use: a day that ended since (its last counts, see `KeyState.closeDay`) first, then the
+   * current day. Returns how many keys. Only the owner drains: one writer persists usage.
    */
   drainDirty(visit: UsageVisitor): number {
     let n = 0;
     const slots = this.slots;
     for (const s of this.byId.values()) {
       slots.lock(s.slot);
-      if (!slots.takeDirty(s.slot)) {
+      const bits = slots.takeDirty(s.slot);
+      if (bits === 0) {
         slots.unlock(s.slot);
         continue;
       }
+      const lastUsedMs = s.lastUsedMs;
+      const closing = (bits & DIRTY_CLOSING) !== 0 ? s.closingCounts() : null;
       const day = s.dayLabel;
       const { used, requests, rateLimited, quotaExhausted } = s;
       slots.unlock(s.slot);
-      visit(s.id, day, used, requests, rateLimited, quotaExhausted);
+      if (closing !== null) {
+        const [d, u, r, rl, qe] = closing;
+        visit(s.id, dayLabel(d), u, r, rl, qe, lastUsedMs);
+      }
+      if ((bits & DIRTY_TODAY) !== 0) visit(s.id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs);
       n++;
     }
     return n;

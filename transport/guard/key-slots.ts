@@ -1,13 +1,27 @@
 // Every key's bucket and today's usage in one SharedArrayBuffer, so that serving threads share
 // them: a slot per key, each guarded by a spin lock (Atomics) held for a few arithmetic steps.
 
-/** The figures of one slot, as Float64 offsets (8 per slot: 64 bytes, one cache line). */
-export const FIELD = { units: 0, lastMs: 1, day: 2, used: 3, requests: 4, rateLimited: 5, quotaExhausted: 6 } as const;
-const STRIDE = 8;
-/** Int32 flags per slot: the lock, and "changed since the last flush". */
+/**
+ * The figures of one slot, as Float64 offsets (16 per slot: 128 bytes, two cache lines). The
+ * first line is what every request touches (bucket, today's counts, last use); the second
+ * holds a closing day's counts, written once a day at most (see `KeyState.closeDay`).
+ */
+export const FIELD = {
+  units: 0, lastMs: 1, day: 2, used: 3, requests: 4, rateLimited: 5, quotaExhausted: 6,
+  /** Epoch ms of the key's last authenticated request, by any thread (0: none since start). */
+  lastUsedMs: 7,
+  /** The day before `day` and its counts, while they still have to be flushed. */
+  closingDay: 8, closingUsed: 9, closingRequests: 10, closingRateLimited: 11, closingQuotaExhausted: 12,
+} as const;
+const STRIDE = 16;
+/** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */
 const LOCK = 0;
 const DIRTY = 1;
 const FLAGS = 2;
+
+/** Bits of a slot's change flag: today's counts changed; a closing day's counts wait for a flush. */
+export const DIRTY_TODAY = 1;
+export const DIRTY_CLOSING = 2;
 
 /** Slots when no figure is given: far above today's key counts; the memory is touched only as keys arrive. */
 export const DEFAULT_KEY_SLOTS = 65_536;
@@ -84,16 +98,21 @@ export class KeySlots {
     Atomics.store(this.flags, slot * FLAGS + LOCK, 0);
   }
 
-  /** Marks `slot` changed; call while holding it (the unlock publishes the mark). */
-  markDirty(slot: number): void {
-    this.flags[slot * FLAGS + DIRTY] = 1;
+  /** Marks `slot`'s counts of today changed; call while holding it (the unlock publishes the mark). */
+  markDirty(slot: number, bits = DIRTY_TODAY): void {
+    this.flags[slot * FLAGS + DIRTY] |= bits;
   }
 
-  /** True when `slot` changed since the last call, and clears the mark; call while holding it. */
-  takeDirty(slot: number): boolean {
+  /** The change bits of `slot` (0: unchanged since the last `takeDirty`); call while holding it. */
+  dirtyBits(slot: number): number {
+    return this.flags[slot * FLAGS + DIRTY];
+  }
+
+  /** The change bits of `slot` since the last call (DIRTY_TODAY, DIRTY_CLOSING), and clears them; call while holding it. */
+  takeDirty(slot: number): number {
     const at = slot * FLAGS + DIRTY;
-    if (this.flags[at] === 0) return false;
-    this.flags[at] = 0;
-    return true;
+    const bits = this.flags[at];
+    if (bits !== 0) this.flags[at] = 0;
+    return bits;
   }
 }

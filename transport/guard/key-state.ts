@@ -2,7 +2,7 @@
 // shared by every serving thread (key-slots.ts).
 
 import type { DayUsage } from './daily-quota.js';
-import { FIELD, type KeySlots } from './key-slots.js';
+import { DIRTY_CLOSING, DIRTY_TODAY, FIELD, type KeySlots } from './key-slots.js';
 import { type KeyRecord, PLANS, type Plan } from '../../engine/plans.js';
 import { dayLabel, NO_DAY } from './quota-day.js';
 import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
@@ -52,6 +52,36 @@ export class KeyState implements BucketState, DayUsage {
   set rateLimited(v: number) { this.f[this.at + FIELD.rateLimited] = v; }
   get quotaExhausted(): number { return this.f[this.at + FIELD.quotaExhausted]; }
   set quotaExhausted(v: number) { this.f[this.at + FIELD.quotaExhausted] = v; }
+  /** Epoch ms of the key's last authenticated request, by any thread; 0 when none since start. */
+  get lastUsedMs(): number { return this.f[this.at + FIELD.lastUsedMs]; }
+  set lastUsedMs(v: number) { this.f[this.at + FIELD.lastUsedMs] = v; }
+
+  /**
+   * Called by `rollDay` (slot held) just before a new day zeroes the counts: when the ending
+   * day's counts changed since the last flush, they move to the slot's closing fields, so
+   * the flush still writes that day's last figures (without this, the requests of the last
+   * second before midnight would be lost whenever the key was used again before the next
+   * flush). One closing day is held: a second rollover before a flush (two midnights within
+   * one flush period) replaces it.
+   */
+  closeDay(): void {
+    const bits = this.slots.dirtyBits(this.slot);
+    if ((bits & DIRTY_TODAY) === 0) return;
+    const f = this.f, at = this.at;
+    f[at + FIELD.closingDay] = f[at + FIELD.day];
+    f[at + FIELD.closingUsed] = f[at + FIELD.used];
+    f[at + FIELD.closingRequests] = f[at + FIELD.requests];
+    f[at + FIELD.closingRateLimited] = f[at + FIELD.rateLimited];
+    f[at + FIELD.closingQuotaExhausted] = f[at + FIELD.quotaExhausted];
+    this.slots.takeDirty(this.slot);
+    this.slots.markDirty(this.slot, DIRTY_CLOSING); // the new day is marked by the request that rolled it
+  }
+
+  /** The held closing day and its counts: [day, used, requests, rateLimited, quotaExhausted] (slot held; when the slot's DIRTY_CLOSING bit was set). */
+  closingCounts(): [number, number, number, number, number] {
+    const f = this.f, at = this.at;
+    return [f[at + FIELD.closingDay], f[at + FIELD.closingUsed], f[at + FIELD.closingRequests], f[at + FIELD.closingRateLimited], f[at + FIELD.closingQuotaExhausted]];
+  }
 
   /** `YYYY-MM-DD` of `day` (another thread may have rolled it: derived, not stored). */
   get dayLabel(): string {

@@ -1,4 +1,5 @@
-// State sync: restart from stored counts, a new day from zero, keys changed by the CLI seen within a second.
+// State sync: restart from stored counts, a new day from zero, keys changed by the CLI seen within a second; last use, a day
+// ended between flushes, pruning while running.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -96,4 +97,64 @@ test('keys created, disabled and rotated by the CLI take effect in a running gua
   const rotated = (await run(process.execPath, [CLI, 'rotate', id, '--state', dir])).stdout.trim().split('\n').at(-1)!;
   await within('a rotated key works', () => g.authenticate(rotated) !== null);
   assert.equal(g.authenticate(created), null, 'the rotated-away key fails');
+});
+
+test("a clean stop stores each key's last use with the day's counts; a restart reads both", async (t) => {
+  const { dir, cleanup } = tempDir(t);
+  let store = StateStore.open(dir);
+  const { key, record } = await store.keys.create('pro', 'Desk A');
+  const g = new Guard();
+  const sync = StateSync.start(store, g, { now: () => T0, intervalMs: 3_600_000 }); // no timer flush: only the stop writes
+  const k = g.authenticate(key)!;
+  g.admit(k, T0 + 1_000, true);
+  g.charge(k, 9, T0 + 1_000);
+  await sync.close();
+  await store.close();
+
+  store = StateStore.open(dir);
+  cleanup.push(() => store.close());
+  assert.deepEqual([...store.usage.readLastUsed()], [[record.id, T0 + 1_000]]);
+  assert.deepEqual(store.usage.readDays('2024-06-01', '2024-06-01').get('2024-06-01')?.get(record.id), { used: 9, requests: 1 });
+});
+
+test('a day that ends between two flushes is stored with its last counts, and the new day apart', async (t) => {
+  const { dir, cleanup } = tempDir(t);
+  const store = StateStore.open(dir);
+  cleanup.push(() => store.close());
+  const { key, record } = await store.keys.create('pro', '');
+  const clock = { ms: T0 };
+  const g = new Guard();
+  const sync = StateSync.start(store, g, { now: () => clock.ms, intervalMs: 3_600_000 });
+  cleanup.push(() => sync.close());
+  const k = g.authenticate(key)!;
+  g.admit(k, T0, true);
+  await sync.tick();
+  const late = Date.parse('2024-06-01T23:59:59.900Z');
+  g.admit(k, late, true);
+  g.charge(k, 4, late);
+  clock.ms = late + 200; // past midnight, before the next flush
+  g.admit(k, clock.ms, true);
+  await sync.tick();
+  const days = store.usage.readDays('2024-06-01', '2024-06-02');
+  assert.deepEqual(days.get('2024-06-01')?.get(record.id), { used: 4, requests: 2 }, 'both requests of the first day, the last one included');
+  assert.deepEqual(days.get('2024-06-02')?.get(record.id), { used: 0, requests: 1 });
+  assert.equal(store.usage.readLastUsed().get(record.id), clock.ms);
+});
+
+test('a running sync prunes, at the first round of each new day, the days more than keepDays back', async (t) => {
+  const { dir, cleanup } = tempDir(t);
+  const store = StateStore.open(dir);
+  cleanup.push(() => store.close());
+  store.usage.put('2024-05-24', 'aaaa1111', 1, 1);
+  store.usage.put('2024-05-25', 'aaaa1111', 2, 2);
+  await store.usage.put('2024-05-26', 'aaaa1111', 3, 3);
+  const clock = { ms: T0 }; // 2024-06-01
+  const sync = StateSync.start(store, new Guard(), { now: () => clock.ms, keepDays: 7, intervalMs: 3_600_000 });
+  cleanup.push(() => sync.close());
+  assert.equal(await sync.pruneIfNewDay(), 1, "the start's prune, not a second one");
+  assert.deepEqual([...store.usage.readDays('2024-05-01', '2024-06-30').keys()], ['2024-05-25', '2024-05-26'], 'at start: the 7 days before 2024-06-01 are kept');
+  clock.ms += 86_400_000; // 2024-06-02, the server still running
+  await sync.tick();
+  assert.equal(await sync.pruneIfNewDay(), 1, 'the new day pruned one more day');
+  assert.deepEqual([...store.usage.readDays('2024-05-01', '2024-06-30').keys()], ['2024-05-26']);
 });

@@ -1,5 +1,6 @@
 // Starts the API server with the operator dashboard mounted, in process, on port 0: clock, mailer and folder injected.
 
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlanName } from '../../../engine/plans.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
@@ -51,8 +52,11 @@ export interface AdminServer {
   /** Moves the injected clock (ms). */
   clock: { ms: number };
   keys: Record<PlanName, string>;
+  /** The folder holding the stored snapshot, `state/` and `operator/` (kept by `close({ keepState: true })`). */
+  stateDir: string;
   store: StateStore;
   guard: Guard;
+  sync: StateSync;
   operator: OperatorStore;
   state: ServerState;
   reloads: ReloadLog;
@@ -66,7 +70,8 @@ export interface AdminServer {
   signIn(password?: string): Promise<Operator>;
   /** POST with the operator's cookie and token and the server's Origin. */
   write(op: Operator, path: string, body?: unknown): Promise<Answer>;
-  close(): Promise<void>;
+  /** Stops as main.ts does (server, then the sync's last flush, then the stores); `keepState` leaves the folder for a restart. */
+  close(options?: { keepState?: boolean }): Promise<void>;
 }
 
 export interface AdminServerOptions {
@@ -78,19 +83,22 @@ export interface AdminServerOptions {
   reload?: { run: () => Promise<any>; progress: () => any };
   /** ADMIN_ORIGIN (none by default: the dashboard answers at 127.0.0.1, and the helper's Origin is `http://127.0.0.1:<port>`). */
   adminOrigin?: string | null;
+  /** Start again on the state folder of this server, closed with `keepState`: same keys, snapshot folder and clock. */
+  restartOf?: AdminServer;
 }
 
 export async function startAdminServer(options: AdminServerOptions = {}): Promise<AdminServer> {
-  const dir = await tempDir('mdq-admin-');
-  const folder = await fixtureCopy(join(dir.path, 'snapshot'));
-  await storeSnapshot(folder, dir.path, { threads: 0 });
+  const previous = options.restartOf ?? null;
+  const dir = previous === null ? await tempDir('mdq-admin-') : { path: previous.stateDir, cleanup: () => rm(previous.stateDir, { recursive: true, force: true }) };
+  const folder = previous?.folder ?? (await fixtureCopy(join(dir.path, 'snapshot')));
+  if (previous === null) await storeSnapshot(folder, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
   const store = StateStore.open(dir.path);
   const operator = OperatorStore.open(dir.path);
-  await operator.setPassword(PASSWORD);
-  const keys = {} as Record<PlanName, string>;
-  for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
-  const clock = { ms: Date.now() };
+  if (previous === null) await operator.setPassword(PASSWORD);
+  const keys = previous?.keys ?? ({} as Record<PlanName, string>);
+  if (previous === null) for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
+  const clock = previous?.clock ?? { ms: Date.now() };
   const now = (): number => clock.ms;
   const guard = new Guard('UTC');
   const sync = StateSync.start(store, guard, { now });
@@ -129,8 +137,10 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     origin,
     clock,
     keys,
+    stateDir: dir.path,
     store,
     guard,
+    sync,
     operator,
     state,
     reloads,
@@ -141,12 +151,12 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     call,
     signIn,
     write: (op, path, body = {}) => call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, body }),
-    async close() {
+    async close({ keepState = false } = {}) {
       server.close();
       await sync.close();
       await store.close();
       await operator.close();
-      await dir.cleanup();
+      if (!keepState) await dir.cleanup();
     },
   };
 }

@@ -1,38 +1,10 @@
 // Mailing a key's details: 503 mail_not_configured without SMTP_URL; through a local SMTP server, arriving without the secret.
 
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { mailerFromEnv } from '../../../transport/admin/key-mail.js';
+import { localSmtp } from '../../helpers/local-smtp.js';
 import { idOf, secretOf, startAdminServer } from './admin-server.js';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** An SMTP server on 127.0.0.1:0 that keeps what it receives (no TLS, no auth: loopback only). */
-async function localSmtp(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => (raw += chunk));
-      stream.on('end', () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 test('without SMTP_URL there is no mailer', () => {
   assert.equal(mailerFromEnv({}), null);
@@ -58,6 +30,7 @@ test('with SMTP_URL, the details reach the contact through a real SMTP exchange,
   const s = await startAdminServer({ mailer: mailerFromEnv({ SMTP_URL: smtp.url, MAIL_FROM: 'ops@service.example' }) });
   t.after(() => s.close());
   const op = await s.signIn();
+  assert.equal((await s.call('/admin/api/keys', { cookie: op.cookie })).body.mail_configured, true, 'the keys page is told mail is configured');
   const key = s.keys.enterprise;
   const id = idOf(key);
   await s.operator.setContact(id, 'desk@example.com');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { secretHash } from '../../../transport/guard/api-key.js';
 import { Guard } from '../../../transport/guard/guard.js';
+import { LimitsUnavailable, type SharedLimits } from '../../../transport/guard/shared-limits.js';
 import type { KeyRecord, PlanName } from '../../../engine/plans.js';
 
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
@@ -150,8 +151,54 @@ test('drainDirty hands over each changed key once with its day', () => {
   g.charge(k, 7, T0);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0, T0]]);
   assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'second drain is empty');
+});
+
+test('every admitted or refused request stamps the key\'s last use; an earlier instant never moves it back', () => {
+  const g = guardWith(record('abcd1234', 'free'), record('efgh5678', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  assert.equal(k.lastUsedMs, 0, 'none before the first request');
+  g.admit(k, T0, true);
+  assert.equal(k.lastUsedMs, T0);
+  for (let i = 0; i < 40; i++) g.admit(k, T0 + 1_000, true); // the last ten are refused 429
+  assert.equal(k.lastUsedMs, T0 + 1_000, 'a refused request is an authenticated one too');
+  g.admit(k, T0 + 500, true); // another thread's request, taken a moment late
+  assert.equal(k.lastUsedMs, T0 + 1_000);
+  assert.equal(g.authenticate(`mdq_efgh5678_${SECRET}`)!.lastUsedMs, 0, 'another key is untouched');
+});
+
+test("a day that ends before a flush is drained with its last counts, then the new day's", () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  const lateAt = Date.parse('2024-06-01T23:59:59.800Z');
+  const earlyAt = Date.parse('2024-06-02T00:00:00.100Z');
+  g.admit(k, T0, true);
+  g.charge(k, 10, T0);
+  g.drainDirty(() => {}); // flushed at noon
+  g.admit(k, lateAt, true);
+  g.charge(k, 5, lateAt); // not flushed before midnight
+  g.admit(k, earlyAt, true);
+  g.charge(k, 3, earlyAt);
+  const seen: unknown[] = [];
+  assert.equal(g.drainDirty((...a) => seen.push(a)), 1, 'one key');
+  assert.deepEqual(seen, [
+    ['abcd1234', '2024-06-01', 15, 2, 0, 0, earlyAt],
+    ['abcd1234', '2024-06-02', 3, 1, 0, 0, earlyAt],
+  ]);
+  assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'the closing day is drained once');
+});
+
+test('a day that ends after its last counts were flushed is not drained again', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  g.drainDirty(() => {});
+  const tomorrow = T0 + 86_400_000;
+  g.admit(k, tomorrow, true);
+  const seen: unknown[] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-02', 0, 1, 0, 0, tomorrow]]);
 });
 
 test('seeded usage continues the day from stored counts', () => {
@@ -169,4 +216,29 @@ test('a table refresh keeps the bucket of a key that stays', () => {
   for (let i = 0; i < 30; i++) g.admit(k, T0, true);
   g.setKeys([record('abcd1234', 'free', { org: 'Desk B' })]);
   assert.equal(g.admit(g.authenticate(`mdq_abcd1234_${SECRET}`)!, T0, true).code, 'rate_limited', 'refresh grants no tokens');
+});
+
+test("with shared limits (Redis) the last use is this instance's and the day's counts the store's answer; an unreachable store still stamps the use", async () => {
+  let down = false;
+  const shared: SharedLimits = {
+    admit: async () => {
+      if (down) throw new LimitsUnavailable('test');
+      return { refused: 0, units: 0, used: 120, requests: 9, rateLimited: 0, quotaExhausted: 0 }; // other instances' requests included
+    },
+    charge: async (_id, _day, rows) => 120 + rows,
+  };
+  const g = new Guard('UTC', shared);
+  g.setKeys([record('abcd1234', 'pro')]);
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  await g.admitShared(k, T0, true);
+  await g.chargeShared(k, 5, T0);
+  const seen: unknown[] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0]]);
+  down = true;
+  await assert.rejects(g.admitShared(k, T0 + 5_000, true), LimitsUnavailable);
+  assert.equal(k.lastUsedMs, T0 + 5_000, 'the key was authenticated');
+  seen.length = 0;
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0 + 5_000]], 'and that use reaches the next flush');
 });

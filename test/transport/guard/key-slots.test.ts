@@ -25,9 +25,9 @@ test('4 threads × 20,000 admits of one enterprise key at one instant: exactly 6
   assert.equal(admitted.reduce((a, b) => a + b, 0), 600, `per thread: ${admitted.join(', ')}`);
   const q = owner.quota(owner.authenticate(`mdq_enterpr01_${SECRET}`)!, NOW);
   assert.deepEqual([q.requests_today, q.used], [80_000, 600]);
-  const drained: [string, number, number, number][] = [];
-  owner.drainDirty((id, _day, used, requests, rateLimited) => drained.push([id, used, requests, rateLimited]));
-  assert.deepEqual(drained, [['enterpr01', 600, 80_000, 79_400]], 'the owner drains what the other threads counted');
+  const drained: [string, number, number, number, number][] = [];
+  owner.drainDirty((id, _day, used, requests, rateLimited, _quota, lastUsedMs) => drained.push([id, used, requests, rateLimited, lastUsedMs]));
+  assert.deepEqual(drained, [['enterpr01', 600, 80_000, 79_400, NOW]], 'the owner drains what the other threads counted, and their last use');
   assert.equal(owner.drainDirty(() => {}), 0, 'and only once');
 });
 

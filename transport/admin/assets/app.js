@@ -28,6 +28,35 @@
   const num = (n) => (n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US'));
   const ms = (n) => (n === null || n === undefined ? '—' : n < 1 ? `${(n * 1000).toFixed(0)} µs` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+  /** `5 min ago`, `3 h ago`, `2 d ago` (from this browser's clock; the exact instant is in the title). */
+  const ago = (iso) => {
+    const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+    return s < 60 ? 'just now' : s < 3600 ? `${Math.floor(s / 60)} min ago` : s < 86400 ? `${Math.floor(s / 3600)} h ago` : `${Math.floor(s / 86400)} d ago`;
+  };
+  /** An SVG element (sparklines): attributes only, no inline style (the page's CSP forbids it). */
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const [k, v] of Object.entries(attrs ?? {})) el.setAttribute(k, String(v));
+    el.append(...children);
+    return el;
+  }
+  /** Seven bars, oldest day first, scaled to the largest; an empty day is a thin grey mark. */
+  function sparkline(values, kind) {
+    const W = 8, H = 18, max = Math.max(...values);
+    return svg('svg', { class: `spark ${kind}`, width: values.length * W, height: H, viewBox: `0 0 ${values.length * W} ${H}`, 'aria-hidden': 'true' },
+      ...values.map((v, i) => {
+        const bar = v === 0 ? 1 : Math.max(2, Math.round((v / max) * H));
+        return svg('rect', { x: i * W + 1, y: H - bar, width: W - 2, height: bar, class: v === 0 ? 'zero' : '' });
+      }));
+  }
+  /** A key's requests and rows of the last days: a sparkline each with the total; each day's figures in the title. */
+  function history(days, requests, rows) {
+    const perDay = days.map((d, i) => `${d}: ${num(requests[i])} requests, ${num(rows[i])} rows`).join('\n');
+    const sum = (a) => a.reduce((x, y) => x + y, 0);
+    const line = (name, values, kind) => h('div', { class: 'spark-line' }, h('span', { class: 'spark-name' }, name), sparkline(values, kind), h('span', { class: 'spark-total' }, num(sum(values))));
+    return h('div', { class: 'spark-box', title: perDay, role: 'img', 'aria-label': `last ${days.length} days, oldest first: ${perDay.replace(/\n/g, '; ')}`, 'data-requests': requests.join(','), 'data-rows': rows.join(',') },
+      line('req', requests, 'req'), line('rows', rows, 'rows'));
+  }
   const duration = (s) => {
     const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
     return d ? `${d} d ${hh} h` : hh ? `${hh} h ${mm} min` : mm ? `${mm} min ${s % 60} s` : `${s} s`;
@@ -158,7 +187,7 @@
         h('div', { class: 'stat wide' }, h('div', { class: 'label' }, 'Data version (X-Data-Version)'), h('div', { class: 'value mono', id: 'data-version' }, d.version ?? 'none loaded'), manifest.created ? h('div', { class: 'sub' }, `snapshot created ${manifest.created}`) : null),
         stat('Symbols', num(d.totals.symbols), `${d.markets.filter((m) => m.symbols > 0).length} markets with data`),
         stat('K-line rows', num(d.totals.rows)),
-        stat('Macro series', d.macro ? 'loaded' : 'none')),
+        stat('Macro series', d.macro ? num(d.macro_series) : 'none', d.macro ? `distinct series keys · ${num(d.macro_indicators)} indicators` : 'no macro.csv in the snapshot', 'macro-series')),
       h('section', { class: 'card' },
         h('h2', null, 'Markets'),
         h('div', { class: 'scroll' }, h('table', { id: 'markets' },
@@ -215,11 +244,12 @@
     } },
     h('label', null, 'Plan', plan), h('label', null, 'Organisation', org), h('label', null, 'Contact e-mail', contact), h('button', { type: 'submit', id: 'create-key' }, 'Create key'));
 
+    const COLUMNS = ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', 'Last used', `Last ${d.days.length} days`, 'Actions'];
     const tbody = h('tbody');
     const heading = h('h2', null, 'Keys');
     async function refreshTable() {
       const fresh = await api('GET', '/admin/api/keys');
-      fillTable(fresh.keys, fresh.mail_configured);
+      fillTable(fresh);
     }
     async function act(id, action, body, done) {
       try {
@@ -240,7 +270,7 @@
     /** Changes a key's plan: its limits change at once, today's usage stays. */
     function planRow(k, tr) {
       const select = h('select', { id: `plan-of-${k.id}`, 'aria-label': `plan of ${k.id}` }, ['free', 'pro', 'enterprise', 'internal'].map((p) => h('option', { value: p, selected: p === k.plan }, p)));
-      const row = h('tr', { class: 'row-form', 'data-form': 'plan' }, h('td', { colSpan: 7 },
+      const row = h('tr', { class: 'row-form', 'data-form': 'plan' }, h('td', { colSpan: COLUMNS.length },
         h('form', { class: 'inline', onsubmit: (e) => {
           e.preventDefault();
           if (select.value === k.plan) return void row.remove();
@@ -251,14 +281,14 @@
     }
     function contactRow(k, tr) {
       const input = h('input', { type: 'email', value: k.contact ?? '', placeholder: 'ops@example.com', 'aria-label': `contact of ${k.id}` });
-      const row = h('tr', { class: 'row-form', 'data-form': 'contact' }, h('td', { colSpan: 7 },
+      const row = h('tr', { class: 'row-form', 'data-form': 'contact' }, h('td', { colSpan: COLUMNS.length },
         h('form', { class: 'inline', onsubmit: (e) => {
           e.preventDefault();
           act(k.id, 'contact', { contact: input.value }, () => say(msg, input.value ? `Contact of ${k.id} set to ${input.value}.` : `Contact of ${k.id} removed.`, 'ok'));
         } }, h('label', null, `Contact e-mail of ${k.id}`, input), h('button', { type: 'submit' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
       openRowForm(tr, row, input);
     }
-    function fillTable(keys, mailConfigured) {
+    function fillTable({ keys, days, mail_configured: mailConfigured }) {
       tbody.replaceChildren(...keys.map((k) => {
         const rotate = h('button', { type: 'button', class: 'small danger', onclick: () => {
           if (!rotate.classList.contains('confirm')) {
@@ -277,6 +307,9 @@
           h('td', { 'data-label': 'Organisation' }, k.org || '—'),
           h('td', { 'data-label': 'Contact' }, k.contact ?? h('span', { class: 'muted' }, 'none')),
           h('td', { class: 'small', 'data-label': 'Created' }, when(k.created)),
+          h('td', { class: 'small', 'data-label': 'Last used', 'data-role': 'last-used' },
+            k.last_used ? h('time', { dateTime: k.last_used, title: k.last_used }, ago(k.last_used)) : h('span', { class: 'muted' }, 'never')),
+          h('td', { 'data-label': `Last ${days.length} days`, 'data-role': 'history' }, history(days, k.requests_by_day, k.rows_by_day)),
           h('td', { class: 'row-actions' }, h('div', { class: 'actions' },
             k.disabled
               ? h('button', { type: 'button', class: 'small', 'data-action': 'enable', onclick: () => act(k.id, 'enable', {}, () => say(msg, `Enabled key ${k.id}.`, 'ok')) }, 'Enable')
@@ -284,18 +317,20 @@
             rotate,
             h('button', { type: 'button', class: 'small', 'data-action': 'plan', onclick: () => planRow(k, tr) }, 'Plan'),
             h('button', { type: 'button', class: 'small', 'data-action': 'contact', onclick: () => contactRow(k, tr) }, 'Contact'),
-            h('button', { type: 'button', class: 'small', 'data-action': 'mail', title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'SMTP_URL is not set', onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
+            h('button', { type: 'button', class: 'small', 'data-action': 'mail', disabled: !mailConfigured,
+              title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'Mail is not configured: SMTP_URL is not set on the server',
+              onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
         return tr;
       }));
       document.getElementById('mail-notice')?.classList.toggle('hidden', mailConfigured);
       heading.textContent = `Keys (${keys.length})`;
     }
-    fillTable(d.keys, d.mail_configured);
+    fillTable(d);
     return [
       h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
-      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons will say so and send nothing.'),
+      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons are disabled.'),
       h('section', { class: 'card' }, heading,
-        h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', 'Actions'].map((t) => h('th', null, t)))), tbody)),
+        h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, COLUMNS.map((t) => h('th', null, t)))), tbody)),
     ];
   }
 
