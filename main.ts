@@ -113,14 +113,17 @@ const otherThreads = settings.threads - 1;
 /** The guard as the state sync sees it: a new key table also goes to the other serving threads. */
 const syncedGuard: GuardPort = {
   setKeys: (records) => {
-    guard.setKeys(records);
-    threads?.setKeys([...records], guard.assignments());
+    try {
+      guard.setKeys(records); // throws after taking the table when it left keys out (reported by the sync)
+    } finally {
+      threads?.setKeys([...records], guard.assignments());
+    }
   },
   dayLabel: (nowMs) => guard.dayLabel(nowMs),
   seedUsage: (...usage) => guard.seedUsage(...usage),
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
-const sync = StateSync.start(store, syncedGuard);
+const sync = StateSync.start(store, syncedGuard, { onError: (error) => logger.error(error instanceof Error ? error.message : String(error)) });
 const state: ServerState = { dataset: opened.dataset, draining: false };
 const kernels = new KernelPool(settings.poolThreads);
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
