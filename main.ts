@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
 import { SERVER } from './loaders/config/settings.js';
+import { DEFAULT_PLANS } from './engine/plans.js';
 import type { ServerState } from './transport/server.js';
 import type { ServingThreads as Threads } from './transport/threads/serving-threads.js';
 import type { GuardPort } from './loaders/state/state-sync.js';
@@ -63,6 +64,8 @@ function serviceInfo(): { version: string; commit: string } {
 
 const MB = 1024 * 1024;
 const { host, port, snapshot: snapshotDir, state: stateDir } = settings;
+/** The plans in force: the built-in table. */
+const plans = DEFAULT_PLANS;
 
 /**
  * Until it serves, an operator's mistake ends the process with one line: exit 2 for a
@@ -87,7 +90,7 @@ function redisDown(error: Error): void {
   const t = performance.now();
   if (t - redisDownLoggedAt >= 10_000) (redisDownLoggedAt = t), logger.error({ err: { message: error.message } }, 'Redis: connection lost; limited keys get 503 limits_unavailable until it is back');
 }
-const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis));
+const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), null, { plans });
 const loadStarted = performance.now();
 const opened = await ensureDataset({
   stateDir,
@@ -148,10 +151,10 @@ const requestFigures = () => (threads === null ? server.requests : server.reques
 const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
 reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
-const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
+const admin = createAdmin({ store, operator, guard, plans, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
 const accessLog = settings.accessLog ? new AccessLog(destination, otherThreads > 0 ? 0 : null) : null;
-const openapi = JSON.stringify(buildOpenApi());
+const openapi = JSON.stringify(buildOpenApi(plans));
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
 const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [], refreshPeers: () => threads?.refreshFigures() ?? Promise.resolve() } : {};
@@ -174,6 +177,7 @@ if (otherThreads > 0) {
       forwardToken,
       dataset: datasetMessage(state.dataset!),
       slots: guard.slots.buffer,
+      plans: plans.toMessage(),
       keys: store.keys.list(),
       assignments: guard.assignments(),
       openapi,

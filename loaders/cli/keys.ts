@@ -4,7 +4,7 @@ import { exitOnError, startProgram } from '../config/run-program.js';
 import { KindError } from '../config/kinds.js';
 import { SettingError } from '../config/read-settings.js';
 import { KEYS } from '../config/settings.js';
-import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
+import { BUILT_IN_PLAN_NAMES, type PlanName } from '../../engine/plans.js';
 import type { KeyRecord } from '../state/key-store.js';
 import { StateStore } from '../state/state-store.js';
 
@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { args: number; usage: string }> = {
   disable: { args: 1, usage: 'disable takes one key id' },
   enable: { args: 1, usage: 'enable takes one key id' },
   rotate: { args: 1, usage: 'rotate takes one key id' },
-  'set-plan': { args: 2, usage: `set-plan takes a key id and a plan: set-plan <id> <${PLAN_NAMES.join('|')}>` },
+  'set-plan': { args: 2, usage: `set-plan takes a key id and a plan: set-plan <id> <${BUILT_IN_PLAN_NAMES.join('|')}>` },
 };
 
 /** The plan argument of set-plan, checked by the same kind as --plan (exit 2 naming it). */
@@ -43,7 +43,7 @@ async function run(out: (line: string) => void): Promise<void> {
   if (spec === undefined) throw new SettingError(`unknown command '${command}'; --help lists them`);
   if (rest.length !== spec.args) throw new SettingError(spec.usage);
   if (command !== 'create' && (values.plan !== null || values.org !== null)) throw new SettingError(`--plan and --org belong to create, not ${command}`);
-  if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${PLAN_NAMES.join(', ')})`);
+  if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${BUILT_IN_PLAN_NAMES.join(', ')})`);
   const newPlan = command === 'set-plan' ? planArgument(rest[1]) : null;
 
   const store = StateStore.open(values.state);

@@ -1,7 +1,7 @@
 // Every setting of the server and the CLIs, declared once: flag, variable, kind, default, doc.
 
 import { availableParallelism } from 'node:os';
-import { PLAN_NAMES } from '../../engine/plans.js';
+import { BUILT_IN_PLAN_NAMES } from '../../engine/plans.js';
 import * as kind from './kinds.js';
 import type { Kind } from './kinds.js';
 
@@ -98,7 +98,7 @@ export const SERVER_SETTINGS = {
 // ---- The CLIs' own flags (no environment variable). ----
 
 export const KEYS_SETTINGS = {
-  plan: optional({ flag: 'plan', env: null, kind: kind.oneOf(PLAN_NAMES), doc: 'Plan of the key to create.' }),
+  plan: optional({ flag: 'plan', env: null, kind: kind.oneOf(BUILT_IN_PLAN_NAMES), doc: 'Plan of the key to create.' }),
   org: optional({ flag: 'org', env: null, kind: kind.text(200), doc: 'Organisation the key is for (create); no tabs or line breaks, so that list prints one line per key.' }),
   state: STATE_DIR,
 };
@@ -149,11 +149,11 @@ export const KEYS: Program<typeof KEYS_SETTINGS> = {
   usage: 'npm run keys -- <command> [flags]',
   about: [
     'Manages API keys in the state folder. Commands:',
-    `  create --plan ${PLAN_NAMES.join('|')} [--org NAME]   prints the new key on the last line`,
+    `  create --plan ${BUILT_IN_PLAN_NAMES.join('|')} [--org NAME]   prints the new key on the last line`,
     '  list                                                    id, plan, enabled|disabled, org, created',
     '  disable <id> | enable <id>',
     '  rotate <id>                                             prints the new key; the old one stops working',
-    `  set-plan <id> <${PLAN_NAMES.join('|')}>            today's usage is kept; a running server applies it within a second`,
+    `  set-plan <id> <${BUILT_IN_PLAN_NAMES.join('|')}>            today's usage is kept; a running server applies it within a second`,
   ].join('\n'),
   settings: KEYS_SETTINGS,
   positionals: { min: 0, max: 3 },

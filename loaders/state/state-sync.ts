@@ -105,8 +105,8 @@ export class StateSync {
 
   /**
    * Hands the stored key table to the guard. A guard that had to leave keys out (no slot
-   * left) still took the rest and throws to say so: reported here, so whoever asked for the
-   * reload (the timer, the dashboard, the key mirror) carries on.
+   * left, a plan not in force) still took the rest and throws to say so: reported here, so
+   * whoever asked for the reload (the timer, the dashboard, the key mirror) carries on.
    */
   private applyKeys(): void {
     try {

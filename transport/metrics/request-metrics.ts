@@ -2,13 +2,12 @@
 // place, nothing allocated per request. prom-client reads them when scraped (exposition.ts):
 // its own labelled inc/observe cost ~1 µs a request here (measured), these ~20 ns.
 
-import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
+import { DEFAULT_PLANS, type Plan } from '../../engine/plans.js';
 
 /** Upper bounds (seconds) of the latency histogram: 50 µs to 5 s. */
 export const LATENCY_BUCKETS: readonly number[] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** The plan label of an answer no key was checked for (documents, health, a missing key). */
 export const NO_PLAN = 'none';
-const PLAN_LABELS: readonly string[] = [...PLAN_NAMES, NO_PLAN];
 /** Statuses get a column each as they first appear (a handful: 200, 304, 4xx, 5xx). */
 const MAX_STATUSES = 32;
 
@@ -46,6 +45,8 @@ export interface RequestFigures {
 export class RequestMetrics implements RequestFigures {
   private readonly statuses: number[] = [];
   private readonly statusSlot = new Int8Array(600).fill(-1);
+  /** The plan label of each plan column: the plans in force (by `Plan.index`), then NO_PLAN. */
+  private readonly planLabels: readonly string[];
   /** [route][status slot][plan] */
   private readonly requests: Float64Array;
   private readonly rows: Float64Array;
@@ -53,8 +54,13 @@ export class RequestMetrics implements RequestFigures {
   private readonly latency: Float64Array;
   private readonly latencySum: Float64Array;
 
-  constructor(readonly routes: readonly string[]) {
-    const cells = routes.length * MAX_STATUSES * PLAN_LABELS.length;
+  /**
+   * @param plans the names of the plans in force, in `Plan.index` order (every serving
+   *   thread's figures are added column by column, so every thread gives the same list).
+   */
+  constructor(readonly routes: readonly string[], readonly plans: readonly string[] = DEFAULT_PLANS.names) {
+    this.planLabels = [...plans, NO_PLAN];
+    const cells = routes.length * MAX_STATUSES * this.planLabels.length;
     this.requests = new Float64Array(cells);
     this.rows = new Float64Array(cells);
     this.latency = new Float64Array(routes.length * (LATENCY_BUCKETS.length + 1));
@@ -68,9 +74,9 @@ export class RequestMetrics implements RequestFigures {
     return index;
   }
 
-  /** One answer: its route index, status, plan (null: none), rows charged and seconds taken. */
-  record(route: number, status: number, plan: PlanName | null, rows: number, seconds: number): void {
-    const cell = (route * MAX_STATUSES + this.slotOf(status)) * PLAN_LABELS.length + (plan === null ? PLAN_NAMES.length : PLAN_NAMES.indexOf(plan));
+  /** One answer: its route index, status, plan (one of the constructor's; null: none), rows charged and seconds taken. */
+  record(route: number, status: number, plan: Plan | null, rows: number, seconds: number): void {
+    const cell = (route * MAX_STATUSES + this.slotOf(status)) * this.planLabels.length + (plan === null ? this.plans.length : plan.index);
     this.requests[cell]++;
     this.rows[cell] += rows;
     let bucket = 0;
@@ -84,9 +90,9 @@ export class RequestMetrics implements RequestFigures {
     const out: RequestCell[] = [];
     for (let r = 0; r < this.routes.length; r++) {
       for (let s = 0; s < this.statuses.length; s++) {
-        for (let p = 0; p < PLAN_LABELS.length; p++) {
-          const cell = (r * MAX_STATUSES + s) * PLAN_LABELS.length + p;
-          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.statuses[s], plan: PLAN_LABELS[p], requests: this.requests[cell], rows: this.rows[cell] });
+        for (let p = 0; p < this.planLabels.length; p++) {
+          const cell = (r * MAX_STATUSES + s) * this.planLabels.length + p;
+          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.statuses[s], plan: this.planLabels[p], requests: this.requests[cell], rows: this.rows[cell] });
         }
       }
     }
@@ -112,7 +118,7 @@ export class RequestMetrics implements RequestFigures {
 
   /** Adds another thread's figures (over the same routes) to these. */
   add(other: RequestSnapshot): void {
-    const plans = PLAN_LABELS.length;
+    const plans = this.planLabels.length;
     for (let r = 0; r < this.routes.length; r++) {
       for (let s = 0; s < other.statuses.length; s++) {
         const mine = this.slotOf(other.statuses[s]);
@@ -130,7 +136,7 @@ export class RequestMetrics implements RequestFigures {
 
   /** These figures plus `others`' (each thread's latest), as a new object. */
   combined(others: readonly RequestSnapshot[]): RequestMetrics {
-    const sum = new RequestMetrics(this.routes);
+    const sum = new RequestMetrics(this.routes, this.plans);
     sum.add(this.snapshot());
     for (const o of others) sum.add(o);
     return sum;

@@ -1,7 +1,7 @@
 // Starts the API server with the operator dashboard mounted, in process, on port 0: clock, mailer and folder injected.
 
 import { join } from 'node:path';
-import type { PlanName } from '../../../engine/plans.js';
+import type { BuiltInPlanName } from '../../../engine/plans.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../../loaders/open-dataset.js';
 import { type ReloadProgress, Reloader } from '../../../loaders/reload/reloader.js';
@@ -50,7 +50,7 @@ export interface AdminServer {
   origin: string;
   /** Moves the injected clock (ms). */
   clock: { ms: number };
-  keys: Record<PlanName, string>;
+  keys: Record<BuiltInPlanName, string>;
   store: StateStore;
   guard: Guard;
   operator: OperatorStore;
@@ -88,7 +88,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
   const store = StateStore.open(dir.path);
   const operator = OperatorStore.open(dir.path);
   await operator.setPassword(PASSWORD);
-  const keys = {} as Record<PlanName, string>;
+  const keys = {} as Record<BuiltInPlanName, string>;
   for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
   const clock = { ms: Date.now() };
   const now = (): number => clock.ms;
@@ -102,7 +102,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
   reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
-  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
+  const admin = createAdmin({ store, operator, guard, plans: guard.plans, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
