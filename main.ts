@@ -24,6 +24,7 @@ const { ensureDataset } = await import('./loaders/ensure-dataset.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
 const { OperatorStore } = await import('./loaders/state/operator-store.js');
 const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
+const { keyPlanProblem } = await import('./loaders/state/key-plans.js');
 const { StateStore } = await import('./loaders/state/state-store.js');
 const { StateSync } = await import('./loaders/state/state-sync.js');
 const { connectRedis, RedisUnreachable } = await import('./loaders/state/redis-connect.js');
@@ -64,8 +65,8 @@ function serviceInfo(): { version: string; commit: string } {
 
 const MB = 1024 * 1024;
 const { host, port, snapshot: snapshotDir, state: stateDir } = settings;
-/** The plans in force: the built-in table. */
-const plans = DEFAULT_PLANS;
+/** The plans in force: PLANS_FILE's (read and checked with the settings), or the built-in table. */
+const plans = settings.plansFile ?? DEFAULT_PLANS;
 
 /**
  * Until it serves, an operator's mistake ends the process with one line: exit 2 for a
@@ -91,6 +92,13 @@ function redisDown(error: Error): void {
   if (t - redisDownLoggedAt >= 10_000) (redisDownLoggedAt = t), logger.error({ err: { message: error.message } }, 'Redis: connection lost; limited keys get 503 limits_unavailable until it is back');
 }
 const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), null, { plans });
+const store = StateStore.open(stateDir);
+/** Every stored key's plan must be in force (not a plan taken out of PLANS_FILE, or the file left out): else exit 2 naming the key. */
+function checkKeyPlans(): void {
+  const problem = keyPlanProblem(store.keys.list(), plans);
+  if (problem !== null) throw new SettingError(problem);
+}
+checkKeyPlans(); // before the data load: a mistake costs no wait
 const loadStarted = performance.now();
 const opened = await ensureDataset({
   stateDir,
@@ -101,9 +109,9 @@ const opened = await ensureDataset({
 });
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-const store = StateStore.open(stateDir);
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
 const mirror = redis === null ? null : await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) });
+checkKeyPlans(); // the keys Redis holds too
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
   // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.
