@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
 import { SERVER } from './loaders/config/settings.js';
+import { DEFAULT_PLANS } from './engine/plans.js';
 import type { RunningServer, ServerState } from './transport/server.js';
 import type { AccessLog as AccessLogType } from './transport/log.js';
 import type { KernelPool as KernelPoolType } from './engine/pool/pool.js';
@@ -39,6 +40,7 @@ const { ensureDataset } = await import('./loaders/ensure-dataset.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
 const { OperatorStore } = await import('./loaders/state/operator-store.js');
 const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
+const { keyPlanProblem } = await import('./loaders/state/key-plans.js');
 const { StateStore } = await import('./loaders/state/state-store.js');
 const { StateSync } = await import('./loaders/state/state-sync.js');
 const { connectRedis, RedisUnreachable } = await import('./loaders/state/redis-connect.js');
@@ -79,6 +81,8 @@ function serviceInfo(): { version: string; commit: string } {
 
 const MB = 1024 * 1024;
 const { host, port, snapshot: snapshotDir, state: stateDir } = settings;
+/** The plans in force: PLANS_FILE's (read and checked with the settings), or the built-in table. */
+const plans = settings.plansFile ?? DEFAULT_PLANS;
 
 /**
  * Until it serves, an operator's mistake ends the process with one line: exit 2 for a
@@ -167,7 +171,14 @@ onSignal = (signal) => {
   else hupDuringStart = true; // several count as one
 };
 
-const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis));
+const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), null, { plans });
+const store = (parts.store = StateStore.open(stateDir));
+/** Every stored key's plan must be in force (not a plan taken out of PLANS_FILE, or the file left out): else exit 2 naming the key. */
+function checkKeyPlans(): void {
+  const problem = keyPlanProblem(store.keys.list(), plans);
+  if (problem !== null) throw new SettingError(problem);
+}
+checkKeyPlans(); // before the data load: a mistake costs no wait
 const loadStarted = performance.now();
 const opened = await ensureDataset({
   stateDir,
@@ -179,9 +190,9 @@ const opened = await ensureDataset({
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 state.dataset = opened.dataset;
 
-const store = (parts.store = StateStore.open(stateDir));
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
 const mirror = redis === null ? null : (parts.mirror = await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
+checkKeyPlans(); // the keys Redis holds too
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
   // Shown once on stderr, a terminal's, never in the log (stdout), which must not hold a secret.
@@ -194,14 +205,17 @@ const otherThreads = settings.threads - 1;
 /** The guard as the state sync sees it: a new key table also goes to the other serving threads. */
 const syncedGuard: GuardPort = {
   setKeys: (records) => {
-    guard.setKeys(records);
-    threads?.setKeys([...records], guard.assignments());
+    try {
+      guard.setKeys(records); // throws after taking the table when it left keys out (reported by the sync)
+    } finally {
+      threads?.setKeys([...records], guard.assignments());
+    }
   },
   dayLabel: (nowMs) => guard.dayLabel(nowMs),
   seedUsage: (...usage) => guard.seedUsage(...usage),
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
-const sync = (parts.sync = StateSync.start(store, syncedGuard));
+const sync = (parts.sync = StateSync.start(store, syncedGuard, { onError: (error) => logger.error(error instanceof Error ? error.message : String(error)) }));
 const kernels = (parts.kernels = new KernelPool(settings.poolThreads));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
@@ -225,10 +239,10 @@ const requestFigures = () => (threads === null ? server.requests : server.reques
 const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
 reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
-const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
+const admin = createAdmin({ store, operator, guard, plans, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
 const accessLog = settings.accessLog ? (parts.accessLog = new AccessLog(destination, otherThreads > 0 ? 0 : null)) : null;
-const openapi = JSON.stringify(buildOpenApi());
+const openapi = JSON.stringify(buildOpenApi(plans));
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
 const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] } : {};
@@ -249,6 +263,7 @@ if (otherThreads > 0) {
       port: server.port,
       dataset: datasetMessage(state.dataset!),
       slots: guard.slots.buffer,
+      plans: plans.toMessage(),
       keys: store.keys.list(),
       assignments: guard.assignments(),
       openapi,

@@ -4,6 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { datasetFromMessage } from './engine/dataset/dataset-message.js';
+import { Plans } from './engine/plans.js';
 import { connectRedis } from './loaders/state/redis-connect.js';
 import { RequestMeter } from './transport/admin/meter.js';
 import { Guard } from './transport/guard/guard.js';
@@ -27,7 +28,7 @@ const logger = createLogger(settings.logLevel as LogLevel, process.stdout);
 
 try {
   const redis = settings.redisUrl === null ? null : await connectRedis(settings.redisUrl, () => {}); // the main thread logs Redis's state
-  const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), start.slots);
+  const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), start.slots, { plans: Plans.fromMessage(start.plans) });
   guard.setKeys(start.keys, start.assignments);
   const state: ServerState = { dataset: datasetFromMessage(start.dataset), draining: false };
   setKlineTextBudget(settings.klineTextCacheMb * MB);

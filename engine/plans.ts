@@ -1,11 +1,22 @@
-// The plans of decisions.md §3: the spec's Limits table plus the operators' `internal` plan (shared by the key store and the guard).
+// The plans of decisions.md §3 (the spec's Limits table plus the operators' `internal` plan) and
+// the table of plans in force: those, with the figures PLANS_FILE changes, and the plans it adds.
 
-/** Plan identifiers as stored with a key and answered in `/quota`'s `plan`. */
-export type PlanName = 'free' | 'pro' | 'enterprise' | 'internal';
+/**
+ * A plan's name as stored with a key and answered in `/quota`'s `plan`: `[a-z][a-z0-9_-]{0,31}`.
+ * Which names exist is the table in force ({@link Plans}); a stored key may name one that is not.
+ */
+export type PlanName = string;
 
-/** The limits of one plan. `null` means "never limited" (internal keys only). */
-export interface Plan {
-  readonly name: PlanName;
+/** The pattern every plan name matches. */
+export const PLAN_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** True when `text` is a well-formed plan name (whether such a plan is in force is `Plans.has`). */
+export function wellFormedPlanName(text: string): boolean {
+  return PLAN_NAME.test(text);
+}
+
+/** The limits of one plan. `null` means "never limited" (the internal plan's rate and quota). */
+export interface PlanFigures {
   /** Requests per minute: bucket capacity, refilled at rpm/60 tokens a second. */
   readonly rpm: number | null;
   /** Rows a day. */
@@ -16,25 +27,112 @@ export interface Plan {
   readonly rowsPerCall: number;
 }
 
-/** Every plan by name, with the figures of service-spec.md's Limits table. */
-export const PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  free: Object.freeze({ name: 'free', rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100 }),
-  pro: Object.freeze({ name: 'pro', rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500 }),
-  enterprise: Object.freeze({ name: 'enterprise', rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500 }),
-  internal: Object.freeze({ name: 'internal', rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500 }),
-} satisfies Record<PlanName, Plan>);
-
-/** Plan names in the order the keys command lists them. */
-export const PLAN_NAMES: readonly PlanName[] = Object.freeze(['free', 'pro', 'enterprise', 'internal']);
-
-/** True when `value` names a plan. */
-export function isPlanName(value: string): value is PlanName {
-  return Object.hasOwn(PLANS, value);
+/** A plan as given to {@link Plans}: its name and figures. */
+export interface PlanSpec extends PlanFigures {
+  readonly name: PlanName;
 }
+
+/** A plan in force. Resolved once per key (when the key table is taken), never per request. */
+export interface Plan extends PlanSpec {
+  /** Its place in the table in force (0, 1, …): per-plan counters are indexed by it, so no request looks a name up. */
+  readonly index: number;
+  /**
+   * The plan as cache keys and ETags name it: its name and the figures that shape an answer
+   * (batch, rows per call), so an answer made under other figures of the same name (a changed
+   * PLANS_FILE) is never served from a cache or revalidated as unchanged.
+   */
+  readonly answerKey: string;
+}
+
+/** The plans every table holds: the spec's Limits table, then `internal`. */
+export type BuiltInPlanName = 'free' | 'pro' | 'enterprise' | 'internal';
+
+/** Built-in plan names in the order the keys command and the first start list them. */
+export const BUILT_IN_PLAN_NAMES: readonly BuiltInPlanName[] = Object.freeze(['free', 'pro', 'enterprise', 'internal']);
+
+/** The built-in plans' figures: service-spec.md's Limits table, and decisions §3's `internal`. */
+export const BUILT_IN_PLANS: Readonly<Record<BuiltInPlanName, PlanFigures>> = Object.freeze({
+  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100 }),
+  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500 }),
+  enterprise: Object.freeze({ rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500 }),
+  internal: Object.freeze({ rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500 }),
+});
+
+/** True when `name` is one of the four built-in plans (never removable). */
+export function isBuiltInPlan(name: string): name is BuiltInPlanName {
+  return (BUILT_IN_PLAN_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The plans in force, immutable: every built-in plan (with the figures PLANS_FILE gives it),
+ * then the plans PLANS_FILE adds, in the order given. A built-in plan cannot be removed.
+ */
+export class Plans {
+  /** Every plan in force, built-in first. */
+  readonly list: readonly Plan[];
+  /** Their names, in the same order. */
+  readonly names: readonly PlanName[];
+  private readonly byName: ReadonlyMap<PlanName, Plan>;
+
+  /**
+   * @param specs every plan: each built-in one exactly once, each name well formed and used once (throws otherwise).
+   * @param source the file they were read from (PLANS_FILE), named in messages; null for the built-in table.
+   */
+  constructor(specs: readonly PlanSpec[], readonly source: string | null = null) {
+    const byName = new Map<PlanName, Plan>();
+    const ordered = [...BUILT_IN_PLAN_NAMES.map((n) => specs.find((s) => s.name === n)), ...specs.filter((s) => !isBuiltInPlan(s.name))];
+    for (const [i, s] of ordered.entries()) {
+      if (s === undefined) throw new Error(`plans: the built-in plan ${BUILT_IN_PLAN_NAMES[i]} is missing`);
+      if (!wellFormedPlanName(s.name)) throw new Error(`plans: '${s.name}' is not a plan name`);
+      if (byName.has(s.name)) throw new Error(`plans: ${s.name} is given twice`);
+      const { name, rpm, dailyQuota, batch, rowsPerCall } = s;
+      byName.set(name, Object.freeze({ name, rpm, dailyQuota, batch, rowsPerCall, index: i, answerKey: `${name}/${batch}/${rowsPerCall}` }));
+    }
+    if (ordered.length !== specs.length) throw new Error('plans: a plan is given twice');
+    this.byName = byName;
+    this.list = Object.freeze([...byName.values()]);
+    this.names = Object.freeze(this.list.map((p) => p.name));
+  }
+
+  /** The plan named `name`, or undefined when none is in force. */
+  get(name: PlanName): Plan | undefined {
+    return this.byName.get(name);
+  }
+
+  /** True when a plan named `name` is in force. */
+  has(name: PlanName): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The built-in plan `name` (always in force). */
+  builtIn(name: BuiltInPlanName): Plan {
+    return this.byName.get(name)!;
+  }
+
+  /** What a serving thread is posted: plain objects, rebuilt with {@link Plans.fromMessage}. */
+  toMessage(): PlansMessage {
+    return { source: this.source, plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall }) => ({ name, rpm, dailyQuota, batch, rowsPerCall })) };
+  }
+
+  /** The table posted by another thread. */
+  static fromMessage(m: PlansMessage): Plans {
+    return new Plans(m.plans, m.source);
+  }
+}
+
+/** The plans in force as posted between threads (structured clone keeps no class). */
+export interface PlansMessage {
+  source: string | null;
+  plans: PlanSpec[];
+}
+
+/** The built-in table: the plans in force without PLANS_FILE. */
+export const DEFAULT_PLANS = new Plans(BUILT_IN_PLAN_NAMES.map((name) => ({ name, ...BUILT_IN_PLANS[name] })));
 
 /** One stored key as the key store keeps it and the guard reads it. `hash` is SHA-256 of the secret; the key text itself is never stored. */
 export interface KeyRecord {
   readonly id: string;
+  /** The plan's name; the guard resolves it in the plans in force (a key whose plan is not in force is refused). */
   readonly plan: PlanName;
   readonly org: string;
   /** ISO 8601 instant of creation. */

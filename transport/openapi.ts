@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, read from the route declarations and the shapes' schemas: nothing here restates a parameter.
 
 import { MARKETS } from '../engine/markets.js';
-import { PLANS } from '../engine/plans.js';
+import { DEFAULT_PLANS, type Plans } from '../engine/plans.js';
 import { Guard } from './guard/guard.js';
 import { FORMATS } from './http/negotiate.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
@@ -243,13 +243,21 @@ function unauthenticatedPaths(): Record<string, Json> {
   };
 }
 
-const INFO_DESCRIPTION = [
+/** The plans in force, one per line: `name` rows a day / requests a minute / batch symbols / rows per call. */
+function plansText(plans: Plans): string {
+  const figure = (n: number | null): string => (n === null ? 'unlimited' : String(n));
+  const lines = plans.list.map((p) => `- \`${p.name}\`: ${figure(p.dailyQuota)} / ${figure(p.rpm)} / ${p.batch} / ${p.rowsPerCall}`);
+  return ['Plans (rows a day / requests a minute / batch symbols / rows per call):', '', ...lines].join('\n');
+}
+
+const infoDescription = (plans: Plans): string => [
   'Read-only queries over daily K-lines, latest detail snapshots, a screener and macroeconomic series.',
   '',
   '**The demo data is synthetic**: the built-in demo snapshot is seeded random data, not real market prices or statistics.',
   '',
   'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
-  `Plans (rows a day / requests a minute / batch symbols / rows per call): free ${PLANS.free.dailyQuota}/${PLANS.free.rpm}/${PLANS.free.batch}/${PLANS.free.rowsPerCall}, pro ${PLANS.pro.dailyQuota}/${PLANS.pro.rpm}/${PLANS.pro.batch}/${PLANS.pro.rowsPerCall}, enterprise ${PLANS.enterprise.dailyQuota}/${PLANS.enterprise.rpm}/${PLANS.enterprise.batch}/${PLANS.enterprise.rowsPerCall}.`,
+  '',
+  plansText(plans),
   '',
   'Formats: `format=json|msgpack|flatbuffers|csv`, or `Accept` (the parameter wins; JSON for `*/*` or no `Accept`; 406 when nothing offered is acceptable). Encodings: `br` and `gzip` by `Accept-Encoding`. Every 200 has a strong `ETag`; `If-None-Match` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).',
   '',
@@ -258,8 +266,8 @@ const INFO_DESCRIPTION = [
   ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${PROBLEM_WHEN[c]}`),
 ].join('\n');
 
-/** The complete OpenAPI 3.1 document of the API, served at /api/v1/openapi.json. */
-export function buildOpenApi(): Record<string, unknown> {
+/** The complete OpenAPI 3.1 document of the API, served at /api/v1/openapi.json; its description lists `plans` (the plans in force). */
+export function buildOpenApi(plans: Plans = DEFAULT_PLANS): Record<string, unknown> {
   const paths: Record<string, Json> = {};
   const routes = routesFor(new Guard()); // only the declarations are read: the throwaway guard is never asked anything
   for (const route of routes) paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route) };
@@ -267,7 +275,7 @@ export function buildOpenApi(): Record<string, unknown> {
   const tags = [...new Set(routes.map((r) => r.tag)), 'Service'].map((name) => ({ name, description: TAG_DOCS[name] ?? name }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Market data query service', version: '1.0.0', description: INFO_DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+    info: { title: 'Market data query service', version: '1.0.0', description: infoDescription(plans), license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: API_BASE }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
     tags,

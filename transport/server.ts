@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Registry } from 'prom-client';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
-import { type Plan, PLANS } from '../engine/plans.js';
+import type { Plan } from '../engine/plans.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { LimitsUnavailable } from './guard/shared-limits.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
@@ -222,7 +222,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const cors = new Cors(options.corsOrigins ?? '*');
   const routes = routesFor(guard);
   /** Every answer's route label: the API's patterns, the service paths, and UNMATCHED. */
-  const requests = new RequestMetrics([...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED]);
+  const requests = new RequestMetrics([...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED], guard.plans.names);
+  /** The plan of a route that needs no key (none does today): internal's figures. */
+  const keylessPlan = guard.plans.builtIn('internal');
   const serviceRoute = (path: (typeof SERVICE_PATHS)[number]): number => requests.routeIndex(path);
   /** The metrics route of a registered pattern (the dashboard's are counted as unmatched). */
   const routeOfPattern = (pattern: string): number => {
@@ -237,7 +239,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   function observed(route: number, status: number, key: KeyState | null, rows: number, body: string | Buffer | BodyPart[] | null, started: number, nowMs: number, requestId: string): void {
     const ms = performance.now() - started;
     if (meter !== null && route < routes.length) meter.record(nowMs, ms, status);
-    requests.record(route, status, key === null ? null : key.plan.name, rows, ms / 1000);
+    requests.record(route, status, key === null ? null : key.plan, rows, ms / 1000);
     if (accessLog !== null) accessLog.write(nowMs, requestId, requests.routes[route], status, key === null ? NO_PLAN : key.plan.name, key === null ? null : key.id, rows, sizeOf(body), Math.round(ms * 1000));
   }
 
@@ -447,8 +449,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     /** The kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
     function kept(plan: Plan): CachedAnswer | undefined {
       if (!route.cacheable || requestKey !== '') return undefined;
-      // The plan is in the key: it clamps limits and bounds batches. So is the format Accept asks for.
-      requestKey = `${route.pattern} ${plan.name} ${rawParams.join('/')}?${rawQuery}`;
+      // The plan is in the key, by name and the figures that shape answers: it clamps limits and bounds batches. So is the format Accept asks for.
+      requestKey = `${route.pattern} ${plan.answerKey} ${rawParams.join('/')}?${rawQuery}`;
       if ((cache = cacheOf(dataset!)) === null) return undefined;
       cacheKey = `${acceptFormat} ${requestKey}`;
       return cache.get(cacheKey);
@@ -457,7 +459,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     /** Everything after the key check: refusal, kept answer, parameters, the route's work, the answer. */
     function proceed(figures: Verdict | null): void {
       refuseIf(figures);
-      const plan = key?.plan ?? PLANS.internal;
+      const plan = key?.plan ?? keylessPlan;
       const hit = kept(plan);
       if (hit !== undefined) return answerKept(cache!, hit, figures);
       if (paged && path === '') path = req.getUrl();

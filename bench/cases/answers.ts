@@ -1,7 +1,7 @@
 // Answers made in-process by the server's own route declarations and renderers: the bytes a request gets, without HTTP.
 
 import type { Dataset } from '../../engine/dataset/dataset.js';
-import { PLANS, type Plan } from '../../engine/plans.js';
+import { DEFAULT_PLANS, type Plan } from '../../engine/plans.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { Format } from '../../transport/http/negotiate.js';
 import { parseRequest, type Reply, type Route } from '../../transport/route.js';
@@ -31,7 +31,7 @@ function matchPattern(pattern: string, path: string): string[] | null {
  * `/api/v1/ashare/klines/sh600000?limit=100`): the first matching route's parameters
  * parsed from its declaration and its `handle` run inline (no pool), under `plan`.
  */
-export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = PLANS.internal): Reply {
+export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = DEFAULT_PLANS.builtIn('internal')): Reply {
   const q = pathAndQuery.indexOf('?');
   const [path, rawQuery] = q < 0 ? [pathAndQuery, ''] : [pathAndQuery.slice(0, q), pathAndQuery.slice(q + 1)];
   for (const route of ROUTES) {

@@ -6,7 +6,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { Bench } from 'tinybench';
 import pino from 'pino';
-import { PLAN_NAMES } from '../../engine/plans.js';
+import { DEFAULT_PLANS } from '../../engine/plans.js';
 import { AccessLog, createLogger } from '../../transport/log.js';
 import { metricsRegistry } from '../../transport/metrics/exposition.js';
 import { LATENCY_BUCKETS, RequestMetrics } from '../../transport/metrics/request-metrics.js';
@@ -35,7 +35,7 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
   const destination = pino.destination({ dest: '/dev/null', sync: false });
   const logger = createLogger('info', destination);
   const accessLog = new AccessLog(destination);
-  const request = (i: number) => ({ route: i % ROUTES.length, status: STATUSES[i % STATUSES.length], plan: PLAN_NAMES[i % 4], rows: i % 100, seconds: 0.0001 + (i % 50) * 1e-5 });
+  const request = (i: number) => ({ route: i % ROUTES.length, status: STATUSES[i % STATUSES.length], plan: DEFAULT_PLANS.list[i % 4], rows: i % 100, seconds: 0.0001 + (i % 50) * 1e-5 });
   const variants: Record<string, (i: number) => void> = {
     'metrics: typed arrays (in use)': (i) => {
       const r = request(i);
@@ -44,17 +44,17 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
     'metrics: prom-client inc + observe': (i) => {
       const r = request(i);
       const route = ROUTES[r.route];
-      counter.inc({ route, status: r.status, plan: r.plan });
-      rows.inc({ route, plan: r.plan }, r.rows);
+      counter.inc({ route, status: r.status, plan: r.plan.name });
+      rows.inc({ route, plan: r.plan.name }, r.rows);
       latency.observe({ route }, r.seconds);
     },
     'access line: AccessLog (in use)': (i) => {
       const r = request(i);
-      accessLog.write(Date.now(), `bench-${i}`, ROUTES[r.route], r.status, r.plan, 'a1b2c3d4e5f6', r.rows, 14_569, Math.round(r.seconds * 1e6));
+      accessLog.write(Date.now(), `bench-${i}`, ROUTES[r.route], r.status, r.plan.name, 'a1b2c3d4e5f6', r.rows, 14_569, Math.round(r.seconds * 1e6));
     },
     'access line: pino info()': (i) => {
       const r = request(i);
-      logger.info({ request_id: `bench-${i}`, route: ROUTES[r.route], status: r.status, plan: r.plan, key_id: 'a1b2c3d4e5f6', rows: r.rows, bytes: 14_569, us: Math.round(r.seconds * 1e6) }, 'access');
+      logger.info({ request_id: `bench-${i}`, route: ROUTES[r.route], status: r.status, plan: r.plan.name, key_id: 'a1b2c3d4e5f6', rows: r.rows, bytes: 14_569, us: Math.round(r.seconds * 1e6) }, 'access');
     },
     'nothing (the request record alone)': (i) => void request(i),
   };

@@ -4,7 +4,7 @@ import { exitOnError, startProgram } from '../config/run-program.js';
 import { KindError } from '../config/kinds.js';
 import { SettingError } from '../config/read-settings.js';
 import { KEYS } from '../config/settings.js';
-import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
+import { DEFAULT_PLANS, type PlanName, type Plans } from '../../engine/plans.js';
 import type { KeyRecord } from '../state/key-store.js';
 import { StateStore } from '../state/state-store.js';
 
@@ -22,17 +22,22 @@ const COMMANDS: Record<string, { args: number; usage: string }> = {
   disable: { args: 1, usage: 'disable takes one key id' },
   enable: { args: 1, usage: 'enable takes one key id' },
   rotate: { args: 1, usage: 'rotate takes one key id' },
-  'set-plan': { args: 2, usage: `set-plan takes a key id and a plan: set-plan <id> <${PLAN_NAMES.join('|')}>` },
+  'set-plan': { args: 2, usage: 'set-plan takes a key id and a plan: set-plan <id> <plan>' },
 };
 
-/** The plan argument of set-plan, checked by the same kind as --plan (exit 2 naming it). */
-function planArgument(text: string): PlanName {
+/** A plan in force (the built-in ones and PLANS_FILE's), checked like --plan; `what` names it in the exit-2 line. */
+function planIn(plans: Plans, text: string, what: string): PlanName {
   try {
-    return KEYS.settings.plan.kind.parse(text) as PlanName;
+    KEYS.settings.plan.kind.parse(text);
   } catch (error) {
-    if (error instanceof KindError) throw new SettingError(`the plan of set-plan must ${error.message}, got '${text}'`);
+    if (error instanceof KindError) throw new SettingError(`${what} must ${error.message}, got '${text}'`);
     throw error;
   }
+  if (!plans.has(text)) {
+    const hint = plans.source === null ? ' (other plans: set PLANS_FILE or --plans-file to the server\'s file)' : ` (PLANS_FILE ${plans.source})`;
+    throw new SettingError(`${what} must be one of ${plans.names.join(', ')}, got '${text}'${hint}`);
+  }
+  return text;
 }
 
 async function run(out: (line: string) => void): Promise<void> {
@@ -43,15 +48,16 @@ async function run(out: (line: string) => void): Promise<void> {
   if (spec === undefined) throw new SettingError(`unknown command '${command}'; --help lists them`);
   if (rest.length !== spec.args) throw new SettingError(spec.usage);
   if (command !== 'create' && (values.plan !== null || values.org !== null)) throw new SettingError(`--plan and --org belong to create, not ${command}`);
-  if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${PLAN_NAMES.join(', ')})`);
-  const newPlan = command === 'set-plan' ? planArgument(rest[1]) : null;
+  const plans = values.plansFile ?? DEFAULT_PLANS;
+  if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${plans.names.join(', ')})`);
+  const newPlan = command === 'create' ? planIn(plans, values.plan!, '--plan') : command === 'set-plan' ? planIn(plans, rest[1], 'the plan of set-plan') : null;
 
   const store = StateStore.open(values.state);
   try {
     const id = rest[0];
     switch (command) {
       case 'create': {
-        const { record, key } = await store.keys.create(values.plan!, values.org ?? '');
+        const { record, key } = await store.keys.create(newPlan!, values.org ?? '');
         out(`created key ${record.id} (plan ${record.plan}); it is shown only now:`);
         return out(key);
       }

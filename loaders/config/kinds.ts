@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { wellFormedPlanName } from '../../engine/plans.js';
 
 /** What a setting's text must look like, and how it becomes a value. */
 export interface Kind<T> {
@@ -12,13 +13,30 @@ export interface Kind<T> {
   readonly takesValue: boolean;
   /**
    * The value of `text`, or throws {@link KindError} saying what was expected. Reads the
-   * disk only to check a folder (a stat), never anything else.
+   * disk only to check a folder (a stat), or to read a settings file whole (PLANS_FILE).
    */
   parse(text: string): T;
 }
 
 /** A value that does not fit its kind: the message completes "<NAME> must …". */
 export class KindError extends Error {}
+
+/** A settings file that reads but is wrong: the message is the reason, shown after `file:line:`. */
+export class KindFileError extends KindError {
+  constructor(readonly file: string, readonly line: number, reason: string) {
+    super(reason);
+  }
+}
+
+/** A plan's name (`[a-z][a-z0-9_-]{0,31}`); whether it is in force is checked against the plans where it is used. */
+export const planName: Kind<string> = {
+  accepts: 'plan name',
+  takesValue: true,
+  parse(text) {
+    if (!wellFormedPlanName(text)) throw new KindError('be a plan name: a lower-case letter then up to 31 of a-z, 0-9, _ and -');
+    return text;
+  },
+};
 
 /** A whole number from `min` to `max` (decimal digits, an optional minus; no `1e3`, no `0x10`). */
 export function integer(min: number, max: number): Kind<number> {

@@ -1,6 +1,6 @@
 // Reads a program's settings from its flags and the environment, checks every one, and writes its --help.
 
-import { type Kind, KindError } from './kinds.js';
+import { type Kind, KindError, KindFileError } from './kinds.js';
 import type { Program, Setting, Settings } from './settings.js';
 
 /** An operator's mistake in a flag, a variable or an argument: one line, exit code 2, no stack. */
@@ -12,10 +12,14 @@ export type Values<S extends Settings> = { -readonly [K in keyof S]: S[K] extend
 /** What the command line asked for: the values and arguments, or the help. */
 export type Reading<S extends Settings> = { help: true } | { help: false; values: Values<S>; positionals: string[] };
 
+/** `text` with control characters escaped, so a message stays one line. */
+function escaped(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** `text` with control characters escaped and long text cut, so a message stays one line. */
 function printable(text: string): string {
-  const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  return shown.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return escaped(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
 const quote = (text: string): string => `'${printable(text)}'`;
@@ -94,12 +98,16 @@ export function readSettings<S extends Settings>(program: Program<S>, argv: read
   return { help: false, values: values as Values<S>, positionals };
 }
 
-/** `kind`'s value of `raw`, or a SettingError naming `source` (with the text unless it is secret). */
+/**
+ * `kind`'s value of `raw`, or a SettingError naming `source` (with the text unless it is
+ * secret); for a settings file that reads but is wrong, `<source> <file>:<line>: <reason>`.
+ */
 function checkText<T>(kind: Kind<T>, raw: string, source: string, secret: boolean): T {
   try {
     return kind.parse(raw);
   } catch (error) {
     if (!(error instanceof KindError)) throw error;
+    if (error instanceof KindFileError) throw new SettingError(`${source} ${escaped(error.file)}:${error.line}: ${escaped(error.message)}`);
     throw new SettingError(`${source} must ${error.message}${secret ? '' : `, got ${quote(raw)}`}`);
   }
 }

@@ -1,9 +1,10 @@
 // Every setting of the server and the CLIs, declared once: flag, variable, kind, default, doc.
 
 import { availableParallelism } from 'node:os';
-import { PLAN_NAMES } from '../../engine/plans.js';
+import { BUILT_IN_PLAN_NAMES } from '../../engine/plans.js';
 import * as kind from './kinds.js';
 import type { Kind } from './kinds.js';
+import { plansFile } from './plans-file.js';
 
 /** One setting. `T` is its checked value (with `null` when it has no default). */
 export interface Setting<T> {
@@ -44,6 +45,11 @@ export const STATE_DIR = setting({
   doc: 'Folder of the stored snapshots, keys, usage and the operator password.',
 });
 
+export const PLANS_FILE = optional({
+  flag: 'plans-file', env: 'PLANS_FILE', kind: plansFile,
+  doc: 'Plans in force: a JSON file that changes the built-in plans\' figures and adds plans (format under Operators), read once at start. Unset: free, pro and enterprise with the spec\'s figures, and internal. A stored key whose plan it lacks stops the start (exit 2). Give every instance and npm run keys the same file.',
+});
+
 export const SERVER_SETTINGS = {
   port: setting({ flag: 'port', env: 'PORT', kind: kind.integer(0, 65535), default: '8080', doc: 'TCP port to listen on; 0 picks a free one. A port already in use is refused (exit 2).' }),
   host: setting({ flag: 'host', env: 'HOST', kind: kind.host, default: '127.0.0.1', doc: 'Address to listen on (0.0.0.0 or :: for every interface).' }),
@@ -53,6 +59,7 @@ export const SERVER_SETTINGS = {
   }),
   state: STATE_DIR,
   quotaTz: setting({ flag: 'quota-tz', env: 'QUOTA_TZ', kind: kind.timeZone, default: 'UTC', doc: 'Time zone of the daily quota reset (local midnight).' }),
+  plansFile: PLANS_FILE,
   threads: setting({
     flag: 'threads', env: 'THREADS', kind: kind.integer(1, 256), default: () => String(availableParallelism()), shownDefault: 'cores',
     doc: 'Serving threads on the port, sharing one copy of the data and exact limits. With 2 or more, the main thread also answers the dashboard and /metrics for the others, and screens and as_of tables on the others run inline.',
@@ -98,9 +105,10 @@ export const SERVER_SETTINGS = {
 // ---- The CLIs' own flags (no environment variable). ----
 
 export const KEYS_SETTINGS = {
-  plan: optional({ flag: 'plan', env: null, kind: kind.oneOf(PLAN_NAMES), doc: 'Plan of the key to create.' }),
+  plan: optional({ flag: 'plan', env: null, kind: kind.planName, doc: `Plan of the key to create: ${BUILT_IN_PLAN_NAMES.join(', ')} or one of PLANS_FILE.` }),
   org: optional({ flag: 'org', env: null, kind: kind.text(200), doc: 'Organisation the key is for (create); no tabs or line breaks, so that list prints one line per key.' }),
   state: STATE_DIR,
+  plansFile: PLANS_FILE,
 };
 
 export const GEN_DEMO_SETTINGS = {
@@ -149,11 +157,12 @@ export const KEYS: Program<typeof KEYS_SETTINGS> = {
   usage: 'npm run keys -- <command> [flags]',
   about: [
     'Manages API keys in the state folder. Commands:',
-    `  create --plan ${PLAN_NAMES.join('|')} [--org NAME]   prints the new key on the last line`,
+    '  create --plan <plan> [--org NAME]                       prints the new key on the last line',
     '  list                                                    id, plan, enabled|disabled, org, created',
     '  disable <id> | enable <id>',
     '  rotate <id>                                             prints the new key; the old one stops working',
-    `  set-plan <id> <${PLAN_NAMES.join('|')}>            today's usage is kept; a running server applies it within a second`,
+    "  set-plan <id> <plan>                                    today's usage is kept; a running server applies it within a second",
+    `Plans: ${BUILT_IN_PLAN_NAMES.join(', ')}, and those PLANS_FILE adds (give it the server's file).`,
   ].join('\n'),
   settings: KEYS_SETTINGS,
   positionals: { min: 0, max: 3 },

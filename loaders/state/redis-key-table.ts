@@ -1,7 +1,7 @@
 // The key table in Redis, shared by every instance: records by id (hashes only) and a change counter.
 
 import type { Redis } from 'ioredis';
-import { isPlanName, type KeyRecord } from '../../engine/plans.js';
+import { type KeyRecord, wellFormedPlanName } from '../../engine/plans.js';
 
 /** A record as Redis keeps it: JSON with the hash in hex. */
 export function encodeRecord(r: KeyRecord): string {
@@ -12,7 +12,7 @@ export function encodeRecord(r: KeyRecord): string {
 export function decodeRecord(text: string): KeyRecord | null {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
-    if (typeof v.id !== 'string' || typeof v.plan !== 'string' || !isPlanName(v.plan) || typeof v.org !== 'string' || typeof v.created !== 'string' || typeof v.disabled !== 'boolean') return null;
+    if (typeof v.id !== 'string' || typeof v.plan !== 'string' || !wellFormedPlanName(v.plan) || typeof v.org !== 'string' || typeof v.created !== 'string' || typeof v.disabled !== 'boolean') return null;
     if (typeof v.hash !== 'string' || !/^[0-9a-f]{64}$/.test(v.hash)) return null;
     return { id: v.id, plan: v.plan, org: v.org, created: v.created, disabled: v.disabled, hash: new Uint8Array(Buffer.from(v.hash, 'hex')) };
   } catch {

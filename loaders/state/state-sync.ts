@@ -6,6 +6,7 @@ import type { StateStore } from './state-store.js';
 
 /** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
 export interface GuardPort {
+  /** Takes the key table; throws after taking it to report keys it left out. */
   setKeys(records: Iterable<KeyRecord>): void;
   dayLabel(nowMs: number): string;
   seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited?: number, quotaExhausted?: number): boolean;
@@ -73,7 +74,7 @@ export class StateSync {
     this.keepDays = opts.keepDays ?? 31;
     this.onError = opts.onError ?? ((err) => console.error('state sync:', err));
     this.version = store.keys.version();
-    guard.setKeys(store.keys.list());
+    this.applyKeys();
     const t = this.now();
     for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
@@ -118,9 +119,22 @@ export class StateSync {
     const v = this.store.keys.version();
     if (v === this.version) return false;
     this.version = v;
-    this.guard.setKeys(this.store.keys.list());
+    this.applyKeys();
     this.stats.keyReloads++;
     return true;
+  }
+
+  /**
+   * Hands the stored key table to the guard. A guard that had to leave keys out (no slot
+   * left, a plan not in force) still took the rest and throws to say so: reported here, so
+   * whoever asked for the reload (the timer, the dashboard, the key mirror) carries on.
+   */
+  private applyKeys(): void {
+    try {
+      this.guard.setKeys(this.store.keys.list());
+    } catch (err) {
+      this.onError(err);
+    }
   }
 
   /**

@@ -1,16 +1,16 @@
 // The real server and CLIs at start: a bad setting or a taken port exits 2 with one line before any data work; --help everywhere.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ALL_SETTINGS, PROGRAMS, SERVER_SETTINGS } from '../../loaders/config/settings.js';
+import { PROGRAMS, SERVER_SETTINGS } from '../../loaders/config/settings.js';
 import { lockName } from '../../loaders/state/instance-lock.js';
 import { httpRequest } from '../helpers/api-server.js';
 import { fixtureCopy } from '../helpers/fixture-copy.js';
+import { assertOneLineExit2, run } from '../helpers/program-run.js';
 import { MAIN_JS, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
@@ -23,37 +23,6 @@ const ENTRY: Record<string, string> = {
   admin: dist('loaders/cli/admin.js'),
   'gen-demo': dist('loaders/demo/cli.js'),
 };
-
-/** The parent's environment without any declared variable, so only what a test sets counts. */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const s of ALL_SETTINGS) if (s.env !== null) delete env[s.env];
-  return { ...env, ...extra };
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function run(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const started = performance.now();
-  const r = spawnSync(process.execPath, [entry, ...args], { encoding: 'utf8', env: cleanEnv(env), timeout: 20_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - started };
-}
-
-/** Exit 2, nothing on stdout, exactly one line on stderr and no stack trace. */
-function assertOneLineExit2(r: Run, what: string): string {
-  assert.equal(r.code, 2, `${what}: exit code 2 (stderr: ${r.stderr})`);
-  assert.equal(r.stdout, '', `${what}: nothing on stdout`);
-  const lines = r.stderr.split('\n');
-  assert.equal(lines.pop(), '', `${what}: the line ends with a newline`);
-  assert.equal(lines.length, 1, `${what}: exactly one line, got:\n${r.stderr}`);
-  assert.doesNotMatch(r.stderr, /^\s+at /m, `${what}: no stack trace`);
-  return lines[0];
-}
 
 describe('a bad setting of the server', () => {
   let state: Awaited<ReturnType<typeof tempDir>>;
@@ -74,7 +43,7 @@ describe('a bad setting of the server', () => {
 
   /** A bad value for every server setting, as its environment variable. */
   const bad = (): Record<keyof typeof SERVER_SETTINGS, string> => ({
-    port: '65536', host: 'not a host', snapshot: '/nonexistent', state: aFile, quotaTz: 'Mars/Base', threads: '0', poolThreads: '-1', screenPoolMinRows: '-1',
+    port: '65536', host: 'not a host', snapshot: '/nonexistent', state: aFile, quotaTz: 'Mars/Base', plansFile: '/nonexistent/plans.json', threads: '0', poolThreads: '-1', screenPoolMinRows: '-1',
     klineTextCacheMb: '1e3', asOfCacheMb: '-5', responseCacheMb: 'abc', busyPollMs: '1001', drainGraceMs: '9000', corsOrigins: 'ftp://x.example', adminOrigin: 'https://ops.example/dashboard',
     smtpUrl: 'http://user:hunter2@mail.example', redisUrl: 'http://user:hunter2@redis.example:6379', mailFrom: 'nobody', accessLog: 'maybe', metrics: 'sometimes', logLevel: 'verbose',
   });

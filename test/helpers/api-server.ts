@@ -9,7 +9,7 @@ import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
-import type { PlanName } from '../../engine/plans.js';
+import type { BuiltInPlanName } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
 import { type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
@@ -28,7 +28,7 @@ export interface ApiResponse {
 
 export interface TestServer {
   port: number;
-  keys: Record<PlanName, string>;
+  keys: Record<BuiltInPlanName, string>;
   dataset: Dataset;
   state: ServerState;
   guard: Guard;
@@ -68,7 +68,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
   const store = StateStore.open(dir.path);
-  const keys = {} as Record<PlanName, string>;
+  const keys = {} as Record<BuiltInPlanName, string>;
   for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
   const guard = new Guard(options.timeZone ?? 'UTC');
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rename, symlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { PlanName } from '../../engine/plans.js';
+import type { BuiltInPlanName } from '../../engine/plans.js';
 
 /** dist/main.js, next to this compiled file's dist/test/helpers/. */
 export const MAIN_JS = fileURLToPath(new URL('../../main.js', import.meta.url));
@@ -15,7 +15,7 @@ export interface ServerProcess {
   /** The version named by the `Serving … at` line. */
   readonly version: string;
   /** Keys printed on a first start (an empty object on a restart). */
-  readonly keys: Partial<Record<PlanName, string>>;
+  readonly keys: Partial<Record<BuiltInPlanName, string>>;
   /** Every line so far: stdout's JSON log lines as written, and stderr's (keys shown once, errors before the log starts). */
   readonly log: string[];
   /** Stdout's lines parsed (each must be a JSON object: the log). */
@@ -51,7 +51,7 @@ export function startServerProcess(options: StartOptions): Promise<ServerProcess
   const pid = child.pid!;
   const log: string[] = [];
   const logWaiters = new Set<() => void>();
-  const keys: Partial<Record<PlanName, string>> = {};
+  const keys: Partial<Record<BuiltInPlanName, string>> = {};
   let ended = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -67,7 +67,7 @@ export function startServerProcess(options: StartOptions): Promise<ServerProcess
   };
   lines(child.stderr!, (line) => {
     const key = /^\s+(free|pro|enterprise|internal)\s+(mdq_\S+)$/.exec(line);
-    if (key !== null) keys[key[1] as PlanName] = key[2];
+    if (key !== null) keys[key[1] as BuiltInPlanName] = key[2];
     heard(line);
   });
 

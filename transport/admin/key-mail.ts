@@ -1,7 +1,7 @@
 // Mailing a key's details (never its secret) to its organisation contact through nodemailer, when SMTP_URL is set.
 
 import nodemailer from 'nodemailer';
-import { PLANS, type PlanName } from '../../engine/plans.js';
+import type { Plan, PlanName } from '../../engine/plans.js';
 
 /** One outgoing message. */
 export interface MailMessage {
@@ -30,9 +30,11 @@ export function mailerFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMailer |
 
 const figure = (n: number | null): string => (n === null ? 'unlimited' : n.toLocaleString('en-US'));
 
-/** The message about key `id`: id, plan, limits and how to rotate. The key text is not an argument, so it cannot leak in. */
-export function keyDetailsMessage(key: { id: string; plan: PlanName; org: string }, to: string): MailMessage {
-  const plan = PLANS[key.plan];
+/**
+ * The message about key `id`: id, plan, limits (`plan`: the key's plan in force) and how to
+ * rotate. The key text is not an argument, so it cannot leak in.
+ */
+export function keyDetailsMessage(key: { id: string; plan: PlanName; org: string }, plan: Plan, to: string): MailMessage {
   const text = [
     `Hello${key.org ? ` ${key.org}` : ''},`,
     '',

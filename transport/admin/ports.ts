@@ -1,6 +1,6 @@
 // What the dashboard needs from the rest of the service, as shapes: main.ts hands in the real objects.
 
-import type { PlanName } from '../../engine/plans.js';
+import type { PlanName, Plans } from '../../engine/plans.js';
 import type { ServerState } from '../server.js';
 import type { MeterView } from './meter.js';
 import type { ReloadLog } from './reload-log.js';
@@ -78,6 +78,8 @@ export interface AdminDeps {
   store: { keys: KeyPort; usage: UsagePort };
   operator: OperatorPort;
   guard: DayPort;
+  /** The plans in force (the guard's): the choices of a key's plan, and the figures shown. */
+  plans: Plans;
   sync: SyncPort;
   state: ServerState;
   reloads: ReloadLog;

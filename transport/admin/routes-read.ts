@@ -3,7 +3,6 @@
 import { dateText } from '../../engine/calendar/date-text.js';
 import { macroOverview } from '../../engine/queries/macro-overview.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
-import { PLANS } from '../../engine/plans.js';
 import type { AdminRoute } from './admin-route.js';
 import type { RouteCount } from './ports.js';
 import type { ReloadEntry, ReloadLog } from './reload-log.js';
@@ -89,7 +88,9 @@ export function byRoute(cells: RouteCount[]) {
 const read = (pattern: string, handle: AdminRoute['handle']): AdminRoute => ({ method: 'get', pattern, params: 0, session: true, guard: 'none', handle });
 
 export function readRoutes(rt: AdminRuntime): AdminRoute[] {
-  const { state, store, operator, reloads, meter, guard, sync } = rt.deps;
+  const { state, store, operator, reloads, meter, guard, sync, plans } = rt.deps;
+  /** The plans in force as the keys page lists them (the choices of a key's plan). */
+  const planViews = plans.list.map((p) => ({ name: p.name, rpm: p.rpm, daily_quota: p.dailyQuota, batch: p.batch, rows_per_call: p.rowsPerCall }));
   const routes = rt.deps.routes ?? null;
   return [
     read('/admin/api/data', () => {
@@ -136,14 +137,14 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
           rows_by_day: ofDays.map((u) => u?.used ?? 0),
         };
       });
-      return { value: { mail_configured: rt.deps.mailer !== null, days, keys } };
+      return { value: { mail_configured: rt.deps.mailer !== null, plans: planViews, days, keys } };
     }),
     read('/admin/api/usage', async ({ nowMs }) => {
       await sync.flush(); // the guard's counts of the last second reach the store first
       const day = guard.dayLabel(nowMs);
       const counts = store.usage.readDay(day);
       const keys = store.keys.list().map((k) => {
-        const quota = PLANS[k.plan].dailyQuota;
+        const quota = plans.get(k.plan)?.dailyQuota ?? null; // a plan not in force: the key is refused, no quota to show
         const u = counts.get(k.id) ?? { used: 0, requests: 0 };
         const rateLimited = u.rateLimited ?? 0;
         const quotaExhausted = u.quotaExhausted ?? 0;

@@ -13,7 +13,7 @@ type Action = (typeof ACTIONS)[number];
 const recordView = (k: KeyView, contact: string | null) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact });
 
 export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
-  const { store, operator, sync, reloads, state, guard } = rt.deps;
+  const { store, operator, sync, reloads, state, guard, plans } = rt.deps;
   const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({ method: 'post', pattern, params, session: true, guard: 'csrf', handle });
   /** The guard sees a key change at once, not at the sync's next tick. */
   const keysChanged = (): void => void sync.reloadKeys();
@@ -42,7 +42,7 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
     },
     /** A new plan for the key: its limits change at once; today's rows and requests stay (usage is kept by key id). */
     async plan(id, body) {
-      const plan = planOf(body.plan);
+      const plan = planOf(body.plan, plans);
       const before = store.keys.get(id);
       const r = before === undefined ? undefined : await store.keys.setPlan(id, plan);
       if (r === undefined) throw new Problem('not_found', `no key ${id}`);
@@ -66,8 +66,10 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
       if (r === undefined) throw new Problem('not_found', `no key ${id}`);
       const to = operator.contact(id);
       if (to === null) throw new Problem('invalid_parameter', `key ${id} has no contact e-mail; set one first`, 'contact');
+      const plan = plans.get(r.plan);
+      if (plan === undefined) throw new Problem('invalid_parameter', `key ${id} has plan '${r.plan}', which is not in force; give it another plan first`, 'plan');
       try {
-        await mailer.send(keyDetailsMessage(r, to));
+        await mailer.send(keyDetailsMessage(r, plan, to));
       } catch (error) {
         rt.log(`dashboard: mail for key ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
         throw new Problem('internal_error', 'the mail server could not be reached or refused the message; see the server log');
@@ -79,7 +81,7 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
 
   return [
     write('/admin/api/keys', 0, async ({ body }) => {
-      const plan = planOf(body.plan);
+      const plan = planOf(body.plan, plans);
       const org = orgOf(body.org);
       const contact = contactOf(body.contact);
       const issued = await store.keys.create(plan, org);

@@ -1,6 +1,6 @@
 // Checks of the dashboard's write inputs: plan, organisation, contact e-mail, key id.
 
-import { isPlanName, type PlanName } from '../../engine/plans.js';
+import type { PlanName, Plans } from '../../engine/plans.js';
 import { badParam, Problem } from '../problem.js';
 
 const CONTROL = /[\x00-\x1f\x7f]/;
@@ -8,8 +8,9 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 const KEY_ID = /^[A-Za-z0-9]{1,64}$/;
 
-export function planOf(value: unknown): PlanName {
-  if (typeof value !== 'string' || !isPlanName(value)) throw badParam('plan', 'expected free, pro, enterprise or internal');
+/** A plan in force, by name. */
+export function planOf(value: unknown, plans: Plans): PlanName {
+  if (typeof value !== 'string' || !plans.has(value)) throw badParam('plan', `expected one of ${plans.names.join(', ')}`);
   return value;
 }
 

@@ -4,7 +4,7 @@ import { parseApiKey, secretMatches } from './api-key.js';
 import { rollDay, rowsLeft, secondsToReset } from './daily-quota.js';
 import { DIRTY_CLOSING, DIRTY_TODAY, KeySlots, KeySlotsFull } from './key-slots.js';
 import { KeyState } from './key-state.js';
-import type { KeyRecord, PlanName } from '../../engine/plans.js';
+import { DEFAULT_PLANS, type KeyRecord, type Plan, type PlanName, type Plans } from '../../engine/plans.js';
 import { dayLabel, QuotaDay } from './quota-day.js';
 import type { SharedLimits } from './shared-limits.js';
 import { retryAfterSeconds, secondsToFull, take, wholeTokens } from './token-bucket.js';
@@ -46,6 +46,15 @@ export interface QuotaRecord {
   reset_at: string;
 }
 
+/** Raised by `setKeys` (after the rest of the table applied) for keys whose plan is not in force: they are refused (401) until it is. */
+export class UnknownPlans extends Error {
+  constructor(readonly keys: readonly { id: string; plan: PlanName }[], plans: Plans) {
+    const first = keys[0];
+    const more = keys.length > 1 ? ` (and ${keys.length - 1} more key${keys.length > 2 ? 's' : ''})` : '';
+    super(`key ${first.id} has plan '${first.plan}', which is not in force${plans.source === null ? ' (no PLANS_FILE)' : ` (PLANS_FILE ${plans.source})`}: the key is refused until its plan is changed or defined${more}`);
+  }
+}
+
 /**
  * Receives one key's usage of one day at a flush: rows, requests and 429 refusals (rate,
  * quota) of `day`, and the epoch ms of the key's last authenticated request (0: none since start).
@@ -80,15 +89,19 @@ export class Guard {
    * @param shared limits shared with other instances (Redis): limited keys are then admitted
    *   and charged there (`admitShared`, `chargeShared`), internal keys still here.
    * @param attach another thread's slots (this guard then serves, never loads or drains).
-   * @param capacity keys the slots hold (a new guard's; default DEFAULT_KEY_SLOTS).
+   * @param options.capacity keys the slots hold (a new guard's; default DEFAULT_KEY_SLOTS).
+   * @param options.plans the plans in force (PLANS_FILE; default the built-in table): each key's is resolved when the table is taken.
    */
-  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null, capacity?: number) {
+  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null, options: { capacity?: number; plans?: Plans } = {}) {
     this.clock = new QuotaDay(timeZone);
-    this.slots = attach === null ? KeySlots.create(capacity) : KeySlots.attach(attach);
+    this.slots = attach === null ? KeySlots.create(options.capacity) : KeySlots.attach(attach);
     this.owner = attach === null;
+    this.plans = options.plans ?? DEFAULT_PLANS;
   }
 
   readonly slots: KeySlots;
+  /** The plans in force: what every key's limits are read from, and what /metrics and the dashboard list. */
+  readonly plans: Plans;
   private readonly owner: boolean;
 
   /** True when `key`'s limits live in the shared store: admit and charge it with `admitShared` and `chargeShared`. */
@@ -102,17 +115,26 @@ export class Guard {
   }
 
   /**
-   * Replaces the key table. Bucket and usage of a key that stays are kept; verified keys are
+   * Replaces the key table, resolving each key's plan in the plans in force (once per key,
+   * not per request). Bucket and usage of a key that stays are kept; verified keys are
    * re-checked. A serving thread's guard passes the owner's slot `assignments` with it.
+   * A key without a slot, or whose plan is not in force, is left out (refused 401); the rest
+   * applies, and the owner's guard then throws KeySlotsFull or UnknownPlans to report it.
    */
   setKeys(records: Iterable<KeyRecord>, assignments?: Iterable<[string, number]>): void {
     if (assignments !== undefined) this.slots.adopt(assignments);
     const seen = new Set<string>();
     let full: KeySlotsFull | null = null;
+    const unknown: KeyRecord[] = [];
     for (const rec of records) {
+      const plan: Plan | undefined = this.plans.get(rec.plan);
+      if (plan === undefined) {
+        unknown.push(rec);
+        continue;
+      }
       const s = this.byId.get(rec.id);
       if (s !== undefined) {
-        s.update(rec, this.owner);
+        s.update(rec, plan, this.owner);
       } else {
         let slot = this.slots.slotOf(rec.id);
         if (!this.owner && slot === undefined) continue; // not assigned yet: the owner's next table brings it
@@ -124,13 +146,15 @@ export class Guard {
           full = error; // this key is refused (401); the rest of the table still applies
           continue;
         }
-        this.byId.set(rec.id, new KeyState(rec.id, rec, this.slots, slot, this.owner && fresh));
+        this.byId.set(rec.id, new KeyState(rec.id, rec, plan, this.slots, slot, this.owner && fresh));
       }
       seen.add(rec.id);
     }
     for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
     this.verified.clear(); // a rotated or disabled key must not stay verified
-    if (full !== null) throw full; // told to the state sync, which logs it
+    // Told to the state sync, which logs it; another thread's guard leaves the same keys out silently.
+    if (full !== null) throw full;
+    if (unknown.length > 0 && this.owner) throw new UnknownPlans(unknown, this.plans);
   }
 
   /** The slot assignments so far, for serving threads' guards. */

@@ -3,7 +3,7 @@
 
 import type { DayUsage } from './daily-quota.js';
 import { DIRTY_CLOSING, DIRTY_TODAY, FIELD, type KeySlots } from './key-slots.js';
-import { type KeyRecord, PLANS, type Plan } from '../../engine/plans.js';
+import type { KeyRecord, Plan } from '../../engine/plans.js';
 import { dayLabel, NO_DAY } from './quota-day.js';
 import { capacityUnits, fillBucket, type BucketState } from './token-bucket.js';
 
@@ -22,9 +22,12 @@ export class KeyState implements BucketState, DayUsage {
   private labelDay = NO_DAY;
   private label = '';
 
-  /** `fresh`: the slot is new (the thread that assigned it), so it starts as a new key: a full bucket, no usage. */
-  constructor(readonly id: string, rec: KeyRecord, readonly slots: KeySlots, readonly slot: number, fresh: boolean) {
-    this.plan = PLANS[rec.plan];
+  /**
+   * `plan`: the record's plan, resolved in the plans in force. `fresh`: the slot is new (the
+   * thread that assigned it), so it starts as a new key: a full bucket, no usage.
+   */
+  constructor(readonly id: string, rec: KeyRecord, plan: Plan, readonly slots: KeySlots, readonly slot: number, fresh: boolean) {
+    this.plan = plan;
     this.org = rec.org;
     this.created = rec.created;
     this.disabled = rec.disabled;
@@ -95,13 +98,12 @@ export class KeyState implements BucketState, DayUsage {
   }
 
   /**
-   * Takes a refreshed record (a new plan, a rotated hash, disabled or enabled), keeping
-   * today's usage: rows, requests and refusals belong to the key id, not to its plan. The
-   * bucket keeps its tokens up to the new plan's capacity (`clampBucket`: set once, by the
-   * thread that loads the key table).
+   * Takes a refreshed record (a new plan, a rotated hash, disabled or enabled) and its plan
+   * in force, keeping today's usage: rows, requests and refusals belong to the key id, not to
+   * its plan. The bucket keeps its tokens up to the new plan's capacity (`clampBucket`: set
+   * once, by the thread that loads the key table).
    */
-  update(rec: KeyRecord, clampBucket: boolean): void {
-    const plan = PLANS[rec.plan];
+  update(rec: KeyRecord, plan: Plan, clampBucket: boolean): void {
     if (clampBucket && plan !== this.plan && plan.rpm !== null) {
       const cap = capacityUnits(plan.rpm);
       this.slots.lock(this.slot);

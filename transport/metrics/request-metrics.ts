@@ -5,13 +5,12 @@
 // are at the scrape, with no message round trip (which would make /metrics wait on other
 // threads, and a request pipelined behind a waiting answer closes its connection in uWS).
 
-import { PLAN_NAMES, type PlanName } from '../../engine/plans.js';
+import { DEFAULT_PLANS, type Plan } from '../../engine/plans.js';
 
 /** Upper bounds (seconds) of the latency histogram: 50 µs to 5 s. */
 export const LATENCY_BUCKETS: readonly number[] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** The plan label of an answer no key was checked for (documents, health, a missing key). */
 export const NO_PLAN = 'none';
-const PLAN_LABELS: readonly string[] = [...PLAN_NAMES, NO_PLAN];
 /** Statuses get a column each as they first appear (a handful: 200, 304, 4xx, 5xx). */
 const MAX_STATUSES = 32;
 
@@ -49,9 +48,9 @@ export interface RequestStorage {
 
 const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(bytes));
 
-/** Zeroed storage for a sum made once and dropped (no shared memory needed). */
-function privateStorage(routes: number): RequestStorage {
-  const cells = routes * MAX_STATUSES * PLAN_LABELS.length;
+/** Zeroed storage for a sum made once and dropped (no shared memory needed); `plans` columns per status, NO_PLAN included. */
+function privateStorage(routes: number, plans: number): RequestStorage {
+  const cells = routes * MAX_STATUSES * plans;
   return {
     statuses: new Int16Array(MAX_STATUSES),
     statusCount: new Int32Array(1),
@@ -62,9 +61,9 @@ function privateStorage(routes: number): RequestStorage {
   };
 }
 
-/** Zeroed shared storage for `routes`. */
-function sharedStorage(routes: number): RequestStorage {
-  const cells = routes * MAX_STATUSES * PLAN_LABELS.length;
+/** Zeroed shared storage for `routes` × `plans` (NO_PLAN included). */
+function sharedStorage(routes: number, plans: number): RequestStorage {
+  const cells = routes * MAX_STATUSES * plans;
   return {
     statuses: shared(Int16Array, MAX_STATUSES * 2),
     statusCount: shared(Int32Array, 4),
@@ -82,17 +81,25 @@ export interface RequestFigures {
 }
 
 export class RequestMetrics implements RequestFigures {
+  /** The plan label of each plan column: the plans in force (by `Plan.index`), then NO_PLAN. */
+  private readonly planLabels: readonly string[];
   private readonly statusSlot = new Int8Array(600).fill(-1);
   private readonly requests: Float64Array;
   private readonly rows: Float64Array;
   private readonly latency: Float64Array;
   private readonly latencySum: Float64Array;
 
-  /** Figures over `routes`, counted into `storage` (new shared memory by default; another thread's to read them). */
+  /**
+   * Figures over `routes` and `plans` (the names of the plans in force, in `Plan.index` order:
+   * every serving thread's figures are added column by column, so every thread gives the same
+   * list), counted into `storage` (new shared memory by default; another thread's to read them).
+   */
   constructor(
     readonly routes: readonly string[],
-    readonly storage: RequestStorage = sharedStorage(routes.length),
+    readonly plans: readonly string[] = DEFAULT_PLANS.names,
+    readonly storage: RequestStorage = sharedStorage(routes.length, plans.length + 1),
   ) {
+    this.planLabels = [...plans, NO_PLAN];
     ({ requests: this.requests, rows: this.rows, latency: this.latency, latencySum: this.latencySum } = storage);
     for (let s = 0; s < this.statusCount; s++) this.statusSlot[storage.statuses[s]] = s;
   }
@@ -109,8 +116,8 @@ export class RequestMetrics implements RequestFigures {
   }
 
   /** One answer: its route index, status, plan (null: none), rows charged and seconds taken. */
-  record(route: number, status: number, plan: PlanName | null, rows: number, seconds: number): void {
-    const cell = (route * MAX_STATUSES + this.slotOf(status)) * PLAN_LABELS.length + (plan === null ? PLAN_NAMES.length : PLAN_NAMES.indexOf(plan));
+  record(route: number, status: number, plan: Plan | null, rows: number, seconds: number): void {
+    const cell = (route * MAX_STATUSES + this.slotOf(status)) * this.planLabels.length + (plan === null ? this.plans.length : plan.index);
     this.requests[cell]++;
     this.rows[cell] += rows;
     let bucket = 0;
@@ -125,9 +132,9 @@ export class RequestMetrics implements RequestFigures {
     const statuses = this.statusCount;
     for (let r = 0; r < this.routes.length; r++) {
       for (let s = 0; s < statuses; s++) {
-        for (let p = 0; p < PLAN_LABELS.length; p++) {
-          const cell = (r * MAX_STATUSES + s) * PLAN_LABELS.length + p;
-          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.storage.statuses[s], plan: PLAN_LABELS[p], requests: this.requests[cell], rows: this.rows[cell] });
+        for (let p = 0; p < this.planLabels.length; p++) {
+          const cell = (r * MAX_STATUSES + s) * this.planLabels.length + p;
+          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.storage.statuses[s], plan: this.planLabels[p], requests: this.requests[cell], rows: this.rows[cell] });
         }
       }
     }
@@ -148,7 +155,7 @@ export class RequestMetrics implements RequestFigures {
 
   /** Adds another thread's figures (over the same routes) to these. */
   add(other: RequestStorage): void {
-    const plans = PLAN_LABELS.length;
+    const plans = this.planLabels.length;
     const statuses = Atomics.load(other.statusCount, 0);
     for (let r = 0; r < this.routes.length; r++) {
       for (let s = 0; s < statuses; s++) {
@@ -167,7 +174,7 @@ export class RequestMetrics implements RequestFigures {
 
   /** These figures plus `others`' (other threads' storage, read as it is now), as a new object. */
   combined(others: readonly RequestStorage[]): RequestMetrics {
-    const sum = new RequestMetrics(this.routes, privateStorage(this.routes.length));
+    const sum = new RequestMetrics(this.routes, this.plans, privateStorage(this.routes.length, this.planLabels.length));
     sum.add(this.storage);
     for (const o of others) sum.add(o);
     return sum;

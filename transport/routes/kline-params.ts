@@ -1,12 +1,12 @@
 // Parameters shared by the single and batch K-line routes: window, fields, adjustment, paging.
 
-import { PLANS } from '../../engine/plans.js';
 import { date, integer, oneOf } from '../params/declare.js';
 
 export const ADJ_MODES = ['bfq', 'qfq', 'hfq'] as const;
 
-export const ROWS_PER_CALL = `A larger value is clamped to the plan's rows per call (free ${PLANS.free.rowsPerCall}, pro ${PLANS.pro.rowsPerCall}, enterprise ${PLANS.enterprise.rowsPerCall}); the response's \`limit\` shows the value used.`;
-export const BATCH_SIZE = `At most the plan's batch size (free ${PLANS.free.batch}, pro ${PLANS.pro.batch}, enterprise ${PLANS.enterprise.batch}); more is 400 \`batch_too_large\`.`;
+// The plans' figures are the operator's (PLANS_FILE): the document's description lists those in force.
+export const ROWS_PER_CALL = "A larger value is clamped to the plan's rows per call (the plans are listed in the API description); the response's `limit` shows the value used.";
+export const BATCH_SIZE = "At most the plan's batch size (the plans are listed in the API description); more is 400 `batch_too_large`.";
 
 export const KLINE_WINDOW = {
   start: date('First day of the window (inclusive); `offset` then skips forward.'),

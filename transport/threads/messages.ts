@@ -1,7 +1,7 @@
 // What the main thread and the other serving threads tell each other (THREADS ≥ 2).
 
 import type { DatasetMessage } from '../../engine/dataset/dataset-message.js';
-import type { KeyRecord } from '../../engine/plans.js';
+import type { KeyRecord, PlansMessage } from '../../engine/plans.js';
 import type { MeterState } from '../admin/meter.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { RequestStorage } from '../metrics/request-metrics.js';
@@ -32,6 +32,8 @@ export interface ThreadStart {
   forwardSignal: SharedArrayBuffer;
   dataset: DatasetMessage;
   slots: SharedArrayBuffer;
+  /** The plans in force (PLANS_FILE's), which every key's limits are read from: the same on every thread. */
+  plans: PlansMessage;
   keys: KeyRecord[];
   assignments: [string, number][];
   openapi: string;

@@ -2,7 +2,7 @@
 
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PlanName } from '../../../engine/plans.js';
+import type { BuiltInPlanName } from '../../../engine/plans.js';
 import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
 import { openCurrentDataset } from '../../../loaders/open-dataset.js';
 import { type ReloadProgress, Reloader } from '../../../loaders/reload/reloader.js';
@@ -51,7 +51,7 @@ export interface AdminServer {
   origin: string;
   /** Moves the injected clock (ms). */
   clock: { ms: number };
-  keys: Record<PlanName, string>;
+  keys: Record<BuiltInPlanName, string>;
   /** The folder holding the stored snapshot, `state/` and `operator/` (kept by `close({ keepState: true })`). */
   stateDir: string;
   store: StateStore;
@@ -96,7 +96,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
   const store = StateStore.open(dir.path);
   const operator = OperatorStore.open(dir.path);
   if (previous === null) await operator.setPassword(PASSWORD);
-  const keys = previous?.keys ?? ({} as Record<PlanName, string>);
+  const keys = previous?.keys ?? ({} as Record<BuiltInPlanName, string>);
   if (previous === null) for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
   const clock = previous?.clock ?? { ms: Date.now() };
   const now = (): number => clock.ms;
@@ -110,7 +110,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
   reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
-  const admin = createAdmin({ store, operator, guard, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
+  const admin = createAdmin({ store, operator, guard, plans: guard.plans, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 

@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DEFAULT_PLANS } from '../../../engine/plans.js';
 import { StateSync } from '../../../loaders/state/state-sync.js';
 import { Guard } from '../../../transport/guard/guard.js';
 import { RequestMetrics } from '../../../transport/metrics/request-metrics.js';
@@ -75,17 +76,18 @@ describe('requests by route', () => {
   let s: AdminServer;
   let op: Operator;
   const metrics = new RequestMetrics(['/api/v1/quota', '/api/v1/:market/klines/:symbol', '/healthz']);
+  const plan = (name: string) => DEFAULT_PLANS.get(name)!;
   before(async () => ({ s, op } = await startSignedIn({ routes: () => metrics.cells() })));
   after(() => s.close());
 
   test('summed over plans per route, statuses in classes, 429s apart, most requested first', async () => {
     const [quota, klines, health] = [0, 1, 2];
-    for (let i = 0; i < 3; i++) metrics.record(klines, 200, 'pro', 5, 0.001);
-    metrics.record(klines, 200, 'free', 5, 0.001);
-    metrics.record(klines, 429, 'free', 0, 0.001);
-    metrics.record(klines, 400, 'pro', 0, 0.001);
-    metrics.record(klines, 500, 'pro', 0, 0.001);
-    metrics.record(quota, 200, 'free', 0, 0.001);
+    for (let i = 0; i < 3; i++) metrics.record(klines, 200, plan('pro'), 5, 0.001);
+    metrics.record(klines, 200, plan('free'), 5, 0.001);
+    metrics.record(klines, 429, plan('free'), 0, 0.001);
+    metrics.record(klines, 400, plan('pro'), 0, 0.001);
+    metrics.record(klines, 500, plan('pro'), 0, 0.001);
+    metrics.record(quota, 200, plan('free'), 0, 0.001);
     metrics.record(health, 200, null, 0, 0.001);
     metrics.record(health, 200, null, 0, 0.001);
     const a = await s.call('/admin/api/usage', { cookie: op.cookie });

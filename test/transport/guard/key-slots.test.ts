@@ -51,7 +51,7 @@ test('slots run out with a clear error', () => {
 });
 
 test('a key table larger than the slots: the keys that fit are served, a disabled one is no longer verified, and the overflow is reported', () => {
-  const g = new Guard('UTC', null, null, 2);
+  const g = new Guard('UTC', null, null, { capacity: 2 });
   g.setKeys([record('first0001', 'pro'), record('second001', 'pro')]);
   assert.ok(g.authenticate(`mdq_first0001_${SECRET}`));
   const table = [{ ...record('first0001', 'pro'), disabled: true }, record('second001', 'pro'), record('third0001', 'pro')];

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
-import type { KeyRecord, PlanName } from '../../../engine/plans.js';
+import { DEFAULT_PLANS, type KeyRecord, type PlanName, Plans } from '../../../engine/plans.js';
 import { connectRedis, RedisUnreachable } from '../../../loaders/state/redis-connect.js';
 import { secretHash } from '../../../transport/guard/api-key.js';
 import { Guard, type Verdict } from '../../../transport/guard/guard.js';
@@ -25,10 +25,12 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
   let redis: RedisProcess;
   const clients: Redis[] = [];
   /** One "instance": its own guard and connection, over the same Redis and key table. */
-  const instance = async (...keys: KeyRecord[]): Promise<Guard> => {
+  const instance = async (...keys: KeyRecord[]): Promise<Guard> => instanceWith(DEFAULT_PLANS, ...keys);
+  /** An instance whose plans in force are `plans` (PLANS_FILE's). */
+  const instanceWith = async (plans: Plans, ...keys: KeyRecord[]): Promise<Guard> => {
     const c = await connectRedis(redis.url, () => {});
     clients.push(c);
-    const g = new Guard('UTC', new RedisLimits(c));
+    const g = new Guard('UTC', new RedisLimits(c), null, { plans });
     g.setKeys(keys);
     return g;
   };
@@ -87,6 +89,18 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     assert.equal(g.isShared(key), false);
     assert.equal(figures(g.admit(key, NOW, true)), 'ok rate null/null quota null/null');
     assert.equal(await clients[0].exists(`mdq:{${r.id}}:bucket`, `mdq:{${r.id}}:usage:2026-06-01`), 0, 'nothing written to Redis');
+  });
+
+  test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
+    const plans = new Plans([...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }], 'plans.json');
+    const r = record('gold');
+    const [a, b] = [await instanceWith(plans, r), await instanceWith(plans, r)];
+    const [ka, kb] = [a.authenticate(text(r))!, b.authenticate(text(r))!];
+    assert.equal(figures(await a.admitShared(ka, NOW, true)), 'ok rate 2/3 quota 5/5');
+    assert.equal(await a.chargeShared(ka, 3, NOW), 2);
+    assert.equal(figures(await b.admitShared(kb, NOW, true, 3)), 'ok rate 1/3 quota 2/5', 'a kept answer of 3 rows admitted and charged on B');
+    assert.equal((await a.admitShared(ka, NOW, true)).code, 'quota_exhausted', '6 rows used of 5');
+    assert.equal((await b.admitShared(kb, NOW, false)).code, 'rate_limited', 'the 4th request of the minute');
   });
 
   test('a bucket refills by Redis time: Retry-After seconds after the 31st refusal a request is admitted again', async () => {

@@ -227,7 +227,10 @@
       issued.replaceChildren(h('p', { class: 'small' }, h('strong', null, title), ' It is shown only now and stored only as a hash: copy it and hand it over.'), h('div', { class: 'secret' }, code, copy, copyMsg));
     }
 
-    const plan = h('select', { id: 'new-plan', name: 'plan' }, ['free', 'pro', 'enterprise', 'internal'].map((p) => h('option', { value: p, selected: p === 'pro' }, p)));
+    /** The plans in force (PLANS_FILE's figures and plans included): a choice per plan, its figures beside its name. */
+    const limit = (n) => (n === null ? 'unlimited' : num(n));
+    const planOptions = (selected) => d.plans.map((p) => h('option', { value: p.name, selected: p.name === selected }, `${p.name} (${limit(p.rpm)}/min, ${limit(p.daily_quota)} rows/day)`));
+    const plan = h('select', { id: 'new-plan', name: 'plan' }, planOptions('pro'));
     const org = h('input', { id: 'new-org', name: 'org', placeholder: 'Desk A', maxLength: 200 });
     const contact = h('input', { id: 'new-contact', name: 'contact', type: 'email', placeholder: 'ops@example.com (optional)' });
     const create = h('form', { class: 'inline', id: 'create-form', onsubmit: async (e) => {
@@ -269,7 +272,7 @@
     }
     /** Changes a key's plan: its limits change at once, today's usage stays. */
     function planRow(k, tr) {
-      const select = h('select', { id: `plan-of-${k.id}`, 'aria-label': `plan of ${k.id}` }, ['free', 'pro', 'enterprise', 'internal'].map((p) => h('option', { value: p, selected: p === k.plan }, p)));
+      const select = h('select', { id: `plan-of-${k.id}`, 'aria-label': `plan of ${k.id}` }, planOptions(k.plan));
       const row = h('tr', { class: 'row-form', 'data-form': 'plan' }, h('td', { colSpan: COLUMNS.length },
         h('form', { class: 'inline', onsubmit: (e) => {
           e.preventDefault();
@@ -326,11 +329,18 @@
       heading.textContent = `Keys (${keys.length})`;
     }
     fillTable(d);
+    const plansCard = h('section', { class: 'card' }, h('h2', null, 'Plans'),
+      h('div', { class: 'scroll' }, h('table', { id: 'plans' },
+        h('thead', null, h('tr', null, h('th', null, 'Plan'), h('th', { class: 'num' }, 'Requests a minute'), h('th', { class: 'num' }, 'Rows a day'), h('th', { class: 'num' }, 'Batch symbols'), h('th', { class: 'num' }, 'Rows a call'))),
+        h('tbody', null, d.plans.map((p) => h('tr', { 'data-plan': p.name },
+          h('td', null, p.name), h('td', { class: 'num' }, limit(p.rpm)), h('td', { class: 'num' }, limit(p.daily_quota)), h('td', { class: 'num' }, num(p.batch)), h('td', { class: 'num' }, num(p.rows_per_call))))))),
+      h('p', { class: 'small muted' }, 'Set by PLANS_FILE at start (without it: the built-in plans).'));
     return [
       h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
       d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons are disabled.'),
       h('section', { class: 'card' }, heading,
         h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, COLUMNS.map((t) => h('th', null, t)))), tbody)),
+      plansCard,
     ];
   }
 
