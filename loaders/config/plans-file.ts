@@ -81,6 +81,8 @@ export function plansFromText(text: string, file: string): Plans {
       if (f === undefined) return wrong(at, `plan '${name}': unknown field '${field}' (the fields are ${FIELD_NAMES.join(', ')})`);
       const ok = v === null ? f.nullable : typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max;
       if (!ok) wrong(at, `plan '${name}': ${field} must ${accepts(f)}, got ${shown(v)}`);
+      // Internal keys (monitoring, load tests) are never limited: only their batch and page size may change.
+      if (name === 'internal' && f.nullable && v !== null) wrong(at, `plan 'internal': ${field} must be null (internal keys are never rate- or quota-limited)`);
       spec[f.property] = v;
     }
     const missing = FIELD_NAMES.filter((field) => !(PLAN_FIELDS[field].property in spec));

@@ -30,9 +30,9 @@ test('a new plan is added after the built-in ones, in the order of the file', ()
 });
 
 test("a built-in plan named takes the file's figures; the others keep the spec's", () => {
-  const plans = plansFromText('{"free": {"rpm": 7, "daily_quota": 100, "batch": 1, "rows_per_call": 4}, "internal": {"rpm": 1000, "daily_quota": null, "batch": 50, "rows_per_call": 500}}', 'plans.json');
+  const plans = plansFromText('{"free": {"rpm": 7, "daily_quota": 100, "batch": 1, "rows_per_call": 4}, "internal": {"rpm": null, "daily_quota": null, "batch": 20, "rows_per_call": 2000}}', 'plans.json');
   assert.deepEqual([plans.get('free')!.rpm, plans.get('free')!.dailyQuota, plans.get('free')!.batch, plans.get('free')!.rowsPerCall], [7, 100, 1, 4]);
-  assert.equal(plans.get('internal')!.rpm, 1000, 'even internal can be limited');
+  assert.deepEqual([plans.get('internal')!.rpm, plans.get('internal')!.dailyQuota, plans.get('internal')!.batch, plans.get('internal')!.rowsPerCall], [null, null, 20, 2000], "internal's batch and page change");
   assert.deepEqual(plans.get('pro'), DEFAULT_PLANS.get('pro'));
   assert.deepEqual(plans.names, DEFAULT_PLANS.names, 'no plan added, none removed');
 });
@@ -49,6 +49,8 @@ const MISTAKES: [string, string, number, RegExp][] = [
   ['not JSON: an unclosed object', `{\n  "gold": {${GOLD}}\n`, 3, /^not JSON: .*end of the file/],
   ['not JSON: comments', `{\n  // our plans\n  "gold": {${GOLD}}\n}`, 2, /^not JSON/],
   ['an empty file', '', 1, /^not JSON/],
+  ['internal given a rate', '{\n  "internal": {"rpm": 1000, "daily_quota": null, "batch": 50, "rows_per_call": 500}\n}', 2, /^plan 'internal': rpm must be null \(internal keys are never rate- or quota-limited\)$/],
+  ['internal given a quota', '{\n  "internal": {\n    "rpm": null,\n    "daily_quota": 5,\n    "batch": 50, "rows_per_call": 500}\n}', 4, /^plan 'internal': daily_quota must be null/],
   ['an array, not an object', `\n[{${GOLD}}]`, 2, /^expected one JSON object of plan name/],
   ['a plan that is not an object', '{\n  "gold": 5\n}', 2, /^plan 'gold' must be an object/],
   ['a plan name with a capital', `{\n  "Gold": {${GOLD}}\n}`, 2, /^plan name 'Gold' must be/],
