@@ -4,10 +4,12 @@ import { Redis } from 'ioredis';
 
 /**
  * A command fails at once while the connection is down (no offline queue, no retries), and
- * within COMMAND_TIMEOUT_MS when Redis stops answering: a request waits that long at most
- * before its 503 limits_unavailable. ioredis reconnects by itself, every 50–500 ms.
+ * within COMMAND_TIMEOUT_MS when Redis stops answering. A request gives up sooner (0.5 s,
+ * transport/guard/redis-limits.ts) and answers 503 limits_unavailable; this longer bound lets
+ * it still hear a late reply (to refund rows that reply says were charged). ioredis
+ * reconnects by itself, every 50–500 ms.
  */
-const COMMAND_TIMEOUT_MS = 500;
+const COMMAND_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_MS = 2000;
 
 /** `url` without its password, for messages. */

@@ -70,12 +70,20 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return used
 `;
 
+/** KEYS: usage. ARGV: rows. Gives back rows a charge counted for an answer that was not sent. */
+const REFUND = `
+redis.call('HINCRBY', KEYS[1], 'used', -tonumber(ARGV[1]))
+`;
+
+/** How long a request waits for Redis before its 503 limits_unavailable. */
+export const GIVE_UP_MS = 500;
+
 /**
- * How long after it is sent a charge may still count, in Redis time. The client gives up on a
- * command after 500 ms (loaders/state/redis-connect.ts) and the request is answered 503; a
- * command still queued in a stalled Redis runs when it resumes, and would charge rows for that
- * 503. Below the client's timeout by more than any reply's trip, a charge either counts and its
- * reply arrives in time, or it does not count.
+ * How long after it is sent a charge may still count, in Redis time. A command still queued in
+ * a stalled Redis runs when it resumes, after the request was answered 503: past this deadline
+ * it counts nothing. A charge that did count but whose reply came after the give-up (this
+ * process's event loop late, say) is refunded when the reply arrives (the connection's own
+ * timeout, loaders/state/redis-connect.ts, is longer, so such a reply is still heard).
  */
 export const ROWS_DEADLINE_MS = 300;
 
@@ -85,6 +93,7 @@ const USAGE_TTL_SECONDS = 35 * 86_400;
 interface LimitCommands {
   mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number, rows: number, deadline: number): Promise<number[]>;
   mdqCharge(usage: string, rows: number, ttl: number, deadline: number): Promise<number>;
+  mdqRefund(usage: string, rows: number): Promise<null>;
 }
 
 /**
@@ -101,6 +110,7 @@ export class RedisLimits implements SharedLimits {
     // defineCommand sends EVALSHA and falls back to EVAL once when Redis lost its script cache (a restart).
     redis.defineCommand('mdqAdmit', { numberOfKeys: 2, lua: ADMIT });
     redis.defineCommand('mdqCharge', { numberOfKeys: 1, lua: CHARGE });
+    redis.defineCommand('mdqRefund', { numberOfKeys: 1, lua: REFUND });
     this.redis = redis as Redis & LimitCommands;
   }
 
@@ -114,7 +124,11 @@ export class RedisLimits implements SharedLimits {
 
   async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows = 0): Promise<AdmitReply> {
     const sent = Date.now();
-    const r = await this.call(() => this.redis.mdqAdmit(this.bucketKey(id), this.usageKey(id, day), rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows, rows > 0 ? this.deadline(sent) : 0));
+    const usage = this.usageKey(id, day);
+    const r = await this.call(
+      () => this.redis.mdqAdmit(this.bucketKey(id), usage, rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows, rows > 0 ? this.deadline(sent) : 0),
+      (late) => late[7] === 1 && this.refund(usage, rows),
+    );
     this.clockOffset = r[6] - (sent + Date.now()) / 2;
     // Admitted with rows that came too late to count: as if Redis had not answered (no answer leaves uncharged).
     if (r[0] === 0 && rows > 0 && r[7] !== 1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
@@ -122,7 +136,11 @@ export class RedisLimits implements SharedLimits {
   }
 
   async charge(id: string, day: string, rows: number): Promise<number> {
-    const used = await this.call(() => this.redis.mdqCharge(this.usageKey(id, day), rows, USAGE_TTL_SECONDS, this.deadline(Date.now())));
+    const usage = this.usageKey(id, day);
+    const used = await this.call(
+      () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now())),
+      (late) => late >= 0 && this.refund(usage, rows),
+    );
     if (used < 0) throw new LimitsUnavailable('the rows reached Redis after their deadline');
     return used;
   }
@@ -132,12 +150,40 @@ export class RedisLimits implements SharedLimits {
     return this.clockOffset === null ? 0 : Math.round(sentMs + this.clockOffset + ROWS_DEADLINE_MS);
   }
 
-  /** Any failure of the client (closed, timed out, a reply error) is one kind: the store cannot answer. */
-  private async call<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw new LimitsUnavailable(error instanceof Error ? error.message : String(error));
-    }
+  /** Gives back rows charged for an answer that was not sent (its reply came after the give-up). */
+  private refund(usage: string, rows: number): void {
+    this.redis.mdqRefund(usage, rows).catch(() => {}); // Redis gone again: its usage is lost with it anyway
+  }
+
+  /**
+   * The reply of `command`, or LimitsUnavailable after GIVE_UP_MS (or on any failure of the
+   * client: closed, a reply error). The give-up waits one turn of the event loop more, so a
+   * reply that reached the socket while the loop was busy is read first rather than lost to
+   * the timer. A reply after the give-up goes to `late`.
+   */
+  private call<T>(command: () => Promise<T>, late: (value: T) => unknown = () => {}): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      let gaveUp = false;
+      const timer = setTimeout(() => setImmediate(() => {
+        if (done) return;
+        gaveUp = true;
+        reject(new LimitsUnavailable(`no answer within ${GIVE_UP_MS} ms`));
+      }), GIVE_UP_MS);
+      command().then(
+        (value) => {
+          if (gaveUp) return void late(value);
+          done = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (gaveUp) return;
+          done = true;
+          clearTimeout(timer);
+          reject(new LimitsUnavailable(error instanceof Error ? error.message : String(error)));
+        },
+      );
+    });
   }
 }

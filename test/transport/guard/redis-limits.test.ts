@@ -148,3 +148,48 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     });
   });
 });
+
+/** A stand-in for ioredis: each script answers what the test says, after the delay it says. */
+function slowRedis(answers: { mdqAdmit?: number[]; mdqCharge?: number }, delayMs: number) {
+  const refunds: [string, number][] = [];
+  const client = {
+    defineCommand: () => {},
+    mdqAdmit: () => new Promise((resolve) => setTimeout(() => resolve(answers.mdqAdmit), delayMs)),
+    mdqCharge: () => new Promise((resolve) => setTimeout(() => resolve(answers.mdqCharge), delayMs)),
+    mdqRefund: (usage: string, rows: number) => (refunds.push([usage, rows]), Promise.resolve(null)),
+  };
+  return { limits: new RedisLimits(client as unknown as Redis), refunds };
+}
+
+describe('a reply that comes after the request gave up (the store slow, or this event loop late)', () => {
+  test('a charge it says counted is refunded; the request was answered 503 at 0.5 s', async () => {
+    const { limits, refunds } = slowRedis({ mdqCharge: 42 }, 700);
+    const t0 = performance.now();
+    await assert.rejects(limits.charge('k1', '2026-06-01', 7), LimitsUnavailable);
+    assert.ok(performance.now() - t0 < 650, 'given up at 0.5 s');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(refunds, [['mdq:{k1}:usage:2026-06-01', 7]]);
+  });
+
+  test('a charge it says came too late to count (-1) is not refunded', async () => {
+    const { limits, refunds } = slowRedis({ mdqCharge: -1 }, 700);
+    await assert.rejects(limits.charge('k2', '2026-06-01', 7), LimitsUnavailable);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(refunds, []);
+  });
+
+  test("a kept answer's admit that charged its rows is refunded; one that did not charge them is not", async () => {
+    const charged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 1] }, 700);
+    await assert.rejects(charged.limits.admit('k3', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9), LimitsUnavailable);
+    const uncharged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 0] }, 700);
+    await assert.rejects(uncharged.limits.admit('k4', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9), LimitsUnavailable);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual([charged.refunds, uncharged.refunds], [[['mdq:{k3}:usage:2026-06-01', 9]], []]);
+  });
+
+  test('a reply in time is taken, with nothing refunded', async () => {
+    const { limits, refunds } = slowRedis({ mdqCharge: 12 }, 50);
+    assert.equal(await limits.charge('k5', '2026-06-01', 7), 12);
+    assert.deepEqual(refunds, []);
+  });
+});
