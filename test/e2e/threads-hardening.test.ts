@@ -112,6 +112,16 @@ describe('THREADS=2: the forwarded paths under hostile input', () => {
     assert.equal(usedAfter - usedBefore, rows, 'the rows charged are the rows answered');
   });
 
+  test('a sign-in, whose password check outlasts the serving thread\'s wait, is answered when it comes, on either thread', async () => {
+    const password = /operator password .*: (\S+)$/.exec(server.log.find((l) => l.includes('operator password'))!)![1];
+    for (let i = 0; i < 8; i++) {
+      const body = JSON.stringify({ password });
+      const r = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin: `http://127.0.0.1:${server.port}`, 'content-type': 'application/json', 'content-length': String(body.length) }, body });
+      assert.equal(r.status, 200, r.text);
+      assert.match(String(r.headers['set-cookie']), /^mdq_admin=/);
+    }
+  });
+
   test('no answer carries a uWebSockets field; dashboard answers carry X-Request-Id, echoed from either thread', async () => {
     for (let i = 0; i < CONNECTIONS; i++) {
       for (const path of ['/dashboard/', '/admin/api/session', '/metrics', '/api/v1/markets', '/healthz']) {

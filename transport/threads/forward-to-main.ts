@@ -1,9 +1,11 @@
 // On a serving thread other than the main one: the dashboard and /metrics are answered by the
 // main thread (it holds the operator sessions and reads every thread's figures). The request is
-// handed to the main thread over a MessagePort and this thread waits for the answer
+// handed to the main thread over a MessagePort and this thread waits a little for the answer
 // (Atomics.wait), then sends it from the handler itself. Waiting is the point: uWS closes a
 // connection that pipelines a request behind an answer still pending, dropping the answers
 // before it in the same packet, so an answer that left later than its handler would lose them.
+// What takes longer (a sign-in's password check, a write, a reload) is answered when it comes,
+// as the main thread answers those itself: a serving thread never stalls for long.
 
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
@@ -17,8 +19,11 @@ import type { ForwardAnswer, ForwardRequest } from './messages.js';
 /** The paths the main thread answers for every serving thread. */
 export const MAIN_THREAD_PATHS = ['/metrics', '/dashboard', '/dashboard/*', '/admin/*'] as const;
 
-/** Longest this thread waits for the main thread's answer (the main thread is stuck past it). */
-export const FORWARD_WAIT_MS = 2000;
+/**
+ * Longest this thread blocks for the main thread's answer: /metrics and the dashboard's pages
+ * and reads take a millisecond or two; past this the answer is sent when it arrives.
+ */
+export const FORWARD_WAIT_MS = 50;
 
 /** The main thread's end of the hand-over: a port for requests and answers, a flag raised on each answer. */
 export interface ForwardChannel {
@@ -33,8 +38,18 @@ const NOT_IN_TARGET = /[\u0000-\u0020\u007f]/;
 export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs = FORWARD_WAIT_MS): void {
   const raised = new Int32Array(channel.signal);
   let lastId = 0;
+  /** Requests whose answer is sent when it arrives: their responses, by request id (dropped when the client leaves). */
+  const later = new Map<number, { res: HttpResponse; request: ForwardRequest; requestId: string }>();
+  const deliver = (answer: ForwardAnswer): void => {
+    const waiting = later.get(answer.id);
+    if (waiting === undefined) return; // its client left
+    later.delete(answer.id);
+    waiting.res.cork(() => send(waiting.res, waiting.request, answer, waiting.requestId));
+  };
+  channel.port.on('message', deliver); // answers that come while this thread is not waiting for them
+  channel.port.unref();
 
-  /** The main thread's answer to `request`, or null when it took longer than `waitMs`. */
+  /** The main thread's answer to `request`, or null when it takes longer than `waitMs`. */
   function ask(request: ForwardRequest): ForwardAnswer | null {
     const deadline = performance.now() + waitMs;
     channel.port.postMessage(request);
@@ -43,7 +58,8 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
       Atomics.store(raised, 0, 0);
       for (let m = receiveMessageOnPort(channel.port); m !== undefined; m = receiveMessageOnPort(channel.port)) {
         const answer = m.message as ForwardAnswer;
-        if (answer.id === request.id) return answer; // any other is a late answer to a request given up on
+        if (answer.id === request.id) return answer;
+        deliver(answer); // an answer to a request sent on when it came
       }
       const left = deadline - performance.now();
       if (left <= 0) return null;
@@ -51,20 +67,24 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
     }
   }
 
-  /** Sends the main thread's answer (or a problem) as this thread's own, in the handler's cork. */
+  /** Writes the main thread's answer as this thread's own (inside a cork). */
+  function send(res: HttpResponse, request: ForwardRequest, back: ForwardAnswer, requestId: string): void {
+    const headOnly = request.method === 'HEAD';
+    if (back.failure !== undefined) return void sendProblem(res, new Problem('internal_error', `the main thread did not answer: ${back.failure}`), ['x-request-id', requestId], false, headOnly, requestId);
+    res.writeStatus(`${back.status} ${back.statusText}`);
+    for (const [name, value] of back.headers) res.writeHeader(name, value);
+    // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
+    if (headOnly) back.close ? res.end('', true) : res.endWithoutBody();
+    else res.end(back.body, back.close);
+  }
+
+  /** Answers `request` now if the main thread answers within `waitMs`, else when it does. */
   function answer(res: HttpResponse, request: ForwardRequest, requestId: string): void {
-    const problem = NOT_IN_TARGET.test(request.target) ? new Problem('malformed_request', 'the request target holds a control character') : null;
-    const back = problem === null ? ask(request) : null;
-    res.cork(() => {
-      if (problem !== null) return void sendProblem(res, problem, ['x-request-id', requestId], true, request.method === 'HEAD', requestId);
-      if (back === null) return void sendProblem(res, new Problem('deadline_exceeded', `the main thread did not answer within ${waitMs} ms`).withHeader('retry-after', '1'), ['x-request-id', requestId], false, request.method === 'HEAD', requestId);
-      if (back.failure !== undefined) return void sendProblem(res, new Problem('internal_error', `the main thread did not answer: ${back.failure}`), ['x-request-id', requestId], false, request.method === 'HEAD', requestId);
-      res.writeStatus(`${back.status} ${back.statusText}`);
-      for (const [name, value] of back.headers) res.writeHeader(name, value);
-      // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
-      if (request.method === 'HEAD') back.close ? res.end('', true) : res.endWithoutBody();
-      else res.end(back.body, back.close);
-    });
+    if (NOT_IN_TARGET.test(request.target)) return void res.cork(() => sendProblem(res, new Problem('malformed_request', 'the request target holds a control character'), ['x-request-id', requestId], true, request.method === 'HEAD', requestId));
+    const back = ask(request);
+    if (back !== null) return void res.cork(() => send(res, request, back, requestId));
+    later.set(request.id, { res, request, requestId });
+    res.onAborted(() => later.delete(request.id));
   }
 
   const forward = (res: HttpResponse, req: HttpRequest): void => {
@@ -90,7 +110,7 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
     const chunks: Buffer[] = [];
     let size = 0;
     let gone = false;
-    res.onAborted(() => (gone = true));
+    res.onAborted(() => ((gone = true), later.delete(request.id)));
     res.onData((chunk, last) => {
       if (gone) return;
       chunks.push(Buffer.from(new Uint8Array(chunk).slice())); // uWS reuses the chunk's memory
