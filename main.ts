@@ -1,7 +1,7 @@
 // Composition root: settings, snapshot, keys and limits, HTTP server, clean stop.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
@@ -17,6 +17,7 @@ import type { OperatorStore as OperatorStoreType } from './loaders/state/operato
 import type { ServingThreads as Threads } from './transport/threads/serving-threads.js';
 import type { GuardPort } from './loaders/state/state-sync.js';
 import type { MeterView } from './transport/admin/meter.js';
+import type { EditionHost } from './loaders/edition/editions.js';
 
 // Every setting read and checked first, before the rest of the program is even loaded (a
 // third of a second of imports): --help exits 0, a bad setting exits 2 naming it, at once.
@@ -36,7 +37,9 @@ const { checkListen, listenFailure } = await import('./loaders/config/listen-che
 const { SettingError } = await import('./loaders/config/read-settings.js');
 const { lockStateFolder, StateFolderInUse } = await import('./loaders/state/instance-lock.js');
 const { generateDemoSnapshot } = await import('./loaders/demo/index.js');
-const { ensureDataset } = await import('./loaders/ensure-dataset.js');
+const { Editions } = await import('./loaders/edition/editions.js');
+const { POOL_SOURCE_MODULE } = await import('./loaders/edition/open-edition.js');
+const { readCurrent } = await import('./loaders/edition/stored-editions.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
 const { OperatorStore } = await import('./loaders/state/operator-store.js');
 const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
@@ -61,7 +64,6 @@ const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-
 const { startServer } = await import('./transport/server.js');
 const { fullGc } = await import('./transport/threads/full-gc.js');
 const { ServingThreads } = await import('./transport/threads/serving-threads.js');
-const { datasetMessage } = await import('./engine/dataset/dataset-message.js');
 const { acceptForwarded } = await import('./transport/http/forwarded.js');
 const { randomBytes } = await import('node:crypto');
 const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
@@ -179,16 +181,30 @@ function checkKeyPlans(): void {
   if (problem !== null) throw new SettingError(problem);
 }
 checkKeyPlans(); // before the data load: a mistake costs no wait
+const collectGarbage = fullGc();
+/** This thread's server as the edition lifecycle sees it. */
+const thisServer: EditionHost = {
+  swap: (dataset) => void (state.dataset = dataset), // requests keep the Dataset they started with
+  // Once no request of this thread reads the edition before (its maps are then closed): its other memory goes back in one pause.
+  released: (dataset) => (parts.server?.released(dataset) ?? Promise.resolve()).then(collectGarbage),
+};
+const editions = new Editions({ stateDir, keep: settings.keepEditions, log });
+const reloader = new Reloader({ stateDir, folder: snapshotDir, editions, host: thisServer, log, startProgressOut: process.stderr });
+/** The built-in demo snapshot's folder, generated first when it holds none. */
+async function demoFolder(): Promise<string> {
+  const dir = fileURLToPath(new URL('../snapshots/demo', import.meta.url));
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    log(`no snapshot stored yet: generating the built-in demo snapshot (synthetic data) into ${dir}`);
+    await generateDemoSnapshot(dir);
+  }
+  return dir;
+}
 const loadStarted = performance.now();
-const opened = await ensureDataset({
-  stateDir,
-  snapshotDir,
-  demoDir: fileURLToPath(new URL('../snapshots/demo', import.meta.url)),
-  generateDemo: (dir) => generateDemoSnapshot(dir),
-  log,
-});
+// The start is the first pass of the edition lifecycle: the folder given, else the stored edition as it is, else the demo.
+await reloader.start(snapshotDir ?? ((await readCurrent(stateDir)) === null ? await demoFolder() : null));
 const loadSeconds = (performance.now() - loadStarted) / 1000;
-state.dataset = opened.dataset;
+const served = editions.served!;
+log(`serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`);
 
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
 const mirror = redis === null ? null : (parts.mirror = await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
@@ -216,7 +232,8 @@ const syncedGuard: GuardPort = {
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
 const sync = (parts.sync = StateSync.start(store, syncedGuard, { onError: (error) => logger.error(error instanceof Error ? error.message : String(error)) }));
-const kernels = (parts.kernels = new KernelPool(settings.poolThreads));
+// Pool workers open each edition themselves (pool-source.js): its columns are views of the memory map, never posted.
+const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setKlineTextBudget(settings.klineTextCacheMb * MB);
@@ -237,7 +254,7 @@ const meterView: MeterView = otherThreads === 0 ? meter : {
 const requestFigures = () => (threads === null ? server.requests : server.requests.combined(threads.requestFigures()));
 // SIGHUP and the dashboard's button, one Reloader; its stages shown on the dashboard, and the load at start as the first entry.
 const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
-reloads.recordStart({ version: opened.dataset.version, seconds: loadSeconds });
+reloads.recordStart({ version: served.meta.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
 const admin = createAdmin({ store, operator, guard, plans, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
@@ -261,7 +278,7 @@ if (otherThreads > 0) {
     {
       settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
       port: server.port,
-      dataset: datasetMessage(state.dataset!),
+      edition: { stateDir, version: served.meta.version },
       slots: guard.slots.buffer,
       plans: plans.toMessage(),
       keys: store.keys.list(),
@@ -278,24 +295,15 @@ if (otherThreads > 0) {
     },
   );
 }
-const collectGarbage = fullGc();
-const reloader = new Reloader({
-  stateDir,
-  folder: snapshotDir,
-  current: () => state.dataset!,
-  swap: (next) => {
-    state.dataset = next; // requests keep the Dataset they started with
-    threads?.swap(next);
-    // The old columns are SharedArrayBuffers made on the reload worker: V8 does not count
-    // them as this thread's memory, so nothing prompts a collection. Once the requests
-    // still on the old Dataset are done, collect explicitly (one pause per reload).
-    void server.idle().then(collectGarbage);
-  },
-  log,
+// From now on every publication reaches the other serving threads and the pool's workers too.
+editions.attach({
+  publish: (version) => threads?.publish(version) ?? Promise.resolve(),
+  released: (version) => threads?.released(version) ?? Promise.resolve(),
+  setLive: (keys) => kernels.setLive(keys),
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
 
-logger.info({ data_version: opened.dataset.version, port: server.port, threads: settings.threads }, `Serving ${opened.dataset.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+logger.info({ data_version: served.meta.version, port: server.port, threads: settings.threads }, `Serving ${served.meta.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
 process.off('uncaughtException', startFailed);
 if (hupDuringStart) {
   log('SIGHUP during start: reading the snapshot folder again now');

@@ -3,7 +3,7 @@
 // reloads, keeps the state folder and answers the dashboard and /metrics; this one serves.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { datasetFromMessage } from './engine/dataset/dataset-message.js';
+import { openEdition } from './loaders/edition/open-edition.js';
 import { Plans } from './engine/plans.js';
 import { connectRedis } from './loaders/state/redis-connect.js';
 import { RequestMeter } from './transport/admin/meter.js';
@@ -30,7 +30,9 @@ try {
   const redis = settings.redisUrl === null ? null : await connectRedis(settings.redisUrl, () => {}); // the main thread logs Redis's state
   const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), start.slots, { plans: Plans.fromMessage(start.plans) });
   guard.setKeys(start.keys, start.assignments);
-  const state: ServerState = { dataset: datasetFromMessage(start.dataset), draining: false };
+  // This thread opens each edition itself: its columns are views of the memory map, which cannot be posted without a copy.
+  let served = openEdition(start.edition.stateDir, start.edition.version);
+  const state: ServerState = { dataset: served.dataset, draining: false };
   setKlineTextBudget(settings.klineTextCacheMb * MB);
   setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
@@ -58,10 +60,17 @@ try {
   const collectGarbage = fullGc();
 
   main.on('message', (m: ToThread) => {
-    if (m.type === 'dataset') {
-      state.dataset = datasetFromMessage(m.dataset); // requests keep the Dataset they started with
-      tell({ type: 'swapped', version: m.dataset.version });
-      void server.idle().then(collectGarbage);
+    if (m.type === 'edition') {
+      const before = served;
+      served = openEdition(start.edition.stateDir, m.version);
+      state.dataset = served.dataset; // requests keep the Dataset they started with
+      tell({ type: 'swapped', version: m.version });
+      // Closed once no request of this thread reads it (a closed map must never be read).
+      void server.released(before.dataset).then(async () => {
+        await before.close();
+        tell({ type: 'released', version: before.meta.version });
+        collectGarbage();
+      });
     } else if (m.type === 'keys') {
       guard.setKeys(m.keys, m.assignments);
     } else {

@@ -1,7 +1,7 @@
 // Opens the stored snapshot of a state folder in a fresh process and reports time and memory as JSON.
 
 import { datasetBytes } from '../engine/dataset/dataset-bytes.js';
-import { openCurrentDataset } from '../loaders/open-dataset.js';
+import { openCurrentDataset } from '../loaders/edition/stored-editions.js';
 
 const stateDir = process.argv[2] ?? './var';
 const started = performance.now();

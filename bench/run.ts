@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dataset } from '../engine/dataset/dataset.js';
-import { ensureDataset } from '../loaders/ensure-dataset.js';
+import { storeEdition } from '../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../loaders/edition/stored-editions.js';
 import { asOfFigures, formatAsOfTable } from './cases/as-of.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from './cases/formats.js';
 import { microCases } from './cases/index.js';
@@ -17,7 +18,6 @@ import { GUARD_FULL, GUARD_QUICK, run as runGuard } from './cases/guard.js';
 import { OBSERVE_FULL, OBSERVE_QUICK, run as runObserve } from './cases/observe.js';
 import { POOL_SIZES } from './cases/pool.js';
 import { defaultPoolThreads } from '../engine/pool/pool.js';
-import { generateDemoSnapshot } from '../loaders/demo/index.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { formatSharedLimits, redisMissing, runSharedLimits } from './http/shared-limits.js';
@@ -70,9 +70,11 @@ process.on('SIGTERM', () => void stopAll().finally(() => process.exit(143)));
 /** The full demo (generated when absent), stored in the bench's state dir and opened here. */
 async function benchDataset(): Promise<Dataset> {
   await ensureSnapshot(snapshotDir, log);
-  const opened = await ensureDataset({ stateDir, snapshotDir, demoDir: DEMO_SNAPSHOT, generateDemo: (dir) => generateDemoSnapshot(dir), log });
-  log(`dataset ${opened.dataset.version} open (${opened.openSeconds.toFixed(1)} s)`);
-  return opened.dataset;
+  await storeEdition(snapshotDir, stateDir);
+  const started = performance.now();
+  const dataset = (await openCurrentDataset(stateDir))!;
+  log(`dataset ${dataset.version} open (${((performance.now() - started) / 1000).toFixed(2)} s)`);
+  return dataset;
 }
 
 const result: Record<string, unknown> = {

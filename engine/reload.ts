@@ -2,9 +2,9 @@
 
 /** The steps of one pass, in order. `read` is skipped when there is no folder to read (only the stored snapshot is reopened). */
 export const RELOAD_STAGES = [
-  { stage: 'read', label: 'reading, checking and storing the snapshot folder' },
-  { stage: 'open', label: 'opening the stored version' },
-  { stage: 'assemble', label: 'building the symbol index' },
+  { stage: 'read', label: 'reading, checking and storing the snapshot folder (changed markets only)' },
+  { stage: 'open', label: 'opening the stored edition' },
+  { stage: 'publish', label: 'handing it to every serving thread' },
 ] as const;
 export type ReloadStage = (typeof RELOAD_STAGES)[number]['stage'];
 

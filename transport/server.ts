@@ -97,6 +97,12 @@ export interface RunningServer {
   closeAll(): void;
   /** Resolves once no asynchronous request is in flight (at once if none is). */
   idle(): Promise<void>;
+  /**
+   * Resolves once no request of this server reads `dataset` any longer (at once if none does):
+   * a request answered synchronously is done when its handler returns; one waiting on the pool
+   * or Redis holds its Dataset until it is answered. Ask after the served Dataset was replaced.
+   */
+  released(dataset: Dataset): Promise<void>;
   /** Answers counted by route, status and plan (what /metrics exposes; the dashboard's usage page reads `cells()`). */
   readonly requests: RequestMetrics;
   /** The loopback port of `forwardListen`, else null. */
@@ -308,10 +314,26 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   };
 
   let inFlight = 0;
+  /** Requests still reading each Dataset after their handler returned (an asynchronous step): see `released`. */
+  const holds = new Map<Dataset, number>();
+  const releaseWaiters = new Map<Dataset, (() => void)[]>();
+  const hold = (dataset: Dataset | null): void => {
+    inFlight++;
+    if (dataset !== null) holds.set(dataset, (holds.get(dataset) ?? 0) + 1);
+  };
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
   /** One asynchronous step of a request is over: wakes `idle()` waiters when none is left. */
-  const settled = (): void => {
+  const settled = (dataset: Dataset | null): void => {
+    if (dataset !== null) {
+      const left = holds.get(dataset)! - 1;
+      if (left > 0) holds.set(dataset, left);
+      else {
+        holds.delete(dataset);
+        for (const done of releaseWaiters.get(dataset) ?? []) done();
+        releaseWaiters.delete(dataset);
+      }
+    }
     if (--inFlight > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
@@ -392,11 +414,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const answerCharged = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, rows: number): void => {
       const kept = typeof body === 'string' ? body : Buffer.from(bytesOf(body));
       watch(null);
-      inFlight++;
+      hold(dataset);
       guard.chargeShared(key!, rows, nowMs).then(
         (remaining) => gone || sendAnswer(a, kept, used, etag, figures, notModified, remaining),
         (error: unknown) => gone || fail(error, figures),
-      ).finally(settled);
+      ).finally(() => settled(dataset));
     };
 
     const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
@@ -484,7 +506,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const rows = notModified ? 0 : hit.rows;
       watch(null);
-      inFlight++;
+      hold(dataset);
       guard.admitShared(limited, nowMs, route.charges, rows).then(
         (v) => {
           if (gone) return;
@@ -497,7 +519,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           }
         },
         (error: unknown) => gone || fail(error, null),
-      ).finally(settled);
+      ).finally(() => settled(dataset));
     }
 
     /**
@@ -507,7 +529,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     function admitShared(limited: KeyState, url: string): void {
       path = url;
       watch(null);
-      inFlight++;
+      hold(dataset);
       guard.admitShared(limited, nowMs, route.charges).then(
         (v) => {
           if (gone) return;
@@ -519,13 +541,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           }
         },
         (error: unknown) => gone || fail(error, null),
-      ).finally(settled);
+      ).finally(() => settled(dataset));
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
     function answerLater(pending: Promise<Reply>, format: Format, figures: Verdict | null, abort: () => void): void {
       let answered = false;
-      inFlight++;
+      hold(dataset);
       watch(() => {
         answered = true; // the client left: never touch `res` again
         abort();
@@ -553,7 +575,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         )
         .finally(() => {
           clearTimeout(timer);
-          settled();
+          settled(dataset);
         });
     }
   }
@@ -693,6 +715,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       },
       closeAll: () => (app as unknown as { close(): void }).close(), // in the native app, not in the typings
       idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
+      released: (dataset) => (holds.has(dataset) ? new Promise<void>((done) => releaseWaiters.set(dataset, [...(releaseWaiters.get(dataset) ?? []), done])) : Promise.resolve()),
       requests,
     };
   })();

@@ -2,6 +2,7 @@
 // the kernel pool and this thread), a repeated one (from the as-of cache), and the memory each
 // kept table holds, per market of the demo.
 
+import { POOL_SOURCE_MODULE } from '../../loaders/edition/open-edition.js';
 import { asOfBytes, AsOfCache, buildAsOf } from '../../engine/dataset/as-of.js';
 import { type Dataset, marketsInOrder, type SnapshotView } from '../../engine/dataset/dataset.js';
 import { KernelPool } from '../../engine/pool/pool.js';
@@ -26,7 +27,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 /** Each market with symbols, as of days around `yearsBack` years before its last day (a new day per round: nothing is kept between them). */
 export async function asOfFigures(dataset: Dataset, yearsBack: number, rounds: number, poolThreads: number): Promise<AsOfFigure[]> {
-  const pool = new KernelPool(poolThreads);
+  const pool = new KernelPool(poolThreads, POOL_SOURCE_MODULE);
   const figures: AsOfFigure[] = [];
   try {
     for (const m of marketsInOrder(dataset)) {
@@ -40,7 +41,7 @@ export async function asOfFigures(dataset: Dataset, yearsBack: number, rounds: n
         screen(buildAsOf(m, day + r).snapshots, QUERY);
         inline.push(performance.now() - t);
         t = performance.now();
-        screen((await buildAsOf(m, day + r, pool.deriveAsOf)).snapshots, QUERY);
+        screen((await buildAsOf(m, day + r, pool.deriverFor(dataset))).snapshots, QUERY);
         pooled.push(performance.now() - t);
       }
       const cache = new AsOfCache(1 << 30);

@@ -1,5 +1,6 @@
 // Inline vs pool screens at several table sizes: latency of one screen, main-thread cost, throughput under load, crossover.
 
+import { POOL_SOURCE_MODULE } from '../../loaders/edition/open-edition.js';
 import { performance } from 'node:perf_hooks';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { DEFAULT_MIN_SCREEN_ROWS, KernelPool } from '../../engine/pool/pool.js';
@@ -115,7 +116,7 @@ const round2 = (n: number): number => {
 
 /** Measures every size; the pool is started here and destroyed before returning. */
 export async function poolCrossover(dataset: Dataset, sizes: PoolSize[], o: PoolOptions, log: (line: string) => void = () => {}): Promise<PoolResult> {
-  const pool = new KernelPool(o.threads);
+  const pool = new KernelPool(o.threads, POOL_SOURCE_MODULE);
   const points: PoolPoint[] = [];
   try {
     for (const size of sizes) {

@@ -33,6 +33,18 @@ export interface Dataset {
   /** Macro rows by indicator order then date; empty when the snapshot had no macro.csv. */
   readonly macro: readonly MacroRow[];
   readonly hasMacro: boolean;
+  /**
+   * Where another thread (a pool worker) opens the same columns itself, opaque to the engine
+   * (the loaders' edition reference): the columns are views of a memory map, which cannot be
+   * posted without a copy. Absent for a Dataset made in memory (its columns are then posted).
+   */
+  readonly origin?: DatasetOrigin;
+}
+
+/** See `Dataset.origin`: `key` names the columns, `ref` is what the worker's opener reads. */
+export interface DatasetOrigin {
+  readonly key: string;
+  readonly ref: unknown;
 }
 
 /** Market order of every listing. */

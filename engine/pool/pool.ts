@@ -6,7 +6,7 @@ import type { Dataset, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
 import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
-import type { AttachedMarkets, DeriveTask, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult } from './tasks.js';
+import type { AttachedMarkets, DeriveTask, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult, TaskSource } from './tasks.js';
 
 /**
  * Screens of markets with at least this many symbols go to the pool. Measured (npm run
@@ -35,19 +35,41 @@ export const defaultPoolThreads = (): number => Math.max(1, availableParallelism
 export class KernelPool {
   private readonly piscina: Piscina<PoolTask, PoolTaskResult>;
 
-  constructor(readonly threads = defaultPoolThreads()) {
+  /** Keys of the Datasets served now (`Dataset.origin`): a worker lets go of any other it opened. */
+  private live: string[] = [];
+
+  /**
+   * @param sourceModule the URL of a module each worker imports to open a Dataset with an
+   *   origin (tasks.ts SourceOpener): the loaders' edition opener; without it, columns are posted.
+   */
+  constructor(
+    readonly threads = defaultPoolThreads(),
+    sourceModule?: string,
+  ) {
     this.piscina = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Infinity, // keep attached versions warm
+      workerData: { sourceModule },
     });
+  }
+
+  /** The Datasets served now, by `origin.key`: workers close the others they opened, before their next task. */
+  setLive(keys: readonly string[]): void {
+    this.live = [...keys];
+  }
+
+  private sourceOf(dataset: Dataset): TaskSource | undefined {
+    const origin = dataset.origin;
+    return origin === undefined ? undefined : { key: origin.key, ref: origin.ref, live: this.live };
   }
 
   async screen(dataset: Dataset, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
     const task: ScreenTask = {
       kind: 'screen',
       version: instanceKey(dataset),
+      source: this.sourceOf(dataset),
       market,
       bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
       sort: q.sort,
@@ -67,20 +89,27 @@ export class KernelPool {
    * its own while the workers fill theirs. On 2 cores there is one worker, and leaving this
    * thread idle would make the pool slower than deriving inline.
    */
-  readonly deriveAsOf = async (m: MarketData, asOf: number, symbols: Int32Array): Promise<SnapshotTable> => {
+  async deriveAsOf(dataset: Dataset, m: MarketData, asOf: number, symbols: Int32Array): Promise<SnapshotTable> {
+    const source = this.sourceOf(dataset);
     const size = symbols.length;
     const rows = allocateSnapshotRows(size);
     const parts = this.threads + 1;
     const edge = (p: number): number => Math.round((size * p) / parts);
     const running: Promise<PoolTaskResult>[] = [];
     for (let p = 1; p < parts; p++) {
-      const task: DeriveTask = { kind: 'derive', market: m.market, klines: m.klines, fundamentals: m.fundamentals, asOf, symbols, from: edge(p), to: edge(p + 1), out: rows };
+      const columns = source === undefined ? { klines: m.klines, fundamentals: m.fundamentals } : { source };
+      const task: DeriveTask = { kind: 'derive', market: m.market, ...columns, asOf, symbols, from: edge(p), to: edge(p + 1), out: rows };
       running.push(this.piscina.run(task));
     }
     deriveRows(m.market, m.klines, m.fundamentals, asOf, symbols, 0, edge(1), rows);
     await Promise.all(running);
     return withScreenOrders(size, rows, asOf);
-  };
+  }
+
+  /** deriveAsOf for the markets of `dataset` (as the as-of cache calls it). */
+  deriverFor(dataset: Dataset): (m: MarketData, asOf: number, symbols: Int32Array) => Promise<SnapshotTable> {
+    return (m, asOf, symbols) => this.deriveAsOf(dataset, m, asOf, symbols);
+  }
 
   /** Tasks the workers have finished. */
   get completed(): number {

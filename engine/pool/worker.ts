@@ -1,8 +1,19 @@
-// Pool worker: screens over the Dataset's shared snapshot tables (attached once per version) and as-of derivations into shared rows.
+// Pool worker: screens over a Dataset's snapshot tables and as-of derivations into shared rows. A
+// Dataset with an origin is opened by the worker itself, through the module the pool names
+// (the engine reads no files); another's shared tables are attached once per version.
 
-import { deriveRows } from '../kernels/derive-snapshot.js';
+import { workerData } from 'node:worker_threads';
+import { deriveRows, type SnapshotTable } from '../kernels/derive-snapshot.js';
 import { screen } from '../queries/screen.js';
-import type { AttachedMarkets, DeriveTask, DeriveTaskResult, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult } from './tasks.js';
+import type { AttachedMarkets, DeriveTask, DeriveTaskResult, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult, SourceOpener } from './tasks.js';
+
+const sourceModule = (workerData as { sourceModule?: string } | null)?.sourceModule;
+const opener: SourceOpener | null = sourceModule === undefined ? null : ((await import(sourceModule)) as SourceOpener);
+
+function opened(task: ScreenTask | DeriveTask): ReturnType<SourceOpener['datasetOf']> {
+  if (opener === null) throw new Error('a task names a Dataset to open, but the pool was given no sourceModule');
+  return opener.datasetOf(task.source!);
+}
 
 /** Versions this worker holds, newest last; two are enough across a reload. */
 const versions = new Map<string, AttachedMarkets>();
@@ -19,11 +30,19 @@ export default function run(task: PoolTask): PoolTaskResult {
   return task.kind === 'screen' ? runScreen(task) : runDerive(task);
 }
 
-function runScreen(task: ScreenTask): ScreenTaskResult {
+/** The task's table: from the Dataset the worker opens, or attached (null: not attached yet). */
+function tableOf(task: ScreenTask): SnapshotTable | null {
+  if (task.source !== undefined) return opened(task).markets[task.market].snapshots;
   const markets = task.attach !== undefined ? attach(task.version, task.attach) : versions.get(task.version);
-  if (markets === undefined) return { attached: false };
+  if (markets === undefined) return null;
   const table = markets[task.market];
   if (table === undefined) throw new Error(`market ${task.market} missing from version ${task.version}`);
+  return table;
+}
+
+function runScreen(task: ScreenTask): ScreenTaskResult {
+  const table = tableOf(task);
+  if (table === null) return { attached: false };
   const result = screen(table, {
     bounds: new Map(task.bounds.map(([column, min, max]) => [column, { min, max }])),
     sort: task.sort,
@@ -35,6 +54,7 @@ function runScreen(task: ScreenTask): ScreenTaskResult {
 }
 
 function runDerive(task: DeriveTask): DeriveTaskResult {
-  deriveRows(task.market, task.klines, task.fundamentals, task.asOf, task.symbols, task.from, task.to, task.out);
+  const m = task.source !== undefined ? opened(task).markets[task.market] : { klines: task.klines!, fundamentals: task.fundamentals! };
+  deriveRows(task.market, m.klines, m.fundamentals, task.asOf, task.symbols, task.from, task.to, task.out);
   return null;
 }

@@ -44,6 +44,8 @@ export function parseLocatedJson(text: string): LocatedJson {
   };
   const lines = new WeakMap<object, Map<string, number>>();
   let pos = 0;
+  /** The first member named twice: reported once the whole text reads as JSON (a syntax error after it comes first). */
+  let twice: JsonLineError | null = null;
 
   const fail = (reason: string, at = pos): never => {
     throw new JsonLineError(lineAt(at), reason);
@@ -82,8 +84,8 @@ export function parseLocatedJson(text: string): LocatedJson {
       if (text[pos] !== '"') fail(`expected a member name in double quotes, found ${shown(pos)}`);
       const line = lineAt(pos);
       const name = string();
-      if (at.has(name)) fail(`'${name}' is given twice in one object (first on line ${at.get(name)})`, pos - 1);
-      at.set(name, line);
+      if (at.has(name)) twice ??= new JsonLineError(lineAt(pos - 1), `'${name}' is given twice in one object (first on line ${at.get(name)})`);
+      else at.set(name, line);
       space();
       if (text[pos] !== ':') fail(`expected ':' after the member name '${name}', found ${shown(pos)}`);
       pos++;
@@ -160,6 +162,7 @@ export function parseLocatedJson(text: string): LocatedJson {
   const v = value(0);
   space();
   if (pos < text.length) fail(`unexpected ${shown(pos)} after the JSON value`);
+  if (twice !== null) throw twice;
   return {
     value: v,
     line,

@@ -50,6 +50,12 @@ export const PLANS_FILE = optional({
   doc: 'Plans in force: a JSON file that changes the built-in plans\' figures and adds plans (format under Operators), read once at start. Unset: free, pro and enterprise with the spec\'s figures, and internal. A stored key whose plan it lacks stops the start (exit 2). Give every instance and npm run keys the same file.',
 });
 
+/** Stored editions kept on disk: the server's and `npm run load`'s. */
+const KEEP_EDITIONS = setting({
+  flag: 'keep-editions', env: 'KEEP_EDITIONS', kind: kind.integer(1, 100), default: '2',
+  doc: 'Stored editions (snapshot versions) kept on disk: the newest, and any still served. Older ones are deleted once no thread reads them; markets unchanged between editions are stored once.',
+});
+
 export const SERVER_SETTINGS = {
   port: setting({ flag: 'port', env: 'PORT', kind: kind.integer(0, 65535), default: '8080', doc: 'TCP port to listen on; 0 picks a free one. A port already in use is refused (exit 2).' }),
   host: setting({ flag: 'host', env: 'HOST', kind: kind.host, default: '127.0.0.1', doc: 'Address to listen on (0.0.0.0 or :: for every interface).' }),
@@ -58,6 +64,7 @@ export const SERVER_SETTINGS = {
     doc: 'Snapshot folder to load at start and on reload (SIGHUP). Unset: the stored snapshot, or the built-in demo on a first start.',
   }),
   state: STATE_DIR,
+  keepEditions: KEEP_EDITIONS,
   quotaTz: setting({ flag: 'quota-tz', env: 'QUOTA_TZ', kind: kind.timeZone, default: 'UTC', doc: 'Time zone of the daily quota reset (local midnight).' }),
   plansFile: PLANS_FILE,
   threads: setting({
@@ -144,11 +151,11 @@ export const SERVER: Program<typeof SERVER_SETTINGS> = {
   positionals: { min: 0, max: 0 },
 };
 
-export const LOAD: Program<{ state: typeof STATE_DIR }> = {
+export const LOAD: Program<{ state: typeof STATE_DIR; keepEditions: typeof KEEP_EDITIONS }> = {
   name: 'load',
   usage: 'npm run load -- <snapshot folder> [--state DIR]',
-  about: 'Validates a snapshot folder and stores it; the next start (or a reload) serves it. Exit 1 with file:line: reason when rejected; the stored snapshot stays.',
-  settings: { state: STATE_DIR },
+  about: 'Validates a snapshot folder and stores it (markets whose files are stored already are not parsed again); the next start (or a reload) serves it. Exit 1 with file:line: reason when rejected; the stored snapshot stays.',
+  settings: { state: STATE_DIR, keepEditions: KEEP_EDITIONS },
   positionals: { min: 1, max: 1, name: '<snapshot folder>', kind: kind.existingFolder },
 };
 

@@ -1,11 +1,12 @@
-// SIGHUP reload: re-read the snapshot folder off the serving thread, swap one reference; its stages and progress readable while it runs.
+// A pass of the edition lifecycle (the start's, then each SIGHUP's or the dashboard's): store the
+// folder off the serving thread, open, publish; its stages and progress readable while it runs.
 
-import type { Dataset } from '../../engine/dataset/dataset.js';
-import { readCurrent } from '../lmdb/snapshot-store.js';
-import { type Progress, startProgress } from '../progress.js';
+import type { Editions, EditionHost } from '../edition/editions.js';
+import type { StoreProgress } from '../edition/store-task.js';
+import { readCurrent } from '../edition/stored-editions.js';
+import { type Progress, type ProgressOutput, startProgress } from '../progress.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { RELOAD_STAGES, type ReloadOutcome, type ReloadProgress, type ReloadStage, type StageTime } from '../../engine/reload.js';
-import { type StoreAndOpenProgress, storeAndOpen } from './store-and-open.js';
 
 export { RELOAD_STAGES, type ReloadOutcome, type ReloadProgress, type ReloadStage, type StageTime };
 
@@ -13,10 +14,12 @@ export interface ReloadOptions {
   stateDir: string;
   /** The folder given at start (--snapshot), or null: then the stored snapshot's own source. */
   folder: string | null;
-  /** The Dataset served now, and how to replace it. */
-  current(): Dataset;
-  swap(next: Dataset): void;
+  editions: Editions;
+  /** This thread's server: where a published edition is swapped in. */
+  host: EditionHost;
   log(line: string): void;
+  /** Where the start's read progress goes (default: the log, like a reload's, a line every few seconds). */
+  startProgressOut?: ProgressOutput;
   /** Told each time the pass moves on (a new stage, more rows read); `progress` reads the same. */
   onProgress?: (progress: ReloadProgress) => void;
   /** Milliseconds clock of the stage timings (default performance.now). */
@@ -50,6 +53,19 @@ export class Reloader {
 
   constructor(private readonly options: ReloadOptions) {
     this.now = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * The pass a server starts with: stores `folder` (null: opens the stored edition as it is)
+   * and publishes it. Unlike a reload it throws what stops it (a rejected snapshot is a
+   * SnapshotError: the start ends with `file:line: reason`).
+   */
+  async start(folder: string | null): Promise<ReloadOutcome> {
+    try {
+      return (this.last = await this.once(folder, true));
+    } finally {
+      this.pass = null;
+    }
   }
 
   /** Starts a reload, or queues one after the running one; resolves with the latest outcome. */
@@ -101,7 +117,7 @@ export class Reloader {
   }
 
   /** Moves the pass to `stage`, timing the one before; tells the log and `onProgress`. */
-  private enter(stage: ReloadStage, totalRows = 0): void {
+  private enter(stage: ReloadStage): void {
     const p = this.pass!;
     const t = this.now();
     if (p.stage !== stage) {
@@ -109,12 +125,8 @@ export class Reloader {
       p.stage = stage;
       p.stageStartedMs = t;
     }
-    if (stage === 'read') {
-      p.totalRows = totalRows;
-      p.lines = startProgress('reload', totalRows, { out: { write: (text) => this.options.log(text.trimEnd()) }, now: this.now });
-    }
     const index = RELOAD_STAGES.findIndex((s) => s.stage === stage);
-    this.options.log(`reload: stage ${index + 1}/${RELOAD_STAGES.length}: ${RELOAD_STAGES[index].label}`);
+    this.options.log(`${this.label}: stage ${index + 1}/${RELOAD_STAGES.length}: ${RELOAD_STAGES[index].label}`);
     this.told();
   }
 
@@ -123,20 +135,24 @@ export class Reloader {
     if (hook !== undefined) hook(this.progress!);
   }
 
-  private heard(message: StoreAndOpenProgress): void {
+  private heard(message: StoreProgress | { progress: 'open' }): void {
     const p = this.pass;
     if (p === null) return;
     switch (message.progress) {
-      case 'read':
-        return this.enter('read', message.totalRows);
+      case 'plan':
+        // The markets to parse are known (the others are stored already): the rows to read, and a progress line while they are.
+        p.totalRows = message.totalRows;
+        if (message.totalRows > 0) {
+          const toLog = { write: (text: string) => this.options.log(text.trimEnd()) };
+          p.lines = startProgress(this.label, message.totalRows, { out: (this.label === 'start' ? this.options.startProgressOut : undefined) ?? toLog, now: this.now });
+        }
+        return this.told();
       case 'rows':
         p.rows += message.rows;
         p.lines?.add(message.rows);
         return this.told();
       case 'open':
         return this.enter('open');
-      case 'assemble':
-        return this.enter('assemble');
     }
   }
 
@@ -146,35 +162,45 @@ export class Reloader {
     return [...p.done, { stage: p.stage, seconds: (this.now() - p.stageStartedMs) / 1000 }];
   }
 
-  private async once(): Promise<ReloadOutcome> {
-    const { stateDir, log } = this.options;
+  /** One pass over `folder` (by default the one given at start, else the served edition's source); `rethrow`: a failure throws. */
+  private async once(folderGiven?: string | null, rethrow = false): Promise<ReloadOutcome> {
+    const { stateDir, log, editions } = this.options;
+    const label = this.label;
     const started = this.now();
     const seconds = (): number => (this.now() - started) / 1000;
-    const served = this.options.current();
-    const folder = this.options.folder ?? (await readCurrent(stateDir))?.source ?? null;
-    // Until the worker says otherwise, the pass is at its first stage (`read`, or `open` with no folder).
+    const served = editions.served?.meta.version ?? null;
+    const folder = folderGiven !== undefined ? folderGiven : (this.options.folder ?? (await readCurrent(stateDir))?.source ?? null);
+    // The pass is at its first stage (`read`, or `open` with no folder) until the store says otherwise.
     this.pass = { folder, startedMs: started, stage: folder === null ? 'open' : 'read', stageStartedMs: started, rows: 0, totalRows: 0, done: [], lines: null };
-    log(`reload: reading ${folder ?? '(stored snapshot)'}`);
+    log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
     try {
-      const result = await storeAndOpen({ folder, stateDir, servedVersion: served.version }, (m) => this.heard(m));
-      if (result.store !== null && !result.store.skippedRead) this.pass.lines?.done();
-      const stages = this.stageTimes();
-      if (result.dataset === null) {
-        log(`reload: unchanged, still serving ${served.version} (${seconds().toFixed(2)} s)`);
-        return { kind: 'unchanged', version: served.version, seconds: seconds(), stages };
+      const { store, next } = await editions.prepare(folder, (m) => this.heard(m));
+      if (store !== null && !store.skippedRead) this.pass.lines?.done();
+      if (next === null) {
+        log(`${label}: unchanged, still serving ${served} (${seconds().toFixed(2)} s)`);
+        return { kind: 'unchanged', version: served!, seconds: seconds(), stages: this.stageTimes() };
       }
-      this.options.swap(result.dataset);
-      const rows = result.store?.rows ?? 0;
-      log(`reload: now serving ${result.dataset.version} (X-Data-Version), ${rows} K-line rows, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`);
-      return { kind: 'loaded', version: result.dataset.version, seconds: seconds(), stages };
-    } catch (error) {
+      this.enter('publish');
+      await editions.publish(next, this.options.host);
       const stages = this.stageTimes();
+      const what = store === null ? 'opened' : store.parsed.length === 0 ? 'nothing to parse' : `parsed ${store.parsed.join(', ')}`;
+      log(`${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`);
+      return { kind: 'loaded', version: next.meta.version, seconds: seconds(), stages };
+    } catch (error) {
+      if (rethrow) throw error;
+      const stages = this.stageTimes();
+      const still = served === null ? 'nothing is served' : `still serving ${served}`;
       if (error instanceof SnapshotError) {
-        log(`reload: snapshot rejected: ${error.message}; still serving ${served.version}`);
+        log(`${label}: snapshot rejected: ${error.message}; ${still}`);
         return { kind: 'rejected', reason: error.message, seconds: seconds(), stages };
       }
-      log(`reload: failed: ${error instanceof Error ? error.message : String(error)}; still serving ${served.version}`);
+      log(`${label}: failed: ${error instanceof Error ? error.message : String(error)}; ${still}`);
       return { kind: 'failed', reason: String(error), seconds: seconds(), stages };
     }
+  }
+
+  /** `start` for the pass a server starts with, `reload` after it. */
+  private get label(): string {
+    return this.options.editions.served === null ? 'start' : 'reload';
   }
 }

@@ -19,6 +19,9 @@ export async function estimateKlineRows(folder: string): Promise<number> {
   return Math.round(rows);
 }
 
+/** The estimate for one K-line file (0 when it cannot be read). */
+export const estimateFileRows = (path: string): Promise<number> => estimateFile(path).then(Math.round, () => 0);
+
 async function estimateFile(path: string): Promise<number> {
   const info = await stat(path);
   if (!info.isFile() || info.size === 0) return 0; // a FIFO would block the open below

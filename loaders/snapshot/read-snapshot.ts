@@ -29,13 +29,18 @@ export interface ReadOptions {
   limits?: Partial<LoadLimits>;
 }
 
+/** The files of a snapshot folder the format names, found and checked (not read yet). */
+export interface SnapshotFiles {
+  manifest: FileRef | null;
+  macro: FileRef | null;
+  markets: { market: Market; klines: FileRef; symbols: FileRef | null; fundamentals: FileRef | null }[];
+}
+
 /**
- * Reads `folder`; the first violation of §5 rejects the whole snapshot with a SnapshotError.
- * Only the names the format gives are read (see snapshot-files.ts); other entries are ignored.
+ * Finds the files of `folder`: a folder that is not a market, a market that is not a folder,
+ * a market without K-lines or a file given both as `.csv` and `.csv.gz` rejects the snapshot.
  */
-export async function readSnapshot(folder: string, options: ReadOptions = {}): Promise<ParsedSnapshot> {
-  const onRows = options.onRows ?? (() => {});
-  const limits = loadLimits(options.limits);
+export async function listSnapshotFiles(folder: string, limits: LoadLimits = loadLimits()): Promise<SnapshotFiles> {
   let stray: string[];
   try {
     stray = await strayFolders(folder);
@@ -43,37 +48,56 @@ export async function readSnapshot(folder: string, options: ReadOptions = {}): P
     throw new SnapshotError(folder, 0, `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if (stray.length > 0) throw new SnapshotError(`${stray[0]}/`, 0, `unknown market folder (expected one of ${MARKETS.join(', ')})`);
-  const present: Market[] = [];
+  const markets: SnapshotFiles['markets'] = [];
   for (const market of MARKETS) {
     const info = await probe(join(folder, market), `${market}/`);
     if (info === null) continue;
     if (!info.isDirectory()) throw new SnapshotError(`${market}/`, 0, 'not a folder');
-    present.push(market);
+    const klines = await pickCsv(folder, `${market}/`, 'klines', limits);
+    if (klines === null) throw new SnapshotError(`${market}/klines.csv`, 0, 'missing: every market folder needs its K-lines');
+    markets.push({ market, klines, symbols: await pickCsv(folder, `${market}/`, 'symbols', limits), fundamentals: await pickCsv(folder, `${market}/`, 'fundamentals', limits) });
   }
+  return { manifest: await namedFile(folder, 'manifest.json', limits), macro: await pickCsv(folder, '', 'macro', limits), markets };
+}
+
+/** The manifest (empty without manifest.json), with its file's `path\tsha256` line pushed on `hashes`. */
+export async function readManifestOf(files: SnapshotFiles, hashes: string[]): Promise<Manifest> {
+  if (files.manifest === null) return {};
+  const read = await readManifest(files.manifest);
+  hashes.push(`manifest.json\t${read.sha256}`);
+  return read.manifest;
+}
+
+/** The macro points (none without macro.csv), with its file's line pushed on `hashes`. */
+export async function readMacroOf(files: SnapshotFiles, hashes: string[]): Promise<MacroPoint[]> {
+  if (files.macro === null) return [];
+  const read = await readMacro(files.macro);
+  hashes.push(`${files.macro.display}\t${read.file.sha256}`);
+  return read.points;
+}
+
+/** sha256 over every file's `path\tsha256` line, sorted: equal hashes mean equal snapshots. */
+export const contentHashOf = (hashes: readonly string[]): string => createHash('sha256').update([...hashes].sort().join('\n')).digest('hex');
+
+/**
+ * Reads `folder`; the first violation of §5 rejects the whole snapshot with a SnapshotError.
+ * Only the names the format gives are read (see snapshot-files.ts); other entries are ignored.
+ */
+export async function readSnapshot(folder: string, options: ReadOptions = {}): Promise<ParsedSnapshot> {
+  const onRows = options.onRows ?? (() => {});
+  const limits = loadLimits(options.limits);
+  const files = await listSnapshotFiles(folder, limits);
   const hashes: string[] = [];
-  let manifest: Manifest = {};
-  let macro: MacroPoint[] = [];
-  const manifestFile = await namedFile(folder, 'manifest.json', limits);
-  if (manifestFile !== null) {
-    const read = await readManifest(manifestFile);
-    manifest = read.manifest;
-    hashes.push(`manifest.json\t${read.sha256}`);
-  }
-  const macroFile = await pickCsv(folder, '', 'macro', limits);
-  if (macroFile !== null) {
-    const read = await readMacro(macroFile);
-    macro = read.points;
-    hashes.push(`${macroFile.display}\t${read.file.sha256}`);
-  }
+  const manifest = await readManifestOf(files, hashes);
+  const macro = await readMacroOf(files, hashes);
+  const present = files.markets.map((m) => m.market);
   const threads = Math.min(options.threads ?? availableParallelism(), present.length);
   const markets =
     threads > 0
       ? await readMarketsInWorkers(folder, present, threads, limits, hashes, onRows)
       : await readMarketsHere(folder, present, limits, hashes, onRows);
   const rows = markets.reduce((sum, m) => sum + m.klines.date.length, 0);
-  hashes.sort();
-  const contentHash = createHash('sha256').update(hashes.join('\n')).digest('hex');
-  return { manifest, markets, macro, contentHash, rows };
+  return { manifest, markets, macro, contentHash: contentHashOf(hashes), rows };
 }
 
 /**
@@ -120,7 +144,7 @@ async function readMarketsHere(folder: string, markets: Market[], limits: LoadLi
 }
 
 /** Reads markets on a pool of worker threads, largest K-line file first, and keeps market order. */
-async function readMarketsInWorkers(folder: string, markets: Market[], threads: number, limits: LoadLimits, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
+export async function readMarketsInWorkers(folder: string, markets: Market[], threads: number, limits: LoadLimits, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
   const pool = new Piscina<MarketTask, MarketTaskResult>({
     filename: new URL('./read-market-task.js', import.meta.url).href,
     minThreads: threads,

@@ -1,5 +1,6 @@
 // Every micro-bench case, the pool crossover, the guard bench and every HTTP case, run once at tiny size so the bench cannot rot.
 
+import { POOL_SOURCE_MODULE } from '../../loaders/edition/open-edition.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -22,8 +23,8 @@ import { measureSizes, SIZE_FORMATS } from '../../bench/micro/sizes.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { KernelPool } from '../../engine/pool/pool.js';
 import { screen } from '../../engine/queries/screen.js';
-import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { storeEdition } from '../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 import { compress } from '../../transport/serialise/encode.js';
 import { startTestServer } from '../helpers/api-server.js';
@@ -41,7 +42,7 @@ before(async () => {
   cleanup = dir.cleanup;
   snapshot = join(dir.path, 'demo');
   await generateDemoSnapshot(snapshot, { symbolScale: 0.01, years: 1, progress: false });
-  await storeSnapshot(snapshot, join(dir.path, 'state'), { threads: 0 });
+  await storeEdition(snapshot, join(dir.path, 'state'), { threads: 0 });
   dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
 });
 after(() => cleanup());
@@ -72,7 +73,7 @@ test('there is one serialiser case per response shape', () => {
 });
 
 test('a screen on the pool answers what the inline screen answers, on the real and a synthetic table', async (t) => {
-  const pool = new KernelPool(1);
+  const pool = new KernelPool(1, POOL_SOURCE_MODULE);
   t.after(() => pool.close());
   const real = dataset.markets.ashare.snapshots;
   const synthetic = syntheticTable(real, 2_000);

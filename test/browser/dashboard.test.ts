@@ -265,7 +265,7 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.notEqual(after, before);
     assert.match((await page.textContent('#reload-result'))!, new RegExp(`now serving ${after!.replace(/\./g, '\\.')}`));
     assert.match((await page.textContent('#last-reload'))!, /loaded .* took \d+\.\d\d s/);
-    assert.match((await page.textContent('#reload-result'))!, /read \d+\.\d\d s · open \d+\.\d\d s · assemble \d+\.\d\d s/, 'the time of each stage');
+    assert.match((await page.textContent('#reload-result'))!, /read \d+\.\d\d s · open \d+\.\d\d s · publish \d+\.\d\d s/, 'the time of each stage');
     assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), null, 'no longer the load at start');
     assert.equal((await fetch(`${base}/healthz`)).headers.get('x-data-version'), after, 'the server serves it');
     await shot('4-data-reloaded');
@@ -277,7 +277,9 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await show('data', '#reload-button');
     await repoint(link, big);
     await page.click('#reload-button');
-    await page.waitForSelector('#reload-progress[data-stage="read"]', { timeout: 30_000 });
+    await page.waitForSelector('#reload-progress[data-stage="read"]', { timeout: 30_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the page says: ${await page.textContent('#reload-result').catch(() => '?')} / ${await page.textContent('#last-reload').catch(() => '?')}`);
+    });
     assert.match((await page.textContent('#reload-stage'))!, /^Stage 1 of 3: reading/);
     // Rows arrive once the first pass over the files (counting) is done; then the figure climbs.
     await page.locator('#reload-detail', { hasText: /^[1-9][\d,]* of about [\d,]+ K-line rows \(\d+ %\)/ }).waitFor();

@@ -43,7 +43,7 @@ describe('a bad setting of the server', () => {
 
   /** A bad value for every server setting, as its environment variable. */
   const bad = (): Record<keyof typeof SERVER_SETTINGS, string> => ({
-    port: '65536', host: 'not a host', snapshot: '/nonexistent', state: aFile, quotaTz: 'Mars/Base', plansFile: '/nonexistent/plans.json', threads: '0', poolThreads: '-1', screenPoolMinRows: '-1',
+    port: '65536', host: 'not a host', snapshot: '/nonexistent', state: aFile, keepEditions: '0', quotaTz: 'Mars/Base', plansFile: '/nonexistent/plans.json', threads: '0', poolThreads: '-1', screenPoolMinRows: '-1',
     klineTextCacheMb: '1e3', asOfCacheMb: '-5', responseCacheMb: 'abc', busyPollMs: '1001', drainGraceMs: '9000', corsOrigins: 'ftp://x.example', adminOrigin: 'https://ops.example/dashboard',
     smtpUrl: 'http://user:hunter2@mail.example', redisUrl: 'http://user:hunter2@redis.example:6379', mailFrom: 'nobody', accessLog: 'maybe', metrics: 'sometimes', logLevel: 'verbose',
   });

@@ -8,8 +8,8 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
-import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { storeEdition } from '../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../snapshots/fixtures/derived/', import.meta.url));
 const MARKETS = ['ashare', 'hkstock', 'usstock'] as const;
@@ -210,7 +210,7 @@ const fixture = {} as Record<FixtureMarket, FixtureData>;
 
 before(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'mdq-derive-'));
-  await storeSnapshot(FIXTURE, stateDir);
+  await storeEdition(FIXTURE, stateDir);
   const opened = await openCurrentDataset(stateDir);
   assert.ok(opened !== null, 'the stored fixture opens as a Dataset');
   dataset = opened;

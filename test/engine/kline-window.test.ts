@@ -11,8 +11,8 @@ import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { adjustedSlice } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { projectKlineFields } from '../../engine/kernels/project-fields.js';
-import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { storeEdition } from '../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../snapshots/fixtures/derived/', import.meta.url));
 /** The fixture symbol with 85 rows over 15 months and adj_factor steps 1 → 1.052631 → 1.078512 → 2.157024. */
@@ -96,7 +96,7 @@ let bars: Bar[] = [];
 
 before(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'mdq-kwindow-'));
-  await storeSnapshot(FIXTURE, stateDir);
+  await storeEdition(FIXTURE, stateDir);
   const opened = await openCurrentDataset(stateDir);
   assert.ok(opened !== null, 'the stored fixture opens as a Dataset');
   dataset = opened;

@@ -1,10 +1,11 @@
 // Starts the real API server on port 0 over a fixture snapshot, with one key per plan, for end-to-end tests.
 
+import { POOL_SOURCE_MODULE } from '../../loaders/edition/open-edition.js';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../../engine/dataset/dataset.js';
-import { storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { storeEdition } from '../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { KernelPool } from '../../engine/pool/pool.js';
@@ -65,7 +66,7 @@ export function httpRequest(port: number, path: string, options: { method?: stri
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
 export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; minAsOfSymbols?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {}): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
-  await storeSnapshot(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
+  await storeEdition(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
   const store = StateStore.open(dir.path);
   const keys = {} as Record<BuiltInPlanName, string>;
@@ -74,7 +75,7 @@ export async function startTestServer(options: { snapshot?: string; now?: () => 
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
   const state: ServerState = { dataset, draining: false };
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
-  const kernels = options.pool ? new KernelPool(1) : null;
+  const kernels = options.pool ? new KernelPool(1, POOL_SOURCE_MODULE) : null;
   const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0, minAsOfSymbols: options.minAsOfSymbols ?? 0 };
   const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins, metrics: options.metrics, logger: options.logger, accessLog: options.accessLog, service: options.service });
   const get: TestServer['get'] = (path, opts = {}) => {

@@ -8,9 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { folderFingerprint } from '../../loaders/lmdb/fingerprint.js';
-import { readCurrent, storeSnapshot } from '../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../loaders/open-dataset.js';
+import { folderFingerprint } from '../../loaders/edition/fingerprint.js';
+import { storeEdition } from '../../loaders/edition/store-edition.js';
+import { readCurrent } from '../../loaders/edition/stored-editions.js';
+import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 import { SnapshotError } from '../../loaders/snapshot/snapshot-error.js';
 import { csv, KLINE_HEADER, tempDir, writeSnapshotFolder } from '../helpers/snapshot-folder.js';
 
@@ -22,6 +23,8 @@ let cleanup: () => Promise<void> = async () => {};
 let counter = 0;
 const state = (): string => join(root, 'state');
 let served = '';
+/** The parts the good snapshot's edition names. */
+let servedParts: string[] = [];
 
 const ROW = 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1';
 const GOOD = {
@@ -32,7 +35,8 @@ const GOOD = {
 
 before(async () => {
   ({ path: root, cleanup } = await tempDir());
-  served = (await storeSnapshot(await writeSnapshotFolder(join(root, 'good'), GOOD), state())).version;
+  served = (await storeEdition(await writeSnapshotFolder(join(root, 'good'), GOOD), state())).version;
+  servedParts = (await readdir(join(state(), 'snapshots', 'parts'))).sort();
 });
 after(() => cleanup());
 
@@ -42,14 +46,15 @@ async function folder(files: Record<string, string | Buffer>): Promise<string> {
 
 /** Stores `path` and expects exactly `message`, with the good snapshot still the one stored and nothing else written. */
 async function assertRejected(path: string, message: string): Promise<void> {
-  await assert.rejects(storeSnapshot(path, state()), (error: unknown) => {
+  await assert.rejects(storeEdition(path, state()), (error: unknown) => {
     assert.ok(error instanceof SnapshotError, `a SnapshotError, not ${String(error)}`);
     assert.equal(error.message, message);
     return true;
   });
   assert.equal((await readCurrent(state()))!.version, served, 'the stored snapshot still serves');
-  const versions = (await readdir(join(state(), 'snapshots'))).filter((n) => n !== 'current.json');
+  const versions = (await readdir(join(state(), 'snapshots'))).filter((n) => n !== 'current.json' && n !== 'parts');
   assert.deepEqual(versions, [served], 'nothing of the rejected folder was stored');
+  assert.deepEqual((await readdir(join(state(), 'snapshots', 'parts'))).sort(), servedParts, 'no part of it either');
 }
 
 const rejects = async (files: Record<string, string | Buffer>, message: string): Promise<void> => assertRejected(await folder(files), message);
@@ -114,7 +119,7 @@ describe('a broken CSV is rejected whole, never loaded with rows missing', () =>
       'ashare/symbols.csv': 'symbol,name\n"sh600000","A ""quoted"", name"\n',
     });
     const stateDir = join(root, `ok-state${counter++}`);
-    await storeSnapshot(ok, stateDir);
+    await storeEdition(ok, stateDir);
     const ashare = (await openCurrentDataset(stateDir))!.markets.ashare;
     assert.equal(ashare.klines.date.length, 2);
     assert.equal(ashare.symbols.name(0), 'A "quoted", name');
@@ -148,13 +153,13 @@ describe('no number in a stored snapshot can make an answer non-finite', () => {
 
   test('factors whose every ratio keeps prices within the bound load', async () => {
     const stateDir = join(root, `ratio-state${counter++}`);
-    await storeSnapshot(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-12', 'sh600000,2024-01-03,100,110,90,105,100,1050,1') }), stateDir);
+    await storeEdition(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-12', 'sh600000,2024-01-03,100,110,90,105,100,1050,1') }), stateDir);
     assert.deepEqual(Array.from((await openCurrentDataset(stateDir))!.markets.ashare.klines.adj_factor), [1e-12, 1]);
   });
 
   test('a price at the bound loads', async () => {
     const stateDir = join(root, `bound-state${counter++}`);
-    await storeSnapshot(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,1e15,1e15,1,1e15,100,1050,1') }), stateDir);
+    await storeEdition(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,1e15,1e15,1,1e15,100,1050,1') }), stateDir);
     assert.deepEqual(Array.from((await openCurrentDataset(stateDir))!.markets.ashare.klines.close), [1e15]);
   });
 
@@ -177,7 +182,7 @@ describe('edge cases that load, as they should', () => {
     const path = await folder(files);
     await extra?.(path);
     const stateDir = join(root, `state${counter++}`);
-    await storeSnapshot(path, stateDir);
+    await storeEdition(path, stateDir);
     return (await openCurrentDataset(stateDir))!;
   }
 
@@ -222,7 +227,7 @@ describe('stray entries are ignored; a named entry that cannot be read is a `fil
 
   test('dangling links, link loops and names that are not UTF-8 do not stop a load', async () => {
     const stateDir = join(root, `stray-state${counter++}`);
-    const result = await storeSnapshot(await strayFolder(), stateDir);
+    const result = await storeEdition(await strayFolder(), stateDir);
     assert.equal(result.rows, 2);
     assert.equal((await openCurrentDataset(stateDir))!.markets.ashare.symbols.name(0), 'A');
   });
@@ -245,7 +250,7 @@ describe('stray entries are ignored; a named entry that cannot be read is a `fil
 
   test('a missing snapshot folder is a rejection naming it', async () => {
     const missing = join(root, 'no-such-folder');
-    await assert.rejects(storeSnapshot(missing, state()), (error: unknown) => error instanceof SnapshotError && error.message === `${missing}: cannot read folder: ENOENT`);
+    await assert.rejects(storeEdition(missing, state()), (error: unknown) => error instanceof SnapshotError && error.message === `${missing}: cannot read folder: ENOENT`);
   });
 
   test('a named file that is a dangling link', async () => {

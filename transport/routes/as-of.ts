@@ -27,7 +27,7 @@ export function setAsOfBudget(bytes: number): void {
  * when there is one and the market is large enough to pay for it (then: a promise).
  */
 export function marketAsOf(dataset: Dataset, m: MarketData, day: number | null, pool: RequestContext['pool']): SnapshotView | Promise<SnapshotView> {
-  return pool === null || m.symbols.size < pool.minAsOfSymbols ? cache.at(dataset, m, day) : cache.at(dataset, m, day, pool.kernels.deriveAsOf);
+  return pool === null || m.symbols.size < pool.minAsOfSymbols ? cache.at(dataset, m, day) : cache.at(dataset, m, day, pool.kernels.deriverFor(dataset));
 }
 
 /** The position of one symbol in `m`, `full` as of `day`, or 404 unknown_symbol saying why. */

@@ -1,6 +1,5 @@
 // What the main thread and the other serving threads tell each other (THREADS ≥ 2).
 
-import type { DatasetMessage } from '../../engine/dataset/dataset-message.js';
 import type { KeyRecord, PlansMessage } from '../../engine/plans.js';
 import type { MeterState } from '../admin/meter.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -21,6 +20,12 @@ export interface ThreadSettings {
   logLevel: string;
 }
 
+/** Where a serving thread opens an edition (loaders/edition/open-edition.ts). */
+export interface EditionToServe {
+  stateDir: string;
+  version: string;
+}
+
 /** A serving thread's start: where to listen, the data, the keys and their shared slots. */
 export interface ThreadStart {
   /** 1, 2, …: the main thread is 0. */
@@ -30,7 +35,8 @@ export interface ThreadStart {
   /** Where the dashboard and /metrics are handed to the main thread (transferred), and the flag raised on each answer. */
   forwardPort: MessagePort;
   forwardSignal: SharedArrayBuffer;
-  dataset: DatasetMessage;
+  /** The edition to serve: each thread opens it itself (its columns are views of the memory map). */
+  edition: EditionToServe;
   slots: SharedArrayBuffer;
   /** The plans in force (PLANS_FILE's), which every key's limits are read from: the same on every thread. */
   plans: PlansMessage;
@@ -41,13 +47,15 @@ export interface ThreadStart {
 }
 
 export type ToThread =
-  | { type: 'dataset'; dataset: DatasetMessage }
+  | { type: 'edition'; version: string }
   | { type: 'keys'; keys: KeyRecord[]; assignments: [string, number][] }
   | { type: 'drain' };
 
 export type FromThread =
   | { type: 'listening'; requests: RequestStorage }
   | { type: 'swapped'; version: string }
+  /** The thread closed the edition: no request of it reads that version any longer. */
+  | { type: 'released'; version: string }
   | { type: 'figures'; meter: MeterState }
   | { type: 'drained' }
   | { type: 'failed'; message: string };

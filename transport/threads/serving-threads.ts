@@ -2,8 +2,6 @@
 // Dataset or key table as the main thread takes it, collects their figures, drains them.
 
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { type Dataset } from '../../engine/dataset/dataset.js';
-import { datasetMessage } from '../../engine/dataset/dataset-message.js';
 import type { KeyRecord } from '../../engine/plans.js';
 import type { MeterState } from '../admin/meter.js';
 import type { RequestStorage } from '../metrics/request-metrics.js';
@@ -18,8 +16,9 @@ interface Thread {
   /** The thread's request figures (shared memory it counts into). */
   requests: RequestStorage | null;
   meter: MeterState | null;
-  /** Version this thread serves (its last `swapped`). */
+  /** Version this thread serves (its last `swapped`), and those it has closed since it started. */
   version: string;
+  released: Set<string>;
   exited: Promise<void>;
 }
 
@@ -67,7 +66,7 @@ export class ServingThreads {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
     const worker = new Worker(ENTRY, { workerData: data, transferList: [data.forwardPort] });
-    const thread: Thread = { worker, requests: null, meter: null, version: data.dataset.version, exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
+    const thread: Thread = { worker, requests: null, meter: null, version: data.edition.version, released: new Set(), exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
     this.threads.push(thread);
     return new Promise((resolve, reject) => {
       let up = false;
@@ -85,6 +84,7 @@ export class ServingThreads {
     const t = this.threads[index];
     if (m.type === 'figures') t.meter = m.meter;
     else if (m.type === 'swapped') t.version = m.version;
+    else if (m.type === 'released') t.released.add(m.version);
     for (const wake of this.waiting.get(index) ?? []) wake(m);
   }
 
@@ -101,9 +101,16 @@ export class ServingThreads {
     return this.threads.map((t) => t.version);
   }
 
-  /** Every thread serves `dataset` once it reads this message: the columns are shared, not copied. */
-  swap(dataset: Dataset): void {
-    this.post({ type: 'dataset', dataset: datasetMessage(dataset) });
+  /** Every thread opens edition `version` itself and serves it; resolves once all of them do. */
+  publish(version: string): Promise<void> {
+    const swapped = this.heardFromAll('swapped', 60_000, (t) => t.version === version);
+    this.post({ type: 'edition', version });
+    return swapped;
+  }
+
+  /** Resolves once every thread has closed edition `version` (none of its requests reads it any longer). */
+  released(version: string): Promise<void> {
+    return this.heardFromAll('released', 24 * 3600_000, (t) => t.released.has(version));
   }
 
   /** The key table the main thread's guard just took, with its slot assignments. */
@@ -111,27 +118,32 @@ export class ServingThreads {
     this.post({ type: 'keys', keys, assignments });
   }
 
-  /** Resolves once every thread sent its `type` message (or ended, or `timeoutMs` passed). */
-  private heardFromAll(type: FromThread['type'], timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once every thread sent its `type` message (or ended, or `timeoutMs` passed); with
+   * `done`, once it holds for every thread (checked now, and at each such message).
+   */
+  private heardFromAll(type: FromThread['type'], timeoutMs: number, check?: (t: Thread) => boolean): Promise<void> {
     return Promise.all(
       this.threads.map(
         (t, index) =>
           new Promise<void>((resolve) => {
+            if (check?.(t)) return resolve();
             const waiters = this.waiting.get(index) ?? new Set();
             this.waiting.set(index, waiters);
-            const done = (): void => {
+            const finish = (): void => {
               waiters.delete(wake);
               clearTimeout(timer);
               resolve();
             };
-            const wake = (m: FromThread): void => void (m.type === type && done());
-            const timer = setTimeout(done, timeoutMs);
+            const wake = (m: FromThread): void => void (m.type === type && (check === undefined || check(t)) && finish());
+            const timer = setTimeout(finish, timeoutMs);
             waiters.add(wake);
-            void t.exited.then(done);
+            void t.exited.then(finish);
           }),
       ),
     ).then(() => undefined);
   }
+
 
   /** The threads' request figures, as they are now (their shared counters). */
   requestFigures(): RequestStorage[] {

@@ -37,7 +37,7 @@ test('with nothing given every server setting has its documented default', () =>
   assert.deepEqual(
     v,
     {
-      port: 8080, host: '127.0.0.1', snapshot: null, state: resolve('./var'), quotaTz: 'UTC', plansFile: null, threads: availableParallelism(), poolThreads: defaultPoolThreads(), screenPoolMinRows: 20000,
+      port: 8080, host: '127.0.0.1', snapshot: null, state: resolve('./var'), keepEditions: 2, quotaTz: 'UTC', plansFile: null, threads: availableParallelism(), poolThreads: defaultPoolThreads(), screenPoolMinRows: 20000,
       klineTextCacheMb: 256, asOfCacheMb: 256, responseCacheMb: 64, busyPollMs: 0, drainGraceMs: 500, corsOrigins: '*', adminOrigin: null, smtpUrl: null, redisUrl: null,
       mailFrom: 'market-data-service@localhost', accessLog: false, metrics: true, logLevel: 'info',
     },

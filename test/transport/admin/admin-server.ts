@@ -3,8 +3,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuiltInPlanName } from '../../../engine/plans.js';
-import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../../loaders/open-dataset.js';
+import { storeEdition } from '../../../loaders/edition/store-edition.js';
+import { Editions } from '../../../loaders/edition/editions.js';
+import type { Dataset } from '../../../engine/dataset/dataset.js';
 import { type ReloadProgress, Reloader } from '../../../loaders/reload/reloader.js';
 import { OperatorStore } from '../../../loaders/state/operator-store.js';
 import { StateStore } from '../../../loaders/state/state-store.js';
@@ -15,7 +16,7 @@ import { createAdmin } from '../../../transport/admin/mount.js';
 import type { RouteCount } from '../../../transport/admin/ports.js';
 import { ReloadLog } from '../../../transport/admin/reload-log.js';
 import { Guard } from '../../../transport/guard/guard.js';
-import { startServer, type ServerState } from '../../../transport/server.js';
+import { type RunningServer, startServer, type ServerState } from '../../../transport/server.js';
 import { httpRequest } from '../../helpers/api-server.js';
 import { fixtureCopy } from '../../helpers/fixture-copy.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
@@ -91,8 +92,7 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
   const previous = options.restartOf ?? null;
   const dir = previous === null ? await tempDir('mdq-admin-') : { path: previous.stateDir, cleanup: () => rm(previous.stateDir, { recursive: true, force: true }) };
   const folder = previous?.folder ?? (await fixtureCopy(join(dir.path, 'snapshot')));
-  if (previous === null) await storeSnapshot(folder, dir.path, { threads: 0 });
-  const dataset = (await openCurrentDataset(dir.path))!;
+  if (previous === null) await storeEdition(folder, dir.path, { threads: 0 });
   const store = StateStore.open(dir.path);
   const operator = OperatorStore.open(dir.path);
   if (previous === null) await operator.setPassword(PASSWORD);
@@ -102,16 +102,22 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
   const now = (): number => clock.ms;
   const guard = new Guard('UTC');
   const sync = StateSync.start(store, guard, { now });
-  const state: ServerState = { dataset, draining: false };
+  const state: ServerState = { dataset: null, draining: false };
   const progress: ReloadProgress[] = [];
-  const reloader = new Reloader({ stateDir: dir.path, folder, current: () => state.dataset!, swap: (next) => (state.dataset = next), log: () => {}, onProgress: (p) => progress.push(p) });
+  // As main.ts: the stored edition opened and published by the lifecycle's first pass, reloads by the same Reloader.
+  const editions = new Editions({ stateDir: dir.path, keep: 2, log: () => {} });
+  let server: RunningServer | null = null;
+  const host = { swap: (next: Dataset) => void (state.dataset = next), released: (d: Dataset) => server?.released(d) ?? Promise.resolve() };
+  const reloader = new Reloader({ stateDir: dir.path, folder, editions, host, log: () => {}, onProgress: (p) => progress.push(p) });
+  await reloader.start(null);
+  const dataset = state.dataset!;
   const reloads = options.reload
     ? new ReloadLog(options.reload.run, now, options.reload.progress)
     : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
   reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
   const admin = createAdmin({ store, operator, guard, plans: guard.plans, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
+  server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
   const call: AdminServer['call'] = (path, o = {}) => {

@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openCurrentDataset } from '../../../loaders/open-dataset.js';
-import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
+import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
+import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { Guard } from '../../../transport/guard/guard.js';
 import { Problem } from '../../../transport/problem.js';
 import { type RunningServer, startServer } from '../../../transport/server.js';
@@ -19,7 +19,7 @@ let cleanup: () => Promise<void>;
 before(async () => {
   const dir = await tempDir('mdq-guard-');
   cleanup = dir.cleanup;
-  await storeSnapshot(FIXTURE, dir.path, { threads: 0 });
+  await storeEdition(FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
   const logger = { info: () => {}, error: (fields: object, msg: string) => void logged.push({ fields: fields as Record<string, unknown>, msg }) };
   server = await startServer({

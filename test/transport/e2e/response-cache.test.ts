@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../../loaders/open-dataset.js';
+import { storeEdition } from '../../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
 import { responseCacheOf } from '../../../transport/serialise/response-cache.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../../helpers/fixture-copy.js';
@@ -92,7 +92,7 @@ test('after a swap to another Dataset, answers come from the new one only', asyn
   const dir = await tempDir('mdq-cache-swap-');
   t.after(() => dir.cleanup());
   const folder = await fixtureCopy(`${dir.path}/snapshot`, [{ file: 'ashare/klines.csv', from: LAST_ROW, to: LAST_ROW_CLOSE_631 }]);
-  await storeSnapshot(folder, `${dir.path}/state`, { threads: 0 });
+  await storeEdition(folder, `${dir.path}/state`, { threads: 0 });
   const next = (await openCurrentDataset(`${dir.path}/state`))!;
   const path = '/api/v1/ashare/detail/sh600001?fields=close';
   const old = cached.state.dataset!;

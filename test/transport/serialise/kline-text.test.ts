@@ -9,8 +9,8 @@ import type { Dataset } from '../../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../../engine/kernels/adjust.js';
 import { klineWindow } from '../../../engine/kernels/kline-window.js';
 import { klineSlice } from '../../../engine/queries/klines.js';
-import { storeSnapshot } from '../../../loaders/lmdb/snapshot-store.js';
-import { openCurrentDataset } from '../../../loaders/open-dataset.js';
+import { storeEdition } from '../../../loaders/edition/store-edition.js';
+import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
 import { fieldMask, KlineTextCache } from '../../../transport/serialise/kline-text.js';
 import { klineRows } from '../../../transport/serialise/rows.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
@@ -23,7 +23,7 @@ before(async () => {
   cleanup = dir.cleanup;
   // ~2.5 years: symbols with 600+ rows, so windows cross the 256-row chunks.
   await generateDemoSnapshot(join(dir.path, 'demo'), { symbolScale: 0.004, years: 2.5, progress: false });
-  await storeSnapshot(join(dir.path, 'demo'), join(dir.path, 'state'), { threads: 0 });
+  await storeEdition(join(dir.path, 'demo'), join(dir.path, 'state'), { threads: 0 });
   dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
 });
 after(() => cleanup());

@@ -1,0 +1,137 @@
+// The one lifecycle of editions in a server: store a folder (only what changed), open the edition,
+// publish it to every serving thread and pool worker, release the one before once nothing reads
+// it, keep KEEP_EDITIONS on disk. A start is the first pass of it; a reload (SIGHUP, the
+// dashboard) every later one.
+
+import { Worker } from 'node:worker_threads';
+import type { Dataset } from '../../engine/dataset/dataset.js';
+import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { type OpenEdition, openEdition } from './open-edition.js';
+import { storedByFingerprint, type StoreResult } from './store-edition.js';
+import type { StoreJob, StoreMessage, StoreProgress } from './store-task.js';
+import { pruneEditions, readCurrent } from './stored-editions.js';
+
+/** Those that serve an edition besides this thread: the other serving threads and the kernel pool. */
+export interface EditionPeers {
+  /** Every peer opens `version` and serves it from now on; resolves once all have. */
+  publish(version: string): Promise<void>;
+  /** Resolves once no peer reads `version` any longer (each closed its handles). */
+  released(version: string): Promise<void>;
+  /** The editions served now (their `Dataset.origin` keys): the pool's workers let go of the others. */
+  setLive(keys: string[]): void;
+}
+
+/** This thread's side of serving an edition: the server's Dataset, and when its requests are done with one. */
+export interface EditionHost {
+  swap(dataset: Dataset): void;
+  released(dataset: Dataset): Promise<void>;
+}
+
+export interface PrepareResult {
+  /** What the store did (null: no folder was read, the stored edition was opened). */
+  store: StoreResult | null;
+  /** The edition to publish, opened in this thread; null when it is the one served already. */
+  next: OpenEdition | null;
+}
+
+/**
+ * Stores `job.folder` on a worker thread (parsing and hashing stay off the serving thread),
+ * telling `onProgress` the plan and the rows read. A rejected snapshot throws a SnapshotError.
+ */
+export function storeOnWorker(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): Promise<StoreResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./store-task.js', import.meta.url), { workerData: job });
+    let settled = false;
+    worker.on('message', (m: StoreMessage) => {
+      if ('progress' in m) return void (settled || onProgress(m));
+      settled = true;
+      if (m.ok) resolve(m.store);
+      else reject(m.rejected !== null ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason) : new Error(m.message));
+    });
+    worker.once('error', (error) => ((settled = true), reject(error)));
+    worker.once('exit', (code) => settled || reject(new Error(`snapshot worker exited with code ${code} before answering`)));
+  });
+}
+
+export interface EditionsOptions {
+  stateDir: string;
+  /** Stored editions kept on disk (KEEP_EDITIONS): the newest, and any still read. */
+  keep: number;
+  log: (line: string) => void;
+  /** Worker threads the store parses markets on (default: the cores, at most 6). */
+  storeThreads?: number;
+}
+
+export class Editions {
+  private servedEdition: OpenEdition | null = null;
+  /** Editions of this thread published and not yet closed: the served one, and those still read. */
+  private readonly opened = new Set<OpenEdition>();
+  private peers: EditionPeers | null = null;
+
+  constructor(private readonly options: EditionsOptions) {}
+
+  /** The edition served now (null before the first publish). */
+  get served(): OpenEdition | null {
+    return this.servedEdition;
+  }
+
+  /** From now on publications reach `peers` too (they serve the edition served now already). */
+  attach(peers: EditionPeers): void {
+    this.peers = peers;
+    peers.setLive(this.liveKeys());
+  }
+
+  /**
+   * Stores `folder` (null: none to read) and opens the current edition in this thread, unless it
+   * is the one served already (then `next` is null).
+   */
+  async prepare(folder: string | null, onProgress?: (p: StoreProgress | { progress: 'open' }) => void): Promise<PrepareResult> {
+    const { stateDir } = this.options;
+    // A folder known by its fingerprint (unchanged, or switched back) needs no worker; any other is read on one.
+    const store = folder === null ? null : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ?? (await storeOnWorker({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
+    onProgress?.({ progress: 'open' });
+    const current = await readCurrent(stateDir);
+    if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);
+    if (current.version === this.servedEdition?.meta.version) return { store, next: null };
+    return { store, next: openEdition(stateDir, current.version) };
+  }
+
+  /**
+   * Makes `next` the edition served by every peer (each opens it itself), then by this thread.
+   * The edition served before is released in the background: closed here once `host` says no
+   * request reads it and every peer has closed it, then stored editions beyond KEEP_EDITIONS are
+   * deleted.
+   */
+  async publish(next: OpenEdition, host: EditionHost): Promise<void> {
+    const before = this.servedEdition;
+    this.opened.add(next);
+    this.peers?.setLive(this.liveKeys());
+    await this.peers?.publish(next.meta.version);
+    host.swap(next.dataset);
+    this.servedEdition = next;
+    if (before !== null) void this.release(before, host);
+    else await this.prune();
+  }
+
+  private async release(edition: OpenEdition, host: EditionHost): Promise<void> {
+    try {
+      await Promise.all([host.released(edition.dataset), this.peers?.released(edition.meta.version)]);
+      this.opened.delete(edition);
+      this.peers?.setLive(this.liveKeys());
+      await edition.close();
+      await this.prune();
+    } catch (error) {
+      this.options.log(`editions: releasing ${edition.meta.version} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private liveKeys(): string[] {
+    return [...this.opened].flatMap((e) => (e.dataset.origin === undefined ? [] : [e.dataset.origin.key]));
+  }
+
+  /** Deletes stored editions beyond KEEP_EDITIONS that nothing here reads. */
+  private async prune(): Promise<void> {
+    const deleted = await pruneEditions(this.options.stateDir, this.options.keep, [...this.opened].map((e) => e.meta.version));
+    if (deleted.length > 0) this.options.log(`editions: deleted ${deleted.join(', ')} (KEEP_EDITIONS=${this.options.keep})`);
+  }
+}

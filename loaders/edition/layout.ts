@@ -1,0 +1,91 @@
+// Where stored editions live under STATE_DIR, and how an edition and its market parts are laid out.
+
+import { join } from 'node:path';
+import type { Market } from '../../engine/markets.js';
+import type { MacroPoint, Manifest } from '../snapshot/parsed-snapshot.js';
+import type { FileRecord } from './file-hashes.js';
+import type { PackIndex } from './market-pack.js';
+
+/**
+ * An edition is one stored snapshot version: `<state>/snapshots/<version>/edition.json`
+ * naming one part per market. A part is an LMDB environment of one market's columns,
+ * `<state>/snapshots/parts/<market>-<hash>/`, named by the content hash of that market's
+ * files: an edition whose market did not change shares the part of the edition before it,
+ * so a reload writes only the markets that changed. `current.json` names the edition to
+ * serve. Parts and edition files are written whole in temporary folders and renamed into
+ * place; nothing stored is ever rewritten.
+ */
+export const snapshotsDir = (stateDir: string): string => join(stateDir, 'snapshots');
+export const editionDir = (stateDir: string, version: string): string => join(snapshotsDir(stateDir), version);
+export const editionFile = (stateDir: string, version: string): string => join(editionDir(stateDir, version), 'edition.json');
+export const partsDir = (stateDir: string): string => join(snapshotsDir(stateDir), 'parts');
+export const partDir = (stateDir: string, part: string): string => join(partsDir(stateDir), part);
+/** The LMDB file of a part (lmdb-js keeps `data.mdb-lock` beside it). */
+export const envFile = (dir: string): string => join(dir, 'data.mdb');
+export const currentPointer = (stateDir: string): string => join(snapshotsDir(stateDir), 'current.json');
+
+/** Bumped when the stored layout changes; a folder stored in another format is read again. */
+export const FORMAT = 2;
+
+/**
+ * lmdb-js answers a value of this size or more as a view of the memory map (zero-copy, valid
+ * while the environment is open: `SHARED_BUFFER_THRESHOLD` in its src/lmdb-js.h); a smaller
+ * one is copied into a buffer the next read reuses.
+ */
+export const MAPPED_VALUE_BYTES = 16 * 1024 * 1024;
+
+/** A part's environment: `meta` (msgpack, PartMeta) in the root; the market's pack (market-pack.ts) under DATA_KEY in db DATA_DB. */
+export const DATA_DB = 'market';
+export const DATA_KEY = 'pack';
+
+/** What a part holds besides its binary values (the `meta` record, msgpack). */
+export interface PartMeta {
+  format: number;
+  market: Market;
+  symbols: string[];
+  names: (string | null)[];
+  marketNames: (string | null)[];
+  marketTypes: (string | null)[];
+  rows: number;
+  fundamentalColumns: string[];
+  /** Where each array lies in the pack. */
+  index: PackIndex;
+  /** Rows of the snapshot table (the market's symbols). */
+  snapshotSize: number;
+  /** Earliest and latest K-line day of the market, or null without rows. */
+  firstDate: number | null;
+  lastDate: number | null;
+}
+
+/** A market of an edition: the part holding it. */
+export interface EditionMarket {
+  market: Market;
+  part: string;
+  rows: number;
+}
+
+/** The content of edition.json. */
+export interface EditionMeta {
+  format: number;
+  /** The data version answered in `X-Data-Version`: `<manifest id>.<12 hex of the content hash>`. */
+  version: string;
+  manifest: Manifest;
+  contentHash: string;
+  /** Paths, sizes and mtimes of the source files: an unchanged folder is recognised without reading it. */
+  fingerprint: string;
+  /** Absolute path of the folder it was read from (what SIGHUP re-reads). */
+  source: string;
+  storedAt: string;
+  rows: number;
+  /** Each file read, by its path in the folder: its sha256 and what the file system said of it (what a reload compares). */
+  files: Record<string, FileRecord>;
+  markets: EditionMarket[];
+  macro: MacroPoint[];
+}
+
+/** The content of current.json. */
+export interface CurrentPointer {
+  version: string;
+  source: string;
+  fingerprint: string;
+}

@@ -1,0 +1,117 @@
+// Opens a stored edition in this thread: a Dataset whose columns are views of the parts' memory maps.
+
+import { readFileSync } from 'node:fs';
+import { open, type RootDatabase } from 'lmdb';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import type { FundamentalColumns, KlineColumns } from '../../engine/dataset/kline-columns.js';
+import { groupMacro } from '../../engine/dataset/macro-series.js';
+import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
+import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
+import { MARKETS, type Market } from '../../engine/markets.js';
+import { DATA_DB, DATA_KEY, editionFile, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
+import { type MarketArrays, unpackMarket } from './market-pack.js';
+
+/**
+ * An edition open in this thread. Its Dataset's large columns are views of the parts' memory
+ * maps: valid until `close`, after which reading one is a crash (not an exception), so close
+ * only once nothing of this thread can still read the Dataset.
+ */
+export interface OpenEdition {
+  readonly meta: EditionMeta;
+  readonly dataset: Dataset;
+  /** Bytes of columns read in place from a memory map, and copied into this thread (small markets). */
+  readonly mappedBytes: number;
+  readonly copiedBytes: number;
+  close(): Promise<void>;
+}
+
+/** What a Dataset tells a pool worker so it can open the same edition itself (see pool-source.ts). */
+export interface EditionRef {
+  stateDir: string;
+  version: string;
+}
+
+/**
+ * Each Dataset's environments, held as long as the Dataset is: lmdb-js closes an environment its
+ * JavaScript object no longer reaches (a finalizer), which would unmap columns a Dataset still
+ * views. `close` is the only way an edition's maps go.
+ */
+const handles = new WeakMap<Dataset, RootDatabase[]>();
+
+/** The module a kernel pool's workers import to open the editions their tasks name (KernelPool's `sourceModule`). */
+export const POOL_SOURCE_MODULE = new URL('./pool-source.js', import.meta.url).href;
+
+/** The edition.json of `version`. */
+export function readEditionMeta(stateDir: string, version: string): EditionMeta {
+  const meta = JSON.parse(readFileSync(editionFile(stateDir, version), 'utf8')) as EditionMeta;
+  if (meta.format !== FORMAT) throw new Error(`edition ${version} is of format ${meta.format}, not ${FORMAT}`);
+  return meta;
+}
+
+/** One market's part opened: its meta and its arrays (views of the map, or a copy for a small market). */
+export function openPart(dir: string): { env: RootDatabase; meta: PartMeta; arrays: MarketArrays; mapped: boolean; bytes: number } {
+  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  try {
+    const meta = env.get('meta') as PartMeta | undefined;
+    if (meta === undefined || meta.format !== FORMAT) throw new Error(`${dir}: not a stored market of format ${FORMAT}`);
+    const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);
+    if (value === undefined) throw new Error(`${dir}: the market's columns are missing`);
+    // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now.
+    const mapped = (value.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
+    const bytes = mapped ? value : Uint8Array.prototype.slice.call(value);
+    const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
+    return { env, meta, arrays, mapped, bytes: value.length };
+  } catch (error) {
+    void env.close();
+    throw error;
+  }
+}
+
+function emptyMarket(market: Market): MarketData {
+  const klines = { offsets: new Int32Array(1), date: new Int32Array(0) } as KlineColumns;
+  for (const name of ['open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'] as const) klines[name] = new Float64Array(0);
+  const fundamentals: FundamentalColumns = { offsets: new Int32Array(1), date: new Int32Array(0), columns: {} };
+  return {
+    market,
+    symbols: new SymbolIndex([], { names: [], marketNames: [], marketTypes: [] }),
+    klines,
+    fundamentals,
+    snapshots: deriveSnapshots(market, klines, fundamentals),
+    firstDate: null,
+    lastDate: null,
+  };
+}
+
+/** Opens edition `version` of `stateDir` in this thread (each thread opens its own handles). */
+export function openEdition(stateDir: string, version: string): OpenEdition {
+  const meta = readEditionMeta(stateDir, version);
+  const envs: RootDatabase[] = [];
+  let mappedBytes = 0;
+  let copiedBytes = 0;
+  const markets = {} as Record<Market, MarketData>;
+  try {
+    for (const market of MARKETS) markets[market] = emptyMarket(market);
+    for (const { market, part } of meta.markets) {
+      const opened = openPart(partDir(stateDir, part));
+      envs.push(opened.env);
+      if (opened.mapped) mappedBytes += opened.bytes;
+      else copiedBytes += opened.bytes;
+      const p = opened.meta;
+      markets[market] = { market, symbols: new SymbolIndex(p.symbols, p), ...opened.arrays, firstDate: p.firstDate, lastDate: p.lastDate };
+    }
+  } catch (error) {
+    for (const env of envs) void env.close();
+    throw error;
+  }
+  const ref: EditionRef = { stateDir, version };
+  const dataset: Dataset = { version: meta.version, manifest: meta.manifest, markets, macro: groupMacro(meta.macro), hasMacro: meta.macro.length > 0, origin: { key: `${stateDir}\n${version}`, ref } };
+  handles.set(dataset, envs);
+  let closed: Promise<void> | null = null;
+  return {
+    meta,
+    dataset,
+    mappedBytes,
+    copiedBytes,
+    close: () => (closed ??= Promise.all(envs.map((env) => env.close())).then(() => undefined)),
+  };
+}

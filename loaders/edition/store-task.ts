@@ -1,0 +1,55 @@
+// Worker thread: stores a snapshot folder as an edition off the serving thread, telling its progress.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { estimateFileRows } from '../snapshot/estimate-rows.js';
+import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { storeEdition, type StoreResult } from './store-edition.js';
+
+export interface StoreJob {
+  folder: string;
+  stateDir: string;
+  /** Worker threads parsing markets side by side (0: this one). */
+  threads?: number;
+}
+
+/**
+ * On the way: `plan` once the markets to parse are known (about `totalRows` K-line rows to
+ * read, an estimate; 0 when every market is stored already), then `rows` read since the last
+ * message, at most every ROWS_EVERY_MS.
+ */
+export type StoreProgress = { progress: 'plan'; totalRows: number } | { progress: 'rows'; rows: number };
+
+/** The answer, last: plain data (structured clone keeps no Error fields). */
+export type StoreOutcome = { ok: true; store: StoreResult } | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
+
+export type StoreMessage = StoreProgress | StoreOutcome;
+
+const ROWS_EVERY_MS = 100;
+
+async function run(job: StoreJob): Promise<StoreOutcome> {
+  const tell = (m: StoreProgress): void => parentPort!.postMessage(m);
+  let pending = 0;
+  let last = performance.now();
+  const flush = (): void => {
+    if (pending > 0) tell({ progress: 'rows', rows: pending });
+    pending = 0;
+    last = performance.now();
+  };
+  try {
+    const store = await storeEdition(job.folder, job.stateDir, {
+      threads: job.threads,
+      onPlan: async (files) => tell({ progress: 'plan', totalRows: (await Promise.all(files.map((f) => estimateFileRows(f.path)))).reduce((a, b) => a + b, 0) }),
+      onRows: (rows) => {
+        pending += rows;
+        if (performance.now() - last >= ROWS_EVERY_MS) flush();
+      },
+    });
+    flush();
+    return { ok: true, store };
+  } catch (error) {
+    if (error instanceof SnapshotError) return { ok: false, rejected: { file: error.file, line: error.line, reason: error.reason }, message: error.message };
+    return { ok: false, rejected: null, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+}
+
+parentPort!.postMessage(await run(workerData as StoreJob));

@@ -1,0 +1,81 @@
+// Writes one validated market as a part: an LMDB environment of its meta and its packed columns.
+
+import { mkdir, open as openFile, rename, rm, stat } from 'node:fs/promises';
+import { open } from 'lmdb';
+import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
+import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
+import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
+import { DATA_DB, DATA_KEY, envFile, FORMAT, type PartMeta } from './layout.js';
+import { packMarket } from './market-pack.js';
+
+/** Earliest and latest K-line day of the market, or null without rows. */
+export function dateSpan(klines: KlineColumns): [number | null, number | null] {
+  let first = Infinity;
+  let last = -Infinity;
+  const { offsets, date } = klines;
+  for (let i = 0; i + 1 < offsets.length; i++) {
+    if (offsets[i + 1] === offsets[i]) continue;
+    first = Math.min(first, date[offsets[i]]);
+    last = Math.max(last, date[offsets[i + 1] - 1]);
+  }
+  return first === Infinity ? [null, null] : [first, last];
+}
+
+/** True when a whole part is stored at `dir` (parts are renamed into place only once written and synced). */
+export async function partExists(dir: string): Promise<boolean> {
+  return stat(envFile(dir)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Stores `m` as the part at `dir`: its snapshot table computed now (decisions §6, the
+ * CPU-heavy part of serving it), everything packed into one value, written in a temporary
+ * folder, forced to disk and renamed into place, so a crash never leaves half a part. A part
+ * is never rewritten: one already at `dir` holds the same content and is kept.
+ */
+export async function writePart(m: ParsedMarket, dir: string): Promise<PartMeta> {
+  const snapshots = deriveSnapshots(m.market, m.klines, m.fundamentals);
+  const { bytes, index } = packMarket({ klines: m.klines, fundamentals: m.fundamentals, snapshots });
+  const [firstDate, lastDate] = dateSpan(m.klines);
+  const meta: PartMeta = {
+    format: FORMAT,
+    market: m.market,
+    symbols: m.symbols,
+    names: m.names,
+    marketNames: m.marketNames,
+    marketTypes: m.marketTypes,
+    rows: m.klines.date.length,
+    fundamentalColumns: Object.keys(m.fundamentals.columns),
+    index,
+    snapshotSize: snapshots.size,
+    firstDate,
+    lastDate,
+  };
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  await mkdir(tmp, { recursive: true });
+  // noSync: nothing reads this environment before the explicit fsync below.
+  const env = open({ path: envFile(tmp), encoding: 'msgpack', noSync: true, mapSize: Math.ceil(bytes.length * 1.2) + 64 * 1024 * 1024 });
+  try {
+    const data = env.openDB({ name: DATA_DB, encoding: 'binary' });
+    env.transactionSync(() => {
+      data.putSync(DATA_KEY, bytes);
+      env.putSync('meta', meta);
+    });
+  } finally {
+    await env.close();
+  }
+  const file = await openFile(envFile(tmp), 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  // A part is named by its content: one already there (another loader's, or in use) is the same bytes and stays.
+  await rename(tmp, dir).catch(async (error: unknown) => {
+    if (!(await partExists(dir))) throw error;
+    await rm(tmp, { recursive: true, force: true });
+  });
+  return meta;
+}
