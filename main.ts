@@ -1,8 +1,7 @@
 // Composition root: settings, snapshot, keys and limits, HTTP server, clean stop.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitOnError, startProgram } from './loaders/config/run-program.js';
 import { SERVER } from './loaders/config/settings.js';
@@ -46,9 +45,6 @@ const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
 const { keyPlanProblem } = await import('./loaders/state/key-plans.js');
 const { StateStore } = await import('./loaders/state/state-store.js');
 const { StateSync } = await import('./loaders/state/state-sync.js');
-const { connectRedis, RedisUnreachable } = await import('./loaders/state/redis-connect.js');
-const { KeyMirror } = await import('./loaders/state/key-mirror.js');
-const { RedisKeyTable } = await import('./loaders/state/redis-key-table.js');
 const { KernelPool } = await import('./engine/pool/pool.js');
 const { MIN_POOLED_AS_OF_SYMBOLS } = await import('./engine/dataset/as-of.js');
 const { mailerFromEnv } = await import('./transport/admin/key-mail.js');
@@ -56,7 +52,6 @@ const { RequestMeter } = await import('./transport/admin/meter.js');
 const { createAdmin } = await import('./transport/admin/mount.js');
 const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
-const { RedisLimits } = await import('./transport/guard/redis-limits.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
 const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
 const { setAsOfBudget } = await import('./transport/routes/as-of.js');
@@ -77,8 +72,24 @@ const log = (line: string): void => logger.info(line);
 function serviceInfo(): { version: string; commit: string } {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const git = spawnSync('git', ['-C', root, 'rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' });
-  return { version, commit: git.status === 0 ? git.stdout.trim() : 'unknown' };
+  return { version, commit: checkoutCommit(root) };
+}
+
+/** The commit HEAD names, read from the git folder (no `git` process at start): 12 hex digits, or 'unknown'. */
+function checkoutCommit(root: string): string {
+  try {
+    let git = join(root, '.git');
+    if (!statSync(git).isDirectory()) git = resolve(root, readFileSync(git, 'utf8').replace(/^gitdir:\s*/, '').trim()); // a worktree
+    const head = readFileSync(join(git, 'HEAD'), 'utf8').trim();
+    const ref = /^ref: (.+)$/.exec(head)?.[1];
+    if (ref === undefined) return head.slice(0, 12);
+    const common = existsSync(join(git, 'commondir')) ? resolve(git, readFileSync(join(git, 'commondir'), 'utf8').trim()) : git;
+    for (const dir of [git, common]) if (existsSync(join(dir, ref))) return readFileSync(join(dir, ref), 'utf8').trim().slice(0, 12);
+    const packed = readFileSync(join(common, 'packed-refs'), 'utf8').split('\n').find((line) => line.endsWith(` ${ref}`));
+    return packed === undefined ? 'unknown' : packed.slice(0, 12);
+  } catch {
+    return 'unknown';
+  }
 }
 
 const MB = 1024 * 1024;
@@ -100,8 +111,15 @@ await lockStateFolder(stateDir).catch((error: unknown) => {
   throw error instanceof StateFolderInUse ? new SettingError(error.message) : error;
 });
 // REDIS_URL: limits and keys shared by every instance. Unreachable now is an operator's mistake (exit 2), before the data load.
-const redis = settings.redisUrl === null ? null : await connectRedis(settings.redisUrl, (error) => redisDown(error)).catch((error: unknown) => {
-  throw error instanceof RedisUnreachable ? new SettingError(error.message) : error;
+// Redis's modules (ioredis) only when REDIS_URL is set: a server without it starts without them.
+const redisParts = settings.redisUrl === null ? null : {
+  ...(await import('./loaders/state/redis-connect.js')),
+  ...(await import('./loaders/state/key-mirror.js')),
+  ...(await import('./loaders/state/redis-key-table.js')),
+  ...(await import('./transport/guard/redis-limits.js')),
+};
+const redis = redisParts === null ? null : await redisParts.connectRedis(settings.redisUrl!, (error) => redisDown(error)).catch((error: unknown) => {
+  throw error instanceof redisParts.RedisUnreachable ? new SettingError(error.message) : error;
 });
 let redisDownLoggedAt = -Infinity;
 /** ioredis reports every failed reconnect: one line every ten seconds is enough. */
@@ -173,7 +191,7 @@ onSignal = (signal) => {
   else hupDuringStart = true; // several count as one
 };
 
-const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), null, { plans });
+const guard = new Guard(settings.quotaTz, redis === null ? null : new redisParts!.RedisLimits(redis), null, { plans });
 const store = (parts.store = StateStore.open(stateDir));
 /** Every stored key's plan must be in force (not a plan taken out of PLANS_FILE, or the file left out): else exit 2 naming the key. */
 function checkKeyPlans(): void {
@@ -207,7 +225,7 @@ const served = editions.served!;
 log(`serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`);
 
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
-const mirror = redis === null ? null : (parts.mirror = await KeyMirror.start(store, new RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
+const mirror = redis === null ? null : (parts.mirror = await redisParts!.KeyMirror.start(store, new redisParts!.RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
 checkKeyPlans(); // the keys Redis holds too
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
@@ -259,7 +277,8 @@ const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: sett
 const admin = createAdmin({ store, operator, guard, plans, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
 const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
 const accessLog = settings.accessLog ? (parts.accessLog = new AccessLog(destination, otherThreads > 0 ? 0 : null)) : null;
-const openapi = JSON.stringify(buildOpenApi(plans));
+/** Made at its first request, not at start. */
+const openapi = (): string => JSON.stringify(buildOpenApi(plans));
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
 const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] } : {};
@@ -283,7 +302,6 @@ if (otherThreads > 0) {
       plans: plans.toMessage(),
       keys: store.keys.list(),
       assignments: guard.assignments(),
-      openapi,
       service,
     },
     { listenPort: server.forwardPort!, token: forwardToken },

@@ -5,10 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEdition } from './loaders/edition/open-edition.js';
 import { Plans } from './engine/plans.js';
-import { connectRedis } from './loaders/state/redis-connect.js';
+import { buildOpenApi } from './transport/openapi.js';
 import { RequestMeter } from './transport/admin/meter.js';
 import { Guard } from './transport/guard/guard.js';
-import { RedisLimits } from './transport/guard/redis-limits.js';
 import { AccessLog, createLogger, type LogLevel } from './transport/log.js';
 import { setAsOfBudget } from './transport/routes/as-of.js';
 import { setKlineTextBudget } from './transport/serialise/kline-text.js';
@@ -27,8 +26,11 @@ const MB = 1024 * 1024;
 const logger = createLogger(settings.logLevel as LogLevel, process.stdout);
 
 try {
-  const redis = settings.redisUrl === null ? null : await connectRedis(settings.redisUrl, () => {}); // the main thread logs Redis's state
-  const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), start.slots, { plans: Plans.fromMessage(start.plans) });
+  // ioredis only with REDIS_URL; the main thread logs Redis's state.
+  const redis = settings.redisUrl === null ? null : await (await import('./loaders/state/redis-connect.js')).connectRedis(settings.redisUrl, () => {});
+  const limits = redis === null ? null : new (await import('./transport/guard/redis-limits.js')).RedisLimits(redis);
+  const plans = Plans.fromMessage(start.plans);
+  const guard = new Guard(settings.quotaTz, limits, start.slots, { plans });
   guard.setKeys(start.keys, start.assignments);
   // This thread opens each edition itself: its columns are views of the memory map, which cannot be posted without a copy.
   let served = openEdition(start.edition.stateDir, start.edition.version);
@@ -43,7 +45,7 @@ try {
     sharedPort: true,
     guard,
     state,
-    openapi: start.openapi,
+    openapi: () => JSON.stringify(buildOpenApi(plans)),
     logger,
     accessLog,
     metrics: null, // /metrics is the main thread's, with every thread's figures

@@ -2,7 +2,8 @@
 
 /** The steps of one pass, in order. `read` is skipped when there is no folder to read (only the stored snapshot is reopened). */
 export const RELOAD_STAGES = [
-  { stage: 'read', label: 'reading, checking and storing the snapshot folder (changed markets only)' },
+  { stage: 'read', label: 'reading and checking the snapshot folder (markets that changed)' },
+  { stage: 'store', label: 'storing the markets read' },
   { stage: 'open', label: 'opening the stored edition' },
   { stage: 'publish', label: 'handing it to every serving thread' },
 ] as const;
@@ -22,7 +23,7 @@ export interface ReloadProgress {
   steps: number;
   label: string;
   folder: string | null;
-  /** K-line rows read so far and the estimate of the folder's total (0: not known, or not the read stage yet). */
+  /** K-line rows read (or stored) so far in this stage and the stage's total, an estimate when reading (0: not known, or a stage without rows). */
   rows: number;
   totalRows: number;
   /** Since the pass started, and since this stage started. */

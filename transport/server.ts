@@ -16,7 +16,7 @@ import { framingProblem, requestFramingProblem } from './http/framing.js';
 import { answerIfOpen, guardHandlers } from './http/guarded-app.js';
 import { requestIdOf } from './http/request-id.js';
 import type { AccessLog } from './log.js';
-import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
+import type { MetricsSources } from './metrics/exposition.js';
 import { NO_PLAN, RequestMetrics, type RequestStorage } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
@@ -42,8 +42,8 @@ export interface ServerOptions {
   port: number;
   guard: Guard;
   state: ServerState;
-  /** The OpenAPI document's JSON text, served at /api/v1/openapi.json without a key. */
-  openapi?: string;
+  /** The OpenAPI document's JSON text, served at /api/v1/openapi.json without a key (a function: made at the first request). */
+  openapi?: string | (() => string);
   now?: () => number;
   /** Where the server's own lines go (a pino logger in main.ts); none by default. */
   logger?: ServerLog | null;
@@ -640,8 +640,16 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const peers = options.peerRequests ?? null;
   /** This thread's figures, or every serving thread's. */
   const figures = peers === null ? requests : { cells: () => requests.combined(peers()).cells(), latencies: () => requests.combined(peers()).latencies() };
-  if (options.metrics != null) mountMetrics(metricsRegistry({ ...options.metrics, requests: figures, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures }));
-  if (options.openapi !== undefined) servePlain('/api/v1/openapi.json', true, () => ({ type: JSON_TYPE, body: options.openapi! }));
+  if (options.metrics != null) {
+    const sources: MetricsSources = { ...options.metrics, requests: figures, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures };
+    // prom-client is loaded beside the start (50 ms of imports), not before it: ready by the first scrape.
+    mountMetrics(import('./metrics/exposition.js').then((m) => m.metricsRegistry(sources)));
+  }
+  const openapi = options.openapi;
+  if (openapi !== undefined) {
+    let document: string | null = typeof openapi === 'string' ? openapi : null;
+    servePlain('/api/v1/openapi.json', true, () => ({ type: JSON_TYPE, body: (document ??= (openapi as () => string)()) }));
+  }
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
   servePlain('/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
   options.mount?.(app); // more routes (the dashboard's) before the catch-all 404
@@ -658,7 +666,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
 
   /** GET /metrics: the exposition is written asynchronously (prom-client), so the answer corks once it is ready. */
-  function mountMetrics(registry: Registry): void {
+  function mountMetrics(registered: Promise<Registry>): void {
     const route = serviceRoute('/metrics');
     app.get('/metrics', (res, req) => {
       const started = performance.now();
@@ -668,8 +676,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       let aborted = false;
       res.onAborted(() => (aborted = true));
       const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);
-      registry.metrics().then(
-        (text) => aborted || (send(res, 200, registry.contentType, text, headers), done(200, text)),
+      registered.then(async (registry) => ({ text: await registry.metrics(), type: registry.contentType })).then(
+        ({ text, type }) => aborted || (send(res, 200, type, text, headers), done(200, text)),
         (error: unknown) => aborted || done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
       );
     });

@@ -7,9 +7,9 @@ import { Worker } from 'node:worker_threads';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { type OpenEdition, openEdition } from './open-edition.js';
-import { storedByFingerprint, type StoreResult } from './store-edition.js';
+import type { StoreResult } from './store-edition.js';
 import type { StoreJob, StoreMessage, StoreProgress } from './store-task.js';
-import { pruneEditions, readCurrent } from './stored-editions.js';
+import { pruneEditions, readCurrent, storedByFingerprint } from './stored-editions.js';
 
 /** Those that serve an edition besides this thread: the other serving threads and the kernel pool. */
 export interface EditionPeers {

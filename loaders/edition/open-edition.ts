@@ -31,13 +31,6 @@ export interface EditionRef {
   version: string;
 }
 
-/**
- * Each Dataset's environments, held as long as the Dataset is: lmdb-js closes an environment its
- * JavaScript object no longer reaches (a finalizer), which would unmap columns a Dataset still
- * views. `close` is the only way an edition's maps go.
- */
-const handles = new WeakMap<Dataset, RootDatabase[]>();
-
 /** The module a kernel pool's workers import to open the editions their tasks name (KernelPool's `sourceModule`). */
 export const POOL_SOURCE_MODULE = new URL('./pool-source.js', import.meta.url).href;
 
@@ -48,8 +41,47 @@ export function readEditionMeta(stateDir: string, version: string): EditionMeta 
   return meta;
 }
 
-/** One market's part opened: its meta and its arrays (views of the map, or a copy for a small market). */
-export function openPart(dir: string): { env: RootDatabase; meta: PartMeta; arrays: MarketArrays; mapped: boolean; bytes: number } {
+/** One market's part open in this thread: shared by every edition of this thread that names it. */
+interface OpenPart {
+  readonly env: RootDatabase;
+  readonly meta: PartMeta;
+  readonly market: MarketData;
+  readonly mapped: boolean;
+  readonly bytes: number;
+  /** Editions of this thread using it: closed when the last lets go. */
+  uses: number;
+}
+
+/**
+ * The parts open in this thread, by folder. An edition whose market did not change names the
+ * same part as the edition before it: that market's handle, views, copy and symbol index are
+ * taken as they are, so a reload opens (and a thread holds) only what changed. The map also
+ * holds each environment strongly: lmdb-js closes one its JavaScript object no longer reaches
+ * (a finalizer), which would unmap columns a Dataset still views.
+ */
+const openParts = new Map<string, OpenPart>();
+
+/** One market's part opened (or taken as already open here): its meta, and the market as the Dataset holds it. */
+function acquirePart(dir: string): OpenPart {
+  const open = openParts.get(dir);
+  if (open !== undefined) {
+    open.uses++;
+    return open;
+  }
+  const part = openPart(dir);
+  openParts.set(dir, part);
+  return part;
+}
+
+/** Lets go of one use of the part at `dir`; the last closes its environment (its views must not be read after). */
+async function releasePart(dir: string): Promise<void> {
+  const part = openParts.get(dir);
+  if (part === undefined || --part.uses > 0) return;
+  openParts.delete(dir);
+  await part.env.close();
+}
+
+function openPart(dir: string): OpenPart {
   const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
   try {
     const meta = env.get('meta') as PartMeta | undefined;
@@ -60,7 +92,8 @@ export function openPart(dir: string): { env: RootDatabase; meta: PartMeta; arra
     const mapped = (value.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
     const bytes = mapped ? value : Uint8Array.prototype.slice.call(value);
     const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
-    return { env, meta, arrays, mapped, bytes: value.length };
+    const market: MarketData = { market: meta.market, symbols: new SymbolIndex(meta.symbols, meta), ...arrays, firstDate: meta.firstDate, lastDate: meta.lastDate };
+    return { env, meta, market, mapped, bytes: value.length, uses: 1 };
   } catch (error) {
     void env.close();
     throw error;
@@ -82,36 +115,36 @@ function emptyMarket(market: Market): MarketData {
   };
 }
 
-/** Opens edition `version` of `stateDir` in this thread (each thread opens its own handles). */
+/** Opens edition `version` of `stateDir` in this thread (each thread opens its own handles; parts already open here are shared). */
 export function openEdition(stateDir: string, version: string): OpenEdition {
   const meta = readEditionMeta(stateDir, version);
-  const envs: RootDatabase[] = [];
+  const dirs: string[] = [];
   let mappedBytes = 0;
   let copiedBytes = 0;
   const markets = {} as Record<Market, MarketData>;
   try {
     for (const market of MARKETS) markets[market] = emptyMarket(market);
     for (const { market, part } of meta.markets) {
-      const opened = openPart(partDir(stateDir, part));
-      envs.push(opened.env);
+      const dir = partDir(stateDir, part);
+      const opened = acquirePart(dir);
+      dirs.push(dir);
       if (opened.mapped) mappedBytes += opened.bytes;
       else copiedBytes += opened.bytes;
-      const p = opened.meta;
-      markets[market] = { market, symbols: new SymbolIndex(p.symbols, p), ...opened.arrays, firstDate: p.firstDate, lastDate: p.lastDate };
+      if (opened.meta.market !== market) throw new Error(`${dir}: holds ${opened.meta.market}, not ${market}`);
+      markets[market] = opened.market;
     }
   } catch (error) {
-    for (const env of envs) void env.close();
+    for (const dir of dirs) void releasePart(dir);
     throw error;
   }
   const ref: EditionRef = { stateDir, version };
   const dataset: Dataset = { version: meta.version, manifest: meta.manifest, markets, macro: groupMacro(meta.macro), hasMacro: meta.macro.length > 0, origin: { key: `${stateDir}\n${version}`, ref } };
-  handles.set(dataset, envs);
   let closed: Promise<void> | null = null;
   return {
     meta,
     dataset,
     mappedBytes,
     copiedBytes,
-    close: () => (closed ??= Promise.all(envs.map((env) => env.close())).then(() => undefined)),
+    close: () => (closed ??= Promise.all(dirs.map(releasePart)).then(() => undefined)),
   };
 }

@@ -2,6 +2,7 @@
 
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { open } from 'lmdb';
 import type { Market } from '../../engine/markets.js';
@@ -13,8 +14,8 @@ import { readManifest } from '../snapshot/read-manifest.js';
 import { contentHashOf, listSnapshotFiles, readMacroOf, readMarketsInWorkers, readMarket, type ReadOptions, type SnapshotFiles } from '../snapshot/read-snapshot.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { fileRecord, type FileRecord } from './file-hashes.js';
-import { type EditionMarket, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
-import { readCurrent, readEditionMetaOrNull, storedEditions, writeEdition, writePointer } from './stored-editions.js';
+import { type EditionMarket, type EditionMeta, envFile, FORMAT, partDir, type PartMeta, partsDir } from './layout.js';
+import { readCurrent, readEditionMetaOrNull, storedByFingerprint, writeEdition, writePointer } from './stored-editions.js';
 import { partExists, writePart } from './write-part.js';
 
 export interface StoreResult {
@@ -31,27 +32,11 @@ export interface StoreResult {
 }
 
 export interface StoreOptions extends ReadOptions {
-  /** Told once the markets to parse are known: the K-line files to read and their bytes (for a progress estimate). */
+  /** Told once the markets to parse are known: the K-line files to read (for a progress estimate). */
   onPlan?: (files: FileRef[]) => void | Promise<void>;
-}
-
-/**
- * The store of a folder recognised by its fingerprint alone (paths, sizes, mtimes), without
- * reading a file: the one served (nothing to do), or another stored edition read from the same
- * folder (a symlink repointed back: the pointer moves to it). Null when the folder must be read.
- * Cheap enough for the serving thread: a stat per named file.
- */
-export async function storedByFingerprint(stateDir: string, folder: string, fingerprint?: string): Promise<StoreResult | null> {
-  const source = resolve(folder);
-  const print = fingerprint ?? (await folderFingerprint(source));
-  const result = (meta: EditionMeta): StoreResult => ({ version: meta.version, unchanged: true, skippedRead: true, rows: meta.rows, seconds: 0, parsed: [], reused: meta.markets.map((m) => m.market) });
-  const current = await readCurrent(stateDir);
-  const served = current === null ? null : readEditionMetaOrNull(stateDir, current.version);
-  if (current !== null && served !== null && current.fingerprint === print && current.source === source) return result(served);
-  const known = (await storedEditions(stateDir)).find((e) => e.fingerprint === print && e.source === source);
-  if (known === undefined) return null;
-  await writePointer(stateDir, { version: known.version, source, fingerprint: print });
-  return result(known);
+  /** Told once every file read is valid and the parsed markets are about to be stored (their rows), then each market's rows as it is stored. */
+  onStore?: (totalRows: number) => void;
+  onStored?: (rows: number) => void;
 }
 
 /** A market's part is named by its files' content: equal files, the same part. */
@@ -89,7 +74,11 @@ export async function storeEdition(folder: string, stateDir: string, options: St
 
   const limits = loadLimits(options.limits);
   const files = await listSnapshotFiles(source, limits);
-  const records = await recordFiles(files, served?.source === source ? served.files : {});
+  // With nothing stored yet every market is parsed, and the parse hashes each file as it reads it:
+  // one read of each file, not two (a first start's 1 GB). Otherwise the hashes tell what to parse.
+  const firstStore = (await readdir(partsDir(stateDir)).catch(() => [] as string[])).length === 0;
+  const early = firstStore ? await parseFirst(source, files, limits, options) : null;
+  const records = early?.records ?? (await recordFiles(files, served?.source === source ? served.files : {}));
   const lineOf = (f: FileRef): string => `${f.display}\t${records[f.display].sha256}`;
   const every = Object.keys(records).map((display) => `${display}\t${records[display].sha256}`);
   const manifest = files.manifest === null ? {} : await readChecked(files.manifest, records, (f) => readManifest(f).then((r) => ({ value: r.manifest, sha256: r.sha256 })));
@@ -97,21 +86,28 @@ export async function storeEdition(folder: string, stateDir: string, options: St
   const version = `${manifest.id ?? 'snapshot'}.${contentHash.slice(0, 12)}`;
   const stored = readEditionMetaOrNull(stateDir, version);
   if (stored !== null && stored.contentHash === contentHash) {
+    // The same content from another folder (or touched): the edition now names this folder, so the
+    // next switch to it is recognised by its fingerprint alone, and its files by their stat.
+    if (stored.fingerprint !== fingerprint || stored.source !== source) await writeEdition(stateDir, { ...stored, fingerprint, source, files: records });
     await writePointer(stateDir, { version, source, fingerprint });
     return { ...same(stored, true, false), seconds: seconds() };
   }
 
   const plan = files.markets.map((m) => ({ market: m.market, klines: m.klines, part: partName(m.market, [m.klines, m.symbols, m.fundamentals].filter((f) => f !== null).map(lineOf)) }));
   const toParse: typeof plan = [];
-  for (const p of plan) if (!(await partExists(partDir(stateDir, p.part)))) toParse.push(p);
-  await options.onPlan?.(toParse.map((p) => p.klines));
-  const parsed = await parse(source, toParse.map((p) => p.market), limits, options, records);
+  for (const p of plan) if (early !== null || !(await partExists(partDir(stateDir, p.part)))) toParse.push(p);
+  if (early === null) await options.onPlan?.(toParse.map((p) => p.klines));
+  const parsed = early?.parsed ?? (await parse(source, toParse.map((p) => p.market), limits, options, records));
   const macroLines: string[] = [];
   const macro = await readMacroOf(files, macroLines);
   if (files.macro !== null && macroLines[0] !== lineOf(files.macro)) throw changedWhileRead(files.macro);
   // Every file is valid: only now is anything written.
+  options.onStore?.(parsed.reduce((sum, m) => sum + m.klines.date.length, 0));
   const rowsOf = new Map<Market, number>();
-  for (const m of parsed) rowsOf.set(m.market, (await writePart(m, partDir(stateDir, plan.find((p) => p.market === m.market)!.part))).rows);
+  for (const m of parsed) {
+    rowsOf.set(m.market, (await writePart(m, partDir(stateDir, plan.find((p) => p.market === m.market)!.part))).rows);
+    options.onStored?.(rowsOf.get(m.market)!);
+  }
   parsed.length = 0; // the columns can go before the next step
   const markets: EditionMarket[] = plan.map((p) => ({ market: p.market, part: p.part, rows: rowsOf.get(p.market) ?? partRows(stateDir, p.part) }));
   const meta: EditionMeta = {
@@ -133,6 +129,31 @@ export async function storeEdition(folder: string, stateDir: string, options: St
   return { version, unchanged: false, skippedRead: false, rows: meta.rows, seconds: seconds(), parsed: parsedMarkets, reused: plan.map((p) => p.market).filter((m) => !parsedMarkets.includes(m)) };
 }
 
+/**
+ * Parses every market of a folder when nothing is stored yet, recording each file from the hash
+ * the parse computed and its stat taken before (a file changed since is hashed again at the next
+ * reload, its stat no longer matching).
+ */
+async function parseFirst(folder: string, files: SnapshotFiles, limits: ReturnType<typeof loadLimits>, options: StoreOptions): Promise<{ parsed: ParsedMarket[]; records: Record<string, FileRecord> }> {
+  const all = [files.manifest, files.macro, ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals])].filter((f): f is FileRef => f !== null);
+  const stats = new Map<string, Omit<FileRecord, 'sha256'>>();
+  for (const f of all) {
+    const info = await stat(f.path);
+    stats.set(f.display, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+  }
+  await options.onPlan?.(files.markets.map((m) => m.klines));
+  const lines: string[] = [];
+  const parsed = await parse(folder, files.markets.map((m) => m.market), limits, options, null, lines);
+  const records: Record<string, FileRecord> = {};
+  for (const line of lines) {
+    const [display, sha256] = line.split('\t');
+    records[display] = { sha256, ...stats.get(display)! };
+  }
+  // The manifest and macro.csv are small: hashed apart (the macro is read again, checked, below).
+  for (const f of [files.manifest, files.macro]) if (f !== null) records[f.display] = await fileRecord(f, undefined);
+  return { parsed, records };
+}
+
 /** The record of every file of the folder, by its path in it. */
 async function recordFiles(files: SnapshotFiles, known: Record<string, FileRecord>): Promise<Record<string, FileRecord>> {
   const all = [files.manifest, files.macro, ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals])].filter((f): f is FileRef => f !== null);
@@ -150,18 +171,20 @@ async function readChecked<T>(f: FileRef, records: Record<string, FileRecord>, r
   return got.value;
 }
 
-/** Parses `markets` (in worker threads unless `threads` is 0), each checked against the hashes recorded first. */
-async function parse(folder: string, markets: Market[], limits: ReturnType<typeof loadLimits>, options: ReadOptions, records: Record<string, FileRecord>): Promise<ParsedMarket[]> {
+/**
+ * Parses `markets` (in worker threads unless `threads` is 0), each file checked against the hash
+ * recorded before (`records`; null: none yet, the parse's hashes go to `lines`).
+ */
+async function parse(folder: string, markets: Market[], limits: ReturnType<typeof loadLimits>, options: ReadOptions, records: Record<string, FileRecord> | null, hashes: string[] = []): Promise<ParsedMarket[]> {
   if (markets.length === 0) return [];
-  const hashes: string[] = [];
   const onRows = options.onRows ?? (() => {});
   const threads = Math.min(options.threads ?? availableParallelism(), markets.length);
   const parsed: ParsedMarket[] = [];
   if (threads > 0) parsed.push(...(await readMarketsInWorkers(folder, markets, threads, limits, hashes, onRows)));
   else for (const market of markets) parsed.push(await readMarket(folder, market, limits, hashes, onRows));
-  for (const line of hashes) {
+  for (const line of records === null ? [] : hashes) {
     const [display, sha256] = line.split('\t');
-    if (records[display]?.sha256 !== sha256) throw changedWhileRead({ display } as FileRef);
+    if (records![display]?.sha256 !== sha256) throw changedWhileRead({ display } as FileRef);
   }
   return parsed;
 }

@@ -15,9 +15,15 @@ export interface StoreJob {
 /**
  * On the way: `plan` once the markets to parse are known (about `totalRows` K-line rows to
  * read, an estimate; 0 when every market is stored already), then `rows` read since the last
- * message, at most every ROWS_EVERY_MS.
+ * message, at most every ROWS_EVERY_MS; then `store` and `stored` while the parsed markets are
+ * written.
  */
-export type StoreProgress = { progress: 'plan'; totalRows: number } | { progress: 'rows'; rows: number };
+export type StoreProgress =
+  | { progress: 'plan'; totalRows: number }
+  | { progress: 'rows'; rows: number }
+  /** Every file read is valid: `totalRows` of parsed markets to store, then `stored` as each is. */
+  | { progress: 'store'; totalRows: number }
+  | { progress: 'stored'; rows: number };
 
 /** The answer, last: plain data (structured clone keeps no Error fields). */
 export type StoreOutcome = { ok: true; store: StoreResult } | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
@@ -43,6 +49,8 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
         pending += rows;
         if (performance.now() - last >= ROWS_EVERY_MS) flush();
       },
+      onStore: (totalRows) => (flush(), tell({ progress: 'store', totalRows })),
+      onStored: (rows) => tell({ progress: 'stored', rows }),
     });
     flush();
     return { ok: true, store };

@@ -2,10 +2,12 @@
 
 import { existsSync } from 'node:fs';
 import { mkdir, open as openFile, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type CurrentPointer, currentPointer, editionDir, editionFile, type EditionMeta, FORMAT, partsDir, snapshotsDir } from './layout.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
+import { folderFingerprint } from './fingerprint.js';
 import { openEdition, readEditionMeta } from './open-edition.js';
+import type { StoreResult } from './store-edition.js';
 
 /** The pointer to the edition to serve, or null before the first load. */
 export async function readCurrent(stateDir: string): Promise<CurrentPointer | null> {
@@ -104,4 +106,23 @@ async function removeUnlisted(dir: string, keepName: (name: string) => boolean, 
 export async function openCurrentDataset(stateDir: string): Promise<Dataset | null> {
   const current = await readCurrent(stateDir);
   return current === null ? null : openEdition(stateDir, current.version).dataset;
+}
+
+/**
+ * The store of a folder recognised by its fingerprint alone (paths, sizes, mtimes), without
+ * reading a file: the one served (nothing to do), or another stored edition read from the same
+ * folder (a symlink repointed back: the pointer moves to it). Null when the folder must be read.
+ * Cheap enough for the serving thread: a stat per named file.
+ */
+export async function storedByFingerprint(stateDir: string, folder: string, fingerprint?: string): Promise<StoreResult | null> {
+  const source = resolve(folder);
+  const print = fingerprint ?? (await folderFingerprint(source));
+  const result = (meta: EditionMeta): StoreResult => ({ version: meta.version, unchanged: true, skippedRead: true, rows: meta.rows, seconds: 0, parsed: [], reused: meta.markets.map((m) => m.market) });
+  const current = await readCurrent(stateDir);
+  const served = current === null ? null : readEditionMetaOrNull(stateDir, current.version);
+  if (current !== null && served !== null && current.fingerprint === print && current.source === source) return result(served);
+  const known = (await storedEditions(stateDir)).find((e) => e.fingerprint === print && e.source === source);
+  if (known === undefined) return null;
+  await writePointer(stateDir, { version: known.version, source, fingerprint: print });
+  return result(known);
 }

@@ -86,7 +86,7 @@ export class Reloader {
     const index = RELOAD_STAGES.findIndex((s) => s.stage === p.stage);
     const stageSeconds = (t - p.stageStartedMs) / 1000;
     const rate = stageSeconds > 0 ? p.rows / stageSeconds : 0;
-    const secondsLeft = p.stage === 'read' && p.rows > 0 && rate > 0 && p.totalRows > 0 ? Math.max(0, p.totalRows - p.rows) / rate : null;
+    const secondsLeft = (p.stage === 'read' || p.stage === 'store') && p.rows > 0 && rate > 0 && p.totalRows > 0 ? Math.max(0, p.totalRows - p.rows) / rate : null;
     return {
       stage: p.stage,
       step: index + 1,
@@ -141,19 +141,33 @@ export class Reloader {
     switch (message.progress) {
       case 'plan':
         // The markets to parse are known (the others are stored already): the rows to read, and a progress line while they are.
-        p.totalRows = message.totalRows;
-        if (message.totalRows > 0) {
-          const toLog = { write: (text: string) => this.options.log(text.trimEnd()) };
-          p.lines = startProgress(this.label, message.totalRows, { out: (this.label === 'start' ? this.options.startProgressOut : undefined) ?? toLog, now: this.now });
-        }
-        return this.told();
+        return this.count(message.totalRows, 'read');
+      case 'store':
+        p.lines?.done();
+        this.enter('store');
+        return this.count(message.totalRows, 'stored');
       case 'rows':
+      case 'stored':
         p.rows += message.rows;
         p.lines?.add(message.rows);
         return this.told();
       case 'open':
+        p.lines?.done();
         return this.enter('open');
     }
+  }
+
+  /** This stage's rows from 0 of `totalRows`, with a progress line (time left) while there are any. */
+  private count(totalRows: number, verb: string): void {
+    const p = this.pass!;
+    p.rows = 0;
+    p.totalRows = totalRows;
+    p.lines = null;
+    if (totalRows > 0) {
+      const toLog = { write: (text: string) => this.options.log(text.trimEnd()) };
+      p.lines = startProgress(`${this.label}: ${verb}`, totalRows, { out: (this.label === 'start' ? this.options.startProgressOut : undefined) ?? toLog, now: this.now });
+    }
+    this.told();
   }
 
   /** The stages of the pass so far, the current one closed now. */
@@ -175,7 +189,6 @@ export class Reloader {
     log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
     try {
       const { store, next } = await editions.prepare(folder, (m) => this.heard(m));
-      if (store !== null && !store.skippedRead) this.pass.lines?.done();
       if (next === null) {
         log(`${label}: unchanged, still serving ${served} (${seconds().toFixed(2)} s)`);
         return { kind: 'unchanged', version: served!, seconds: seconds(), stages: this.stageTimes() };

@@ -280,9 +280,9 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     await page.waitForSelector('#reload-progress[data-stage="read"]', { timeout: 30_000 }).catch(async (error: Error) => {
       throw new Error(`${error.message}; the page says: ${await page.textContent('#reload-result').catch(() => '?')} / ${await page.textContent('#last-reload').catch(() => '?')}`);
     });
-    assert.match((await page.textContent('#reload-stage'))!, /^Stage 1 of 3: reading/);
+    assert.match((await page.textContent('#reload-stage'))!, /^Stage 1 of 4: reading/);
     // Rows arrive once the first pass over the files (counting) is done; then the figure climbs.
-    await page.locator('#reload-detail', { hasText: /^[1-9][\d,]* of about [\d,]+ K-line rows \(\d+ %\)/ }).waitFor();
+    await page.locator('#reload-detail', { hasText: /^[1-9][\d,]* of about [\d,]+ K-line rows read \(\d+ %\)/ }).waitFor();
     assert.ok(await page.isVisible('#reload-bar'), 'a progress bar');
     await shot('4b-reload-progress');
     await page.locator('#reload-result', { hasText: /^Loaded/ }).waitFor({ timeout: 60_000 });

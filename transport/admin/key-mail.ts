@@ -1,6 +1,7 @@
 // Mailing a key's details (never its secret) to its organisation contact through nodemailer, when SMTP_URL is set.
 
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import type { Plan, PlanName } from '../../engine/plans.js';
 
 /** One outgoing message. */
@@ -19,10 +20,12 @@ export interface KeyMailer {
 export function mailerFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMailer | null {
   const url = env.SMTP_URL;
   if (url === undefined || url === '') return null;
-  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
   const from = env.MAIL_FROM || 'market-data-service@localhost';
+  // nodemailer loaded at the first mail, not at start (30 ms of imports most servers never need).
+  let transport: Transporter | null = null;
   return {
     async send({ to, subject, text }) {
+      transport ??= (createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer')).createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
       await transport.sendMail({ from, to, subject, text });
     },
   };

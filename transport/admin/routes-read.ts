@@ -49,7 +49,7 @@ function runningView(reloads: ReloadLog) {
     rows: r.rows,
     total_rows: r.totalRows,
     /** Of the current stage, 0–1, when it counts rows; null otherwise. */
-    fraction: r.stage === 'read' && r.totalRows > 0 ? Math.min(1, r.rows / r.totalRows) : null,
+    fraction: (r.stage === 'read' || r.stage === 'store') && r.totalRows > 0 ? Math.min(1, r.rows / r.totalRows) : null,
     seconds: round3(r.seconds),
     stage_seconds: round3(r.stageSeconds),
     seconds_left: r.secondsLeft === null ? null : Math.round(r.secondsLeft * 10) / 10,

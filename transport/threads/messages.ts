@@ -42,7 +42,6 @@ export interface ThreadStart {
   plans: PlansMessage;
   keys: KeyRecord[];
   assignments: [string, number][];
-  openapi: string;
   service: { version: string; commit: string };
 }
 

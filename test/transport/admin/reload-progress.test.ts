@@ -22,29 +22,29 @@ describe('a real reload pass', () => {
     assert.equal(a.body.reload.running, null, 'no reload runs');
   });
 
-  test('a changed folder goes through read, open and publish in order, rows counted up to the estimate', async () => {
+  test('a changed folder goes through read, store, open and publish in order, rows counted up to the estimate', async () => {
     const path = join(s.folder, 'ashare/klines.csv');
     await writeFile(path, (await readFile(path, 'utf8')).replace(LAST_ROW, LAST_ROW_CLOSE_631));
     s.progress.length = 0;
     const a = await s.write(op, '/admin/api/reload');
     assert.equal(a.body.kind, 'loaded', a.text);
-    assert.deepEqual(a.body.stages.map((x: any) => x.stage), ['read', 'open', 'publish'], 'the answer times each stage');
+    assert.deepEqual(a.body.stages.map((x: any) => x.stage), ['read', 'store', 'open', 'publish'], 'the answer times each stage');
     for (const x of a.body.stages) assert.ok(x.seconds >= 0 && x.seconds <= a.body.seconds, `${x.stage} took ${x.seconds} s of ${a.body.seconds} s`);
     const stages = [...new Set(s.progress.map((p) => p.stage))];
-    assert.deepEqual(stages, ['read', 'open', 'publish'], 'progress was told each stage as it started');
-    assert.deepEqual([...new Set(s.progress.map((p) => p.step))], [1, 2, 3]);
+    assert.deepEqual(stages, ['read', 'store', 'open', 'publish'], 'progress was told each stage as it started');
+    assert.deepEqual([...new Set(s.progress.map((p) => p.step))], [1, 2, 3, 4]);
     const read = s.progress.filter((p) => p.stage === 'read');
     assert.ok(read[0].totalRows > 0, 'the read stage knows an estimate of the rows');
     assert.ok(read.at(-1)!.rows > 0, 'rows read were counted');
     for (let i = 1; i < read.length; i++) assert.ok(read[i].rows >= read[i - 1].rows, 'rows only go up');
-    assert.deepEqual(s.progress.at(-1)!.done.map((d) => d.stage), ['read', 'open'], 'at publish, read and open are done');
+    assert.deepEqual(s.progress.at(-1)!.done.map((d) => d.stage), ['read', 'store', 'open'], 'at publish, read, store and open are done');
     assert.equal(s.reloader.progress, null, 'nothing runs after the pass');
   });
 
   test('after it, the data page shows that reload (not the start) with its stages', async () => {
     const a = await s.call('/admin/api/data', { cookie: op.cookie });
     assert.equal(a.body.reload.last.at_start, false);
-    assert.deepEqual(a.body.reload.last.stages.map((x: any) => x.stage), ['read', 'open', 'publish']);
+    assert.deepEqual(a.body.reload.last.stages.map((x: any) => x.stage), ['read', 'store', 'open', 'publish']);
     assert.equal(a.body.reload.at_start.at_start, true, 'the load at start stays available');
     const r = await s.call('/admin/api/reload', { cookie: op.cookie });
     assert.equal(r.status, 200);

@@ -73,14 +73,14 @@
     const stages = e.stages && e.stages.length ? ` (${stageTimes(e.stages)})` : '';
     return `${when(e.finished)} · ${e.at_start ? 'at server start: ' : ''}${what} · took ${e.seconds.toFixed(2)} s${stages}`;
   }
-  /** A running reload: stage n of m, a bar (rows read of the estimate; moving when the stage counts none), figures. */
+  /** A running reload: stage n of m, a bar (rows read of the estimate, or stored; moving when the stage counts none), figures. */
   function reloadProgress(run) {
     if (!run) return null;
     const title = run.stage === null ? 'Reloading…' : `Stage ${run.step} of ${run.steps}: ${run.label}`;
     const bar = h('progress', { id: 'reload-bar', max: 1, value: run.fraction ?? undefined, 'aria-label': 'reload progress' });
     let detail = '';
-    if (run.stage === 'read' && run.total_rows > 0) {
-      detail = `${num(run.rows)} of about ${num(run.total_rows)} K-line rows (${Math.round((run.fraction ?? 0) * 100)} %)`;
+    if ((run.stage === 'read' || run.stage === 'store') && run.total_rows > 0) {
+      detail = `${num(run.rows)} of ${run.stage === 'read' ? 'about ' : ''}${num(run.total_rows)} K-line rows ${run.stage === 'read' ? 'read' : 'stored'} (${Math.round((run.fraction ?? 0) * 100)} %)`;
       detail += run.seconds_left === null ? ', estimating time left' : `, about ${seconds(run.seconds_left)} left`;
     } else if (run.stage !== null) detail = `${run.stage_seconds.toFixed(1)} s in this stage`;
     const done = run.done && run.done.length ? `done: ${stageTimes(run.done)}` : null;
