@@ -265,7 +265,7 @@ else describe('operator dashboard in Chromium', { timeout: 180_000 }, () => {
     assert.notEqual(after, before);
     assert.match((await page.textContent('#reload-result'))!, new RegExp(`now serving ${after!.replace(/\./g, '\\.')}`));
     assert.match((await page.textContent('#last-reload'))!, /loaded .* took \d+\.\d\d s/);
-    assert.match((await page.textContent('#reload-result'))!, /read \d+\.\d\d s · open \d+\.\d\d s · publish \d+\.\d\d s/, 'the time of each stage');
+    assert.match((await page.textContent('#reload-result'))!, /read \d+\.\d\d s · store \d+\.\d\d s · open \d+\.\d\d s · publish \d+\.\d\d s/, 'the time of each stage');
     assert.equal(await page.getAttribute('#last-reload', 'data-at-start'), null, 'no longer the load at start');
     assert.equal((await fetch(`${base}/healthz`)).headers.get('x-data-version'), after, 'the server serves it');
     await shot('4-data-reloaded');

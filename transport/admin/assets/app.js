@@ -64,7 +64,7 @@
   const stat = (label, value, sub, id) => h('div', { class: 'stat' }, h('div', { class: 'label' }, label), h('div', { class: 'value', id }, value), sub ? h('div', { class: 'sub' }, sub) : null);
   const message = (id) => h('p', { id, class: 'message', role: 'status' });
   const seconds = (s) => (s < 60 ? `${Math.max(1, Math.round(s))} s` : duration(Math.round(s)));
-  /** `read 0.21 s · open 0.04 s · publish 0.01 s`: how long each stage of a pass took. */
+  /** `read 0.21 s · store 0.05 s · open 0.04 s · publish 0.01 s`: how long each stage of a pass took. */
   const stageTimes = (stages) => (stages ?? []).map((x) => `${x.stage} ${x.seconds.toFixed(2)} s`).join(' · ');
   /** One line for a load: when, what it did, how long, and the stages (the load at start says so). */
   function loadText(e) {
