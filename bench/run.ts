@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,data-path] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,data-path,editions] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
@@ -29,7 +29,7 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'data-path'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'data-path', 'editions'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -189,6 +189,16 @@ try {
     const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     console.log(`\nData path${quick ? ' (quick: 10 % of symbols, 2 years)' : ''}\n${out.trimEnd()}`);
     result.dataPath = JSON.parse(readFileSync(join(REPO, 'bench/results/data-path.json'), 'utf8'));
+  }
+  if (runs('editions')) {
+    log('part e: editions (open by size, restart, first requests, reloads, memory)');
+    const script = fileURLToPath(new URL('./ops/editions.js', import.meta.url));
+    const args = quick ? ['--scales', '0.25,1', '--runs', '3'] : [];
+    const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    console.log(`
+Editions${quick ? ' (quick: scales 0.25 and 1, 3 runs)' : ''}
+${out.trimEnd()}`);
+    result.editions = JSON.parse(readFileSync(join(REPO, 'bench/results/editions.json'), 'utf8'));
   }
   const dir = join(REPO, 'bench/results');
   mkdirSync(dir, { recursive: true });

@@ -1,0 +1,235 @@
+// Editions (stored snapshots read in place from the memory map): open time by data size, restart
+// to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
+// reloads, and resident / proportional memory with one and two threads and two instances.
+//
+//   node dist/bench/ops/editions.js [--scales 0.25,1,2] [--runs 5] [--work DIR]
+//
+// Demo snapshots are generated and stored under --work (default /tmp/mdq-bench-editions, kept
+// between runs). The machine's other cores can be kept busy (`--hog`) for the figures "with
+// another CPU-heavy process beside it". Prints tables; the JSON goes to bench/results/editions.json.
+
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const { values } = parseArgs({
+  options: {
+    scales: { type: 'string', default: '0.25,1,2' },
+    runs: { type: 'string', default: '5' },
+    work: { type: 'string', default: '/tmp/mdq-bench-editions' },
+  },
+});
+const SCALES = values.scales!.split(',').map(Number);
+const RUNS = Number(values.runs);
+const WORK = values.work!;
+const log = (line: string): void => console.error(`[editions] ${line}`);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mb = (bytes: number): number => Math.round(bytes / 1e6);
+
+/** A CPU-heavy process on each core (a busy loop), for figures taken beside other work; `stop` ends them by PID. */
+function hogs(): { stop: () => void } {
+  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return { stop: () => children.forEach((c) => c.kill('SIGKILL')) };
+}
+
+/** Resident and proportional memory of `pid` (MB): RSS, its anonymous part, Pss. */
+function memory(pid: number): { rss: number; anon: number; pss: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (re: RegExp, text: string): number => Number(re.exec(text)![1]) / 1024;
+  return { rss: Math.round(kb(/VmRSS:\s+(\d+)/, status)), anon: Math.round(kb(/RssAnon:\s+(\d+)/, status)), pss: Math.round(kb(/^Pss:\s+(\d+)/m, readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))) };
+}
+
+const du = (dir: string): number => Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
+
+function get(port: number, path: string, key?: string, agent?: http.Agent): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: agent ?? false, headers: key === undefined ? {} : { 'x-api-key': key } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+/** The demo at `scale`, generated once into the work folder, and a state folder holding it stored. */
+async function demoAt(scale: number): Promise<{ folder: string; state: string; storeSeconds: number | null }> {
+  const folder = join(WORK, `demo-${scale}`);
+  const state = join(WORK, `state-${scale}`);
+  if (!existsSync(join(folder, 'manifest.json'))) {
+    log(`generating the demo at scale ${scale}`);
+    execFileSync(process.execPath, [join(DIST, 'loaders/demo/cli.js'), '--out', folder, '--scale', String(scale)], { stdio: 'ignore' });
+  }
+  let storeSeconds: number | null = null;
+  if (!existsSync(join(state, 'snapshots/current.json'))) {
+    log(`storing it (scale ${scale})`);
+    const t = performance.now();
+    execFileSync(process.execPath, [join(DIST, 'loaders/cli/load.js'), folder, '--state', state], { stdio: 'ignore' });
+    storeSeconds = (performance.now() - t) / 1000;
+  }
+  return { folder, state, storeSeconds };
+}
+
+/** Open time (s) and RSS (MB) of the stored edition in a fresh process, median of RUNS. */
+function openFigures(state: string): { seconds: number; rssMb: number } {
+  const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, ['--expose-gc', join(DIST, 'bench/probe-open.js'), state], { encoding: 'utf8' })) as { openSeconds: number; rssBytes: number; rawBytes: number });
+  return { seconds: median(runs.map((r) => r.openSeconds)), rssMb: mb(median(runs.map((r) => r.rssBytes))) };
+}
+
+/** Seconds from running `command` to the first /readyz 200, median of RUNS (each server stopped before the next). */
+async function restart(state: string, command: 'npm' | 'node'): Promise<number[]> {
+  const port = 18300;
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const args = command === 'npm' ? ['start', '--', '--state', state, '--port', String(port)] : [join(DIST, 'main.js'), '--state', state, '--port', String(port)];
+    const t = performance.now();
+    const child = spawn(command === 'npm' ? 'npm' : process.execPath, args, { cwd: ROOT, stdio: 'ignore', detached: true });
+    while ((await get(port, '/readyz')) !== 200) await new Promise((r) => setTimeout(r, 5));
+    times.push((performance.now() - t) / 1000);
+    process.kill(-child.pid!, 'SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    while ((await get(port, '/livez')) !== 0) await new Promise((r) => setTimeout(r, 50)); // until the server itself has gone
+  }
+  return times;
+}
+
+/** 1,000 distinct K-line requests (symbols × windows; `batch` makes each batch's distinct from every other's), one after another on a keep-alive connection: seconds. */
+async function distinctRequests(s: ServerProcess, symbols: string[], batch: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const t = performance.now();
+  for (let i = 0; i < 1000; i++) {
+    const symbol = symbols[(i * 7 + batch * 13) % symbols.length];
+    const status = await get(s.port, `/api/v1/ashare/klines/${symbol}?limit=${100 + batch}&offset=${(i * 37) % 500}&adj=qfq`, s.keys.internal, agent);
+    if (status !== 200) throw new Error(`K-lines of ${symbol}: ${status}`);
+  }
+  agent.destroy();
+  return (performance.now() - t) / 1000;
+}
+
+async function main(): Promise<void> {
+  await mkdir(WORK, { recursive: true });
+  const result: Record<string, unknown> = {};
+
+  // 1. Open time by size: it must not grow with the rows (the symbol index and small markets apart).
+  const opens: { scale: number; rows: number; storeSeconds: number | null; openSeconds: number; openRssMb: number }[] = [];
+  for (const scale of SCALES) {
+    const demo = await demoAt(scale);
+    const meta = JSON.parse(await readFile(join(demo.state, 'snapshots/current.json'), 'utf8')) as { version: string };
+    const edition = JSON.parse(await readFile(join(demo.state, 'snapshots', meta.version, 'edition.json'), 'utf8')) as { rows: number };
+    const o = openFigures(demo.state);
+    opens.push({ scale, rows: edition.rows, storeSeconds: demo.storeSeconds, openSeconds: o.seconds, openRssMb: o.rssMb });
+    log(`scale ${scale}: ${edition.rows} rows, open ${o.seconds.toFixed(3)} s`);
+  }
+  result.open = opens;
+  console.log('\nOpen a stored edition in a fresh process (median of', RUNS, 'runs)');
+  console.log('| demo scale | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|');
+  for (const o of opens) console.log(`| ${o.scale} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`);
+
+  // 2. Restart of the full demo to /readyz, quiet and beside busy cores.
+  const full = await demoAt(1);
+  const restartState = join(WORK, 'restart-state');
+  if (!existsSync(restartState)) execFileSync('cp', ['-al', full.state, restartState]); // the same parts (hard links), its own keys
+  await restart(restartState, 'node'); // first start: keys made, password hashed
+  const quiet = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
+  const busy = hogs();
+  const loaded = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
+  busy.stop();
+  result.restart = { quiet, busy: loaded };
+  console.log('\nRestart of the full demo: the command run until /readyz answers 200 (s; median of', RUNS, ', all runs)');
+  console.log('| command | quiet | every core busy with another process |\n|---|---|---|');
+  for (const c of ['npm', 'node'] as const) console.log(`| ${c === 'npm' ? 'npm start' : 'node dist/main.js'} | ${median(quiet[c]).toFixed(3)} (${quiet[c].map((x) => x.toFixed(2)).join(', ')}) | ${median(loaded[c]).toFixed(3)} (${loaded[c].map((x) => x.toFixed(2)).join(', ')}) |`);
+
+  // 3. The first 1,000 distinct requests after a restart (pages touched for the first time) against the next 1,000.
+  const symbols = (await readFile(join(full.folder, 'ashare/symbols.csv'), 'utf8')).split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+  const firsts: number[] = [];
+  const steadies: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }); // the page cache too, where allowed
+    const s = await startServerProcess({ state: restartState, env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' } });
+    firsts.push(await distinctRequests(s, symbols, 2 * r));
+    steadies.push(await distinctRequests(s, symbols, 2 * r + 1));
+    await s.kill();
+  }
+  result.firstRequests = { firsts, steadies };
+  console.log('\n1,000 distinct K-line requests (qfq, 100+ rows, answer caches off) right after a start against the next 1,000 (s; 3 starts)');
+  console.log(`first: ${firsts.map((x) => x.toFixed(2)).join(', ')}; next: ${steadies.map((x) => x.toFixed(2)).join(', ')}; ratio (median) ${(median(firsts) / median(steadies)).toFixed(2)}`);
+
+  // 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
+  const b = join(WORK, 'demo-1-b');
+  if (!existsSync(join(b, 'manifest.json'))) {
+    await cp(full.folder, b, { recursive: true });
+    const path = join(b, 'etfs/klines.csv');
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    const cells = lines[1].split(',');
+    cells[6] = String(Number(cells[6]) + 1);
+    lines[1] = cells.join(',');
+    await writeFile(path, lines.join('\n'));
+  }
+  const reloads: Record<string, unknown>[] = [];
+  for (const beside of ['quiet', 'busy'] as const) {
+    const state = join(WORK, `reload-state-${beside}`);
+    await rm(state, { recursive: true, force: true });
+    execFileSync('cp', ['-al', full.state, state]);
+    const link = join(WORK, `reload-link-${beside}`);
+    await repoint(link, full.folder);
+    const s = await startServerProcess({ state, snapshot: link, env: { THREADS: '2' }, timeoutMs: 120_000 });
+    await distinctRequests(s, symbols, 100); // requests touch the data first, as a serving server's have
+    const before = memory(s.pid);
+    const rows: { reload: number; seconds: number; what: string; rss: number; anon: number; pss: number; varMb: number }[] = [];
+    const hog = beside === 'busy' ? hogs() : null;
+    for (let i = 1; i <= (beside === 'quiet' ? 10 : 1); i++) {
+      await repoint(link, i % 2 === 1 ? b : full.folder);
+      const from = s.log.length;
+      const t = performance.now();
+      s.signal('SIGHUP');
+      const line = await s.waitForLog(/reload: (now serving|unchanged|snapshot rejected|failed)/, 300_000, from);
+      const seconds = (performance.now() - t) / 1000;
+      await new Promise((r) => setTimeout(r, 1000)); // the edition before released
+      const m = memory(s.pid);
+      rows.push({ reload: i, seconds, what: /(parsed [a-z, ]+|nothing to parse)/.exec(line)?.[0] ?? line.slice(0, 60), ...m, varMb: du(state) });
+    }
+    hog?.stop();
+    await s.kill();
+    reloads.push({ beside, before: { ...before, varMb: du(full.state) }, rows });
+    console.log(`\nReloads on the full demo (${beside === 'quiet' ? 'quiet' : 'every core busy with another process'}): folders alternating A and B (B: one value of etfs/klines.csv changed), THREADS=2`);
+    console.log(`before the first: RSS ${before.rss} MB (anonymous ${before.anon}), Pss ${before.pss} MB, state folder ${du(full.state)} MB`);
+    console.log('| reload | seconds | what | RSS (MB) | anonymous | Pss | state folder (MB) |\n|---|---|---|---|---|---|---|');
+    for (const r of rows) console.log(`| ${r.reload} | ${r.seconds.toFixed(2)} | ${r.what} | ${r.rss} | ${r.anon} | ${r.pss} | ${r.varMb} |`);
+  }
+  result.reloads = reloads;
+
+  // 6. Memory with one and two serving threads, and two instances on one host (state folders sharing the parts' files).
+  const shared: Record<string, unknown> = {};
+  for (const threads of ['1', '2']) {
+    const s = await startServerProcess({ state: restartState, env: { THREADS: threads } });
+    await distinctRequests(s, symbols, 200 + Number(threads));
+    shared[`threads${threads}`] = memory(s.pid);
+    await s.kill();
+  }
+  const second = join(WORK, 'instance-2-state');
+  if (!existsSync(second)) execFileSync('cp', ['-al', full.state, second]);
+  const one = await startServerProcess({ state: restartState, env: { THREADS: '1' } });
+  const two = await startServerProcess({ state: second, env: { THREADS: '1' } });
+  await distinctRequests(one, symbols, 300);
+  await distinctRequests(two, symbols, 301);
+  shared.twoInstances = [memory(one.pid), memory(two.pid)];
+  await one.kill();
+  await two.kill();
+  result.memory = shared;
+  console.log('\nMemory after 1,000 distinct K-line requests (MB): the data is the files\' pages, counted once');
+  console.log('| server | RSS | anonymous | Pss |\n|---|---|---|---|');
+  for (const [name, m] of Object.entries(shared)) {
+    for (const [i, x] of (Array.isArray(m) ? m : [m]).entries()) console.log(`| ${name}${Array.isArray(m) ? ` #${i + 1}` : ''} | ${x.rss} | ${x.anon} | ${x.pss} |`);
+  }
+  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
+}
+
+await main();
