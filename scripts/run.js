@@ -53,9 +53,12 @@ function buildIfStale(entry) {
   const started = new Date();
   const result = spawnSync(process.execPath, [tsc, '-p', ROOT], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  // The response serialisers as standalone code (transport/serialise/write-compiled.ts): a start then never loads their compiler.
-  const compiled = spawnSync(process.execPath, [join(ROOT, 'dist', 'transport', 'serialise', 'write-compiled.js')], { stdio: 'inherit' });
-  if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+  // The response serialisers as standalone code (transport/serialise/write-compiled.ts, as `npm run build`): a start then never loads their compiler.
+  const writeCompiled = join(ROOT, 'dist', 'transport', 'serialise', 'write-compiled.js');
+  if (existsSync(writeCompiled)) {
+    const compiled = spawnSync(process.execPath, [writeCompiled], { stdio: 'inherit' });
+    if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+  }
   closeSync(openSync(STAMP, 'a'));
   utimesSync(STAMP, started, started); // a source saved during the build is newer than the stamp: the next run builds again
 }
