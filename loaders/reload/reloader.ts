@@ -32,6 +32,8 @@ interface Pass {
   startedMs: number;
   stage: ReloadStage;
   stageStartedMs: number;
+  /** Whether the log was told of the current stage. */
+  announced: boolean;
   rows: number;
   totalRows: number;
   done: StageTime[];
@@ -120,11 +122,13 @@ export class Reloader {
   private enter(stage: ReloadStage): void {
     const p = this.pass!;
     const t = this.now();
+    if (p.stage === stage && p.announced) return;
     if (p.stage !== stage) {
       p.done.push({ stage: p.stage, seconds: (t - p.stageStartedMs) / 1000 });
       p.stage = stage;
       p.stageStartedMs = t;
     }
+    p.announced = true;
     const index = RELOAD_STAGES.findIndex((s) => s.stage === stage);
     this.options.log(`${this.label}: stage ${index + 1}/${RELOAD_STAGES.length}: ${RELOAD_STAGES[index].label}`);
     this.told();
@@ -185,8 +189,9 @@ export class Reloader {
     const served = editions.served?.meta.version ?? null;
     const folder = folderGiven !== undefined ? folderGiven : (this.options.folder ?? (await readCurrent(stateDir))?.source ?? null);
     // The pass is at its first stage (`read`, or `open` with no folder) until the store says otherwise.
-    this.pass = { folder, startedMs: started, stage: folder === null ? 'open' : 'read', stageStartedMs: started, rows: 0, totalRows: 0, done: [], lines: null };
+    this.pass = { folder, startedMs: started, stage: folder === null ? 'open' : 'read', stageStartedMs: started, rows: 0, totalRows: 0, done: [], lines: null, announced: false };
     log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
+    this.enter(this.pass.stage);
     try {
       const { store, next } = await editions.prepare(folder, (m) => this.heard(m));
       if (next === null) {

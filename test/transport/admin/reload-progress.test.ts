@@ -34,7 +34,8 @@ describe('a real reload pass', () => {
     assert.deepEqual(stages, ['read', 'store', 'open', 'publish'], 'progress was told each stage as it started');
     assert.deepEqual([...new Set(s.progress.map((p) => p.step))], [1, 2, 3, 4]);
     const read = s.progress.filter((p) => p.stage === 'read');
-    assert.ok(read[0].totalRows > 0, 'the read stage knows an estimate of the rows');
+    assert.equal(read[0].totalRows, 0, 'told as the pass begins, before the plan');
+    assert.ok(read.at(-1)!.totalRows > 0, 'then the read stage knows an estimate of the rows');
     assert.ok(read.at(-1)!.rows > 0, 'rows read were counted');
     for (let i = 1; i < read.length; i++) assert.ok(read[i].rows >= read[i - 1].rows, 'rows only go up');
     assert.deepEqual(s.progress.at(-1)!.done.map((d) => d.stage), ['read', 'store', 'open'], 'at publish, read, store and open are done');
