@@ -193,7 +193,7 @@ try {
   if (runs('editions')) {
     log('part e: editions (open by size, restart, first requests, reloads, memory)');
     const script = fileURLToPath(new URL('./ops/editions.js', import.meta.url));
-    const args = quick ? ['--scales', '0.25,1', '--runs', '3'] : [];
+    const args = quick ? ['--sizes', '0.25:10,1:10', '--runs', '3'] : [];
     const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     console.log(`
 Editions${quick ? ' (quick: scales 0.25 and 1, 3 runs)' : ''}

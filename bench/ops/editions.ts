@@ -2,7 +2,10 @@
 // to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
 // reloads, and resident / proportional memory with one and two threads and two instances.
 //
-//   node dist/bench/ops/editions.js [--scales 0.25,1,2] [--runs 5] [--work DIR]
+//   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
+//
+// A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
+// 1 × 16 y (1.6 times the full demo's rows; the generator goes no further).
 //
 // Demo snapshots are generated and stored under --work (default /tmp/mdq-bench-editions, kept
 // between runs). The machine's other cores can be kept busy (`--hog`) for the figures "with
@@ -22,12 +25,12 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const { values } = parseArgs({
   options: {
-    scales: { type: 'string', default: '0.25,1,2' },
+    sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
   },
 });
-const SCALES = values.scales!.split(',').map(Number);
+const SIZES = values.sizes!.split(',').map((s) => s.split(':').map(Number) as [number, number]);
 const RUNS = Number(values.runs);
 const WORK = values.work!;
 const log = (line: string): void => console.error(`[editions] ${line}`);
@@ -59,13 +62,13 @@ function get(port: number, path: string, key?: string, agent?: http.Agent): Prom
   });
 }
 
-/** The demo at `scale`, generated once into the work folder, and a state folder holding it stored. */
-async function demoAt(scale: number): Promise<{ folder: string; state: string; storeSeconds: number | null }> {
-  const folder = join(WORK, `demo-${scale}`);
-  const state = join(WORK, `state-${scale}`);
+/** The demo at `scale` with `years` of history, generated once into the work folder, and a state folder holding it stored. */
+async function demoAt(scale: number, years = 10): Promise<{ folder: string; state: string; storeSeconds: number | null }> {
+  const folder = join(WORK, `demo-${scale}-${years}y`);
+  const state = join(WORK, `state-${scale}-${years}y`);
   if (!existsSync(join(folder, 'manifest.json'))) {
-    log(`generating the demo at scale ${scale}`);
-    execFileSync(process.execPath, [join(DIST, 'loaders/demo/cli.js'), '--out', folder, '--scale', String(scale)], { stdio: 'ignore' });
+    log(`generating the demo at scale ${scale}, ${years} years`);
+    execFileSync(process.execPath, [join(DIST, 'loaders/demo/cli.js'), '--out', folder, '--scale', String(scale), '--years', String(years)], { stdio: 'ignore' });
   }
   let storeSeconds: number | null = null;
   if (!existsSync(join(state, 'snapshots/current.json'))) {
@@ -91,52 +94,79 @@ async function restart(state: string, command: 'npm' | 'node'): Promise<number[]
     const args = command === 'npm' ? ['start', '--', '--state', state, '--port', String(port)] : [join(DIST, 'main.js'), '--state', state, '--port', String(port)];
     const t = performance.now();
     const child = spawn(command === 'npm' ? 'npm' : process.execPath, args, { cwd: ROOT, stdio: 'ignore', detached: true });
-    while ((await get(port, '/readyz')) !== 200) await new Promise((r) => setTimeout(r, 5));
+    let exited: number | null = null;
+    child.once('exit', (code) => (exited = code ?? -1));
+    while ((await get(port, '/readyz')) !== 200) {
+      if (exited !== null || performance.now() - t > 60_000) throw new Error(`${command} start on ${state}: ${exited !== null ? `exited with ${exited}` : 'not ready after 60 s'}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
     times.push((performance.now() - t) / 1000);
     process.kill(-child.pid!, 'SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    while ((await get(port, '/livez')) !== 0) await new Promise((r) => setTimeout(r, 50)); // until the server itself has gone
+    // Until every process of the group (npm, its shell, the server draining after them) has ended.
+    for (;;) {
+      try {
+        process.kill(-child.pid!, 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   return times;
 }
 
+/** An internal key made in `state` with the keys command (a server started there before printed its keys then). */
+function internalKey(state: string): string {
+  return execFileSync(process.execPath, [join(DIST, 'loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'bench', '--state', state], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+}
+
 /** 1,000 distinct K-line requests (symbols × windows; `batch` makes each batch's distinct from every other's), one after another on a keep-alive connection: seconds. */
-async function distinctRequests(s: ServerProcess, symbols: string[], batch: number): Promise<number> {
+async function distinctRequests(s: ServerProcess, symbols: string[], batch: number, key = s.keys.internal!): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const t = performance.now();
   for (let i = 0; i < 1000; i++) {
     const symbol = symbols[(i * 7 + batch * 13) % symbols.length];
-    const status = await get(s.port, `/api/v1/ashare/klines/${symbol}?limit=${100 + batch}&offset=${(i * 37) % 500}&adj=qfq`, s.keys.internal, agent);
+    const status = await get(s.port, `/api/v1/ashare/klines/${symbol}?limit=${100 + batch}&offset=${(i * 37) % 500}&adj=qfq`, key, agent);
     if (status !== 200) throw new Error(`K-lines of ${symbol}: ${status}`);
   }
   agent.destroy();
   return (performance.now() - t) / 1000;
 }
 
+/** Servers this run started: ended however the run ends. */
+const started: ServerProcess[] = [];
+const startServer = async (...args: Parameters<typeof startServerProcess>): Promise<ServerProcess> => {
+  const s = await startServerProcess(...args);
+  started.push(s);
+  return s;
+};
+
 async function main(): Promise<void> {
   await mkdir(WORK, { recursive: true });
   const result: Record<string, unknown> = {};
 
   // 1. Open time by size: it must not grow with the rows (the symbol index and small markets apart).
-  const opens: { scale: number; rows: number; storeSeconds: number | null; openSeconds: number; openRssMb: number }[] = [];
-  for (const scale of SCALES) {
-    const demo = await demoAt(scale);
+  const opens: { scale: number; years: number; rows: number; storeSeconds: number | null; openSeconds: number; openRssMb: number }[] = [];
+  for (const [scale, years] of SIZES) {
+    const demo = await demoAt(scale, years);
     const meta = JSON.parse(await readFile(join(demo.state, 'snapshots/current.json'), 'utf8')) as { version: string };
     const edition = JSON.parse(await readFile(join(demo.state, 'snapshots', meta.version, 'edition.json'), 'utf8')) as { rows: number };
     const o = openFigures(demo.state);
-    opens.push({ scale, rows: edition.rows, storeSeconds: demo.storeSeconds, openSeconds: o.seconds, openRssMb: o.rssMb });
-    log(`scale ${scale}: ${edition.rows} rows, open ${o.seconds.toFixed(3)} s`);
+    opens.push({ scale, years, rows: edition.rows, storeSeconds: demo.storeSeconds, openSeconds: o.seconds, openRssMb: o.rssMb });
+    log(`scale ${scale}, ${years} y: ${edition.rows} rows, open ${o.seconds.toFixed(3)} s`);
   }
   result.open = opens;
   console.log('\nOpen a stored edition in a fresh process (median of', RUNS, 'runs)');
-  console.log('| demo scale | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|');
-  for (const o of opens) console.log(`| ${o.scale} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`);
+  console.log('| demo (symbol scale × years) | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|');
+  for (const o of opens) console.log(`| ${o.scale} × ${o.years} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`);
 
   // 2. Restart of the full demo to /readyz, quiet and beside busy cores.
   const full = await demoAt(1);
   const restartState = join(WORK, 'restart-state');
   if (!existsSync(restartState)) execFileSync('cp', ['-al', full.state, restartState]); // the same parts (hard links), its own keys
   await restart(restartState, 'node'); // first start: keys made, password hashed
+  const restartKey = internalKey(restartState);
   const quiet = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
   const busy = hogs();
   const loaded = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
@@ -152,9 +182,9 @@ async function main(): Promise<void> {
   const steadies: number[] = [];
   for (let r = 0; r < 3; r++) {
     spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }); // the page cache too, where allowed
-    const s = await startServerProcess({ state: restartState, env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' } });
-    firsts.push(await distinctRequests(s, symbols, 2 * r));
-    steadies.push(await distinctRequests(s, symbols, 2 * r + 1));
+    const s = await startServer({ state: restartState, env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' } });
+    firsts.push(await distinctRequests(s, symbols, 2 * r, restartKey));
+    steadies.push(await distinctRequests(s, symbols, 2 * r + 1, restartKey));
     await s.kill();
   }
   result.firstRequests = { firsts, steadies };
@@ -179,7 +209,7 @@ async function main(): Promise<void> {
     execFileSync('cp', ['-al', full.state, state]);
     const link = join(WORK, `reload-link-${beside}`);
     await repoint(link, full.folder);
-    const s = await startServerProcess({ state, snapshot: link, env: { THREADS: '2' }, timeoutMs: 120_000 });
+    const s = await startServer({ state, snapshot: link, env: { THREADS: '2' }, timeoutMs: 120_000 });
     await distinctRequests(s, symbols, 100); // requests touch the data first, as a serving server's have
     const before = memory(s.pid);
     const rows: { reload: number; seconds: number; what: string; rss: number; anon: number; pss: number; varMb: number }[] = [];
@@ -208,16 +238,16 @@ async function main(): Promise<void> {
   // 6. Memory with one and two serving threads, and two instances on one host (state folders sharing the parts' files).
   const shared: Record<string, unknown> = {};
   for (const threads of ['1', '2']) {
-    const s = await startServerProcess({ state: restartState, env: { THREADS: threads } });
-    await distinctRequests(s, symbols, 200 + Number(threads));
+    const s = await startServer({ state: restartState, env: { THREADS: threads } });
+    await distinctRequests(s, symbols, 200 + Number(threads), restartKey);
     shared[`threads${threads}`] = memory(s.pid);
     await s.kill();
   }
   const second = join(WORK, 'instance-2-state');
   if (!existsSync(second)) execFileSync('cp', ['-al', full.state, second]);
-  const one = await startServerProcess({ state: restartState, env: { THREADS: '1' } });
-  const two = await startServerProcess({ state: second, env: { THREADS: '1' } });
-  await distinctRequests(one, symbols, 300);
+  const one = await startServer({ state: restartState, env: { THREADS: '1' } });
+  const two = await startServer({ state: second, env: { THREADS: '1' } });
+  await distinctRequests(one, symbols, 300, restartKey);
   await distinctRequests(two, symbols, 301);
   shared.twoInstances = [memory(one.pid), memory(two.pid)];
   await one.kill();
@@ -232,4 +262,8 @@ async function main(): Promise<void> {
   await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
 }
 
-await main();
+try {
+  await main();
+} finally {
+  for (const s of started) await s.kill();
+}
