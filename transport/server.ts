@@ -19,7 +19,7 @@ import { metricsRegistry, type MetricsSources } from './metrics/exposition.js';
 import { NO_PLAN, RequestMetrics, type RequestSnapshot } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
-import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
+import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
 import { parseRequest, type PoolUse, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
@@ -343,7 +343,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const sendAnswer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, remaining: number | null): void => {
       const headers = limitHeaders(baseHeaders(requestId, null, origin), figures, remaining);
       if (!notModified) {
-        const head = 'heads' in a ? (a.heads[ENCODING_SLOTS[used]] ??= keptBlock(answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
+        // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
+        const slot = ENCODING_SLOTS[used];
+        const head = 'heads' in a ? (a.heads[slot] ?? cache!.keepHead(a, slot, answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
         sendBlock(res, 200, head, body, headers, state.draining, false, synchronous);
         return observed(routeIndex, 200, key, a.rows, body, started, nowMs, requestId);
       }
