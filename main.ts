@@ -37,7 +37,7 @@ const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
 const { RedisLimits } = await import('./transport/guard/redis-limits.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
-const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
+const { setRenderedRowBudget } = await import('./transport/serialise/row-budget.js');
 const { setAsOfBudget } = await import('./transport/routes/as-of.js');
 const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
 const { startServer } = await import('./transport/server.js');
@@ -125,7 +125,7 @@ const state: ServerState = { dataset: opened.dataset, draining: false };
 const kernels = new KernelPool(settings.poolThreads);
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
-setKlineTextBudget(settings.klineTextCacheMb * MB);
+setRenderedRowBudget(settings.klineTextCacheMb * MB);
 setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = OperatorStore.open(stateDir);

@@ -10,7 +10,7 @@ import { Guard } from './transport/guard/guard.js';
 import { RedisLimits } from './transport/guard/redis-limits.js';
 import { AccessLog, createLogger, type LogLevel } from './transport/log.js';
 import { setAsOfBudget } from './transport/routes/as-of.js';
-import { setKlineTextBudget } from './transport/serialise/kline-text.js';
+import { setRenderedRowBudget } from './transport/serialise/row-budget.js';
 import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
 import { type ServerState, startServer } from './transport/server.js';
 import { forwardToMain } from './transport/threads/forward-to-main.js';
@@ -30,7 +30,7 @@ try {
   const guard = new Guard(settings.quotaTz, redis === null ? null : new RedisLimits(redis), start.slots);
   guard.setKeys(start.keys, start.assignments);
   const state: ServerState = { dataset: datasetFromMessage(start.dataset), draining: false };
-  setKlineTextBudget(settings.klineTextCacheMb * MB);
+  setRenderedRowBudget(settings.klineTextCacheMb * MB);
   setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
   const accessLog = settings.accessLog ? new AccessLog(process.stdout, start.thread) : null;
