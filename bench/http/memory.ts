@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NUMERIC_SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import { stopAll } from './children.js';
+import { cpuSeconds } from './cpu-time.js';
 import { type MixData, type MixRequest, RequestMix } from './memory-mix.js';
 import { internalKey, startOurServer } from './servers.js';
 
@@ -66,6 +67,8 @@ export interface MemoryResult {
   bound: number;
   met: boolean;
   seconds: number;
+  /** Server CPU (every thread) per request over the load, µs, or null when /proc cannot tell. */
+  cpuUs: number | null;
   statuses: Record<string, number>;
   drawn: Record<string, number>;
   bodyBytes: number;
@@ -202,6 +205,7 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     const start = sample();
     o.log(`start: RSS ${mb(start.rss)}, Pss ${mb(start.pss)} (${o.threads} serving threads, budgets ${o.budgets.response}+${o.budgets.klineText}+${o.budgets.asOf} MB each)`);
 
+    const cpu0 = cpuSeconds(pid);
     const { data, requests: setup } = await readMixData(agent, server.port, key);
     done = setup;
     const mix = new RequestMix(data, o.seed);
@@ -241,6 +245,7 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     clearInterval(timer);
     if (failure !== null) throw failure;
     const loadSeconds = (performance.now() - t0) / 1000;
+    const cpu1 = cpuSeconds(pid);
     const end = sample();
     if (end.rss > peak.rss) peak = end;
     agent.destroy(); // idle: no connection kept open, as after a real burst
@@ -257,7 +262,7 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     return {
       requests: done, threads: o.threads, concurrency: o.concurrency, budgets: o.budgets, budgetBytes,
       start, peak, hwm, end, settled, bound, met: Math.max(peak.rss, settled.rss) <= bound,
-      seconds: loadSeconds, statuses, drawn: mix.drawn, bodyBytes, answerCacheBytes: cacheBytes, samples,
+      seconds: loadSeconds, cpuUs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / done, statuses, drawn: mix.drawn, bodyBytes, answerCacheBytes: cacheBytes, samples,
     };
   } finally {
     agent.destroy();
@@ -283,7 +288,7 @@ export function formatMemory(r: MemoryResult): string {
     row('settled (after the idle wait)', r.settled),
     `Kernel high-water mark (VmHWM, since the process started: opening the data included): ${mb(r.hwm)}. Budgets × threads: ${mb(r.budgetBytes)}; bound = start + budgets × threads × 1.15 = ${mb(r.bound)}: ` +
       `${r.met ? 'met' : 'NOT met'} (peak ${mb(r.peak.rss)}, settled ${mb(r.settled.rss)}).`,
-    `Answer cache's own count (/metrics mdq_answer_cache_bytes, all threads): ${mb(r.answerCacheBytes)}. Statuses: ${statuses}. Bodies received: ${mb(r.bodyBytes)}.`,
+    `Server CPU per request (every thread, from /proc): ${r.cpuUs === null ? '–' : `${Math.round(r.cpuUs)} µs`}. Answer cache's own count (/metrics mdq_answer_cache_bytes, all threads): ${mb(r.answerCacheBytes)}. Statuses: ${statuses}. Bodies received: ${mb(r.bodyBytes)}.`,
     `Requests by kind: ${kinds}.`,
   ].join('\n');
 }
