@@ -34,11 +34,20 @@ export const GZIP_LEVEL = 6;
  */
 export const brotliWindowBits = (bytes: number): number => Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(17, Math.ceil(Math.log2(bytes + 16))));
 
+/**
+ * Bytes of the output chunks zlib fills for a body of `bytes`. The result is a view of its
+ * chunk, which lives until V8 collects it: at the default (16 KiB) a 1 kB answer left 16 KiB
+ * of garbage per compression. Half the body holds the output in one chunk at the ratios
+ * measured above (13–24 %); a chunk under 4 KiB comes from Node's shared Buffer pool.
+ */
+export const outputChunkBytes = (bytes: number): number => Math.min(16 * 1024, Math.max(512, bytes >>> 1));
+
 /** `body` compressed with `encoding` (br or gzip). */
 export function compress(body: Uint8Array, encoding: Exclude<Encoding, 'identity'>): Buffer {
+  const chunkSize = outputChunkBytes(body.length);
   if (encoding === 'br') {
     const params = { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) };
-    return brotliCompressSync(body, { params });
+    return brotliCompressSync(body, { params, chunkSize });
   }
-  return gzipSync(body, { level: GZIP_LEVEL });
+  return gzipSync(body, { level: GZIP_LEVEL, chunkSize });
 }

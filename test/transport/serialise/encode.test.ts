@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
-import { brotliWindowBits, compress } from '../../../transport/serialise/encode.js';
+import { brotliWindowBits, compress, outputChunkBytes } from '../../../transport/serialise/encode.js';
 
 /** JSON-like bytes that compress about as answers do. */
 const body = (bytes: number): Buffer => {
@@ -26,5 +26,15 @@ test('br and gzip bodies decode to the original bytes, around the window sizes t
     const original = body(bytes);
     assert.ok(brotliDecompressSync(compress(original, 'br')).equals(original), `br ${bytes} B`);
     assert.ok(gunzipSync(compress(original, 'gzip')).equals(original), `gzip ${bytes} B`);
+  }
+});
+
+test('a compressed body holds no more memory than its output chunk: half the body, 512 B to 16 KiB', () => {
+  assert.equal(outputChunkBytes(100), 512);
+  assert.equal(outputChunkBytes(6000), 3000);
+  assert.equal(outputChunkBytes(1_000_000), 16 * 1024);
+  for (const encoding of ['br', 'gzip'] as const) {
+    const small = compress(body(2000), encoding);
+    assert.ok(small.buffer.byteLength <= 8192, `${encoding}: a 2 kB body's output is in a 1 kB chunk from Node's 8 KiB pool, not a 16 KiB buffer of its own (${small.buffer.byteLength})`);
   }
 });
