@@ -29,6 +29,7 @@ import { compress, MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 import { render } from './serialise/render.js';
 import { type Answer, type CachedAnswer, DEFAULT_RESPONSE_CACHE, ENCODING_SLOTS, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
 import { FLATBUFFERS_SCHEMA_PATH } from './serialise/to-flatbuffers.js';
+import { fullGc } from './threads/full-gc.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -276,6 +277,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     if (!spinning) (spinning = true), setImmediate(spin);
   };
 
+  // A collection once requests stop: the garbage of the last requests (bodies, compressed copies,
+  // dropped as-of tables) and the room V8's heap grew to otherwise stay however long the server
+  // then idles, since only allocation prompts V8 to collect. Asked once per quiet spell, after
+  // enough requests that it is worth a major GC (tens of ms, mostly off the serving thread).
+  let servedSinceCollect = 0;
+  let lastServed = 0;
+  const collect = fullGc();
+  const quiet = setInterval(() => {
+    if (servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - lastServed >= IDLE_COLLECT_MS) (servedSinceCollect = 0), collect();
+  }, IDLE_COLLECT_MS);
+  quiet.unref();
+
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
   const deadlineMs = options.deadlineMs ?? 5000;
@@ -292,6 +305,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
     const started = performance.now();
+    servedSinceCollect++;
+    lastServed = started;
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
     let path = ''; // read below only when the answer is not kept: only a fresh answer makes its Link
@@ -666,6 +681,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
   })();
 }
+
+/** A quiet spell this long (no API request) after IDLE_COLLECT_REQUESTS answered asks V8 for a collection. */
+const IDLE_COLLECT_MS = 2000;
+const IDLE_COLLECT_REQUESTS = 1000;
 
 /** The route label of answers no route matched (404s). */
 const UNMATCHED = 'unmatched';
