@@ -53,7 +53,7 @@ const { createAdmin } = await import('./transport/admin/mount.js');
 const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
-const { setKlineTextBudget } = await import('./transport/serialise/kline-text.js');
+const { setRenderedRowBudget } = await import('./transport/serialise/row-budget.js');
 const { setAsOfBudget } = await import('./transport/routes/as-of.js');
 const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-cache.js');
 const { startServer } = await import('./transport/server.js');
@@ -254,7 +254,7 @@ const sync = (parts.sync = StateSync.start(store, syncedGuard, { onError: (error
 const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
-setKlineTextBudget(settings.klineTextCacheMb * MB);
+setRenderedRowBudget(settings.klineTextCacheMb * MB);
 setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = (parts.operator = OperatorStore.open(stateDir));

@@ -10,7 +10,7 @@ import { RequestMeter } from './transport/admin/meter.js';
 import { Guard } from './transport/guard/guard.js';
 import { AccessLog, createLogger, type LogLevel } from './transport/log.js';
 import { setAsOfBudget } from './transport/routes/as-of.js';
-import { setKlineTextBudget } from './transport/serialise/kline-text.js';
+import { setRenderedRowBudget } from './transport/serialise/row-budget.js';
 import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
 import { type ServerState, startServer } from './transport/server.js';
 import { forwardToMain } from './transport/threads/forward-to-main.js';
@@ -35,7 +35,7 @@ try {
   // This thread opens each edition itself: its columns are views of the memory map, which cannot be posted without a copy.
   let served = openEdition(start.edition.stateDir, start.edition.version);
   const state: ServerState = { dataset: served.dataset, draining: false };
-  setKlineTextBudget(settings.klineTextCacheMb * MB);
+  setRenderedRowBudget(settings.klineTextCacheMb * MB);
   setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
   const accessLog = settings.accessLog ? new AccessLog(process.stdout, start.thread) : null;

@@ -1,5 +1,6 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,data-path,editions] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,memory,data-path,editions] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
+// Memory part: --requests N (default 200,000; quick 20,000) --memory-threads N (default 2).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
 
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { defaultPoolThreads } from '../engine/pool/pool.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { formatSharedLimits, redisMissing, runSharedLimits } from './http/shared-limits.js';
+import { formatMemory, runMemory } from './http/memory.js';
 import { formatThreads, runThreads } from './http/threads.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
 import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
@@ -29,7 +31,7 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'data-path', 'editions'] as const;
+const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'memory', 'data-path', 'editions'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -45,6 +47,8 @@ const { values } = parseArgs({
     'cpu-prof-dir': { type: 'string' },
     cases: { type: 'string' },
     'half-rate-seconds': { type: 'string' },
+    requests: { type: 'string' },
+    'memory-threads': { type: 'string' },
   },
   strict: true,
 });
@@ -181,6 +185,18 @@ try {
       console.log(`\n${formatSharedLimits(limits)}`);
       result.limits = limits;
     }
+  }
+  if (runs('memory')) {
+    log('part b: resident memory over distinct requests against the cache budgets');
+    await ensureSnapshot(snapshotDir, log);
+    const memory = await runMemory({
+      stateDir, snapshotDir,
+      requests: whole('requests', values.requests, quick ? 20_000 : 200_000, 100),
+      threads: whole('memory-threads', values['memory-threads'], 2, 1),
+      concurrency: 16, port: 0, budgets: { response: 32, klineText: 16, asOf: 32 }, settleSeconds: 10, seed: 1, log,
+    });
+    console.log(`\n${formatMemory(memory)}`);
+    result.memory = memory;
   }
   if (runs('data-path')) {
     log('part c: data path (generate + load + open the demo in a temporary folder)');

@@ -30,9 +30,6 @@ export function headerBlock(list: HeaderList, from = 0): HeaderBlock | null {
   return { name: list[from], value };
 }
 
-/** A block kept for many responses: its value as bytes, so no response encodes it again. */
-export const keptBlock = (block: HeaderBlock): HeaderBlock => ({ name: block.name, value: Buffer.from(block.value) });
-
 /**
  * Writes a whole response: `head` (the headers fixed for the body: type, ETag, …), then
  * `headers` (this request's). Corking packs status, headers and body into one send: uWS

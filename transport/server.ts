@@ -20,7 +20,7 @@ import type { MetricsSources } from './metrics/exposition.js';
 import { NO_PLAN, RequestMetrics, type RequestStorage } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
-import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, keptBlock, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
+import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
 import { parseRequest, type PoolUse, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
@@ -30,6 +30,7 @@ import { compress, MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 import { render } from './serialise/render.js';
 import { type Answer, type CachedAnswer, DEFAULT_RESPONSE_CACHE, ENCODING_SLOTS, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
 import { FLATBUFFERS_SCHEMA_PATH } from './serialise/to-flatbuffers.js';
+import { fullGc } from './threads/full-gc.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -313,6 +314,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     if (!spinning) (spinning = true), setImmediate(spin);
   };
 
+  // A collection once requests stop: the garbage of the last requests (bodies, compressed copies,
+  // dropped as-of tables) and the room V8's heap grew to otherwise stay however long the server
+  // then idles, since only allocation prompts V8 to collect. Asked once per quiet spell, after
+  // enough requests that it is worth a major GC (tens of ms, mostly off the serving thread).
+  let servedSinceCollect = 0;
+  let lastServed = 0;
+  const collect = fullGc();
+  const quiet = setInterval(() => {
+    if (servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - lastServed >= IDLE_COLLECT_MS) (servedSinceCollect = 0), collect();
+  }, IDLE_COLLECT_MS);
+  quiet.unref();
+
   let inFlight = 0;
   /** Requests still reading each Dataset after their handler returned (an asynchronous step): see `released`. */
   const holds = new Map<Dataset, number>();
@@ -345,6 +358,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     // Everything is read from `req` now: it is gone once this function returns.
     const nowMs = now();
     const started = performance.now();
+    servedSinceCollect++;
+    lastServed = started;
     const rawQuery = req.getQuery() ?? '';
     const rawParams = route.pathNames.map((_, i) => req.getParameter(i));
     let path = ''; // read below only when the answer is not kept: only a fresh answer makes its Link
@@ -396,7 +411,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const sendAnswer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, remaining: number | null): void => {
       const headers = limitHeaders(baseHeaders(requestId, null, origin, false), figures, remaining);
       if (!notModified) {
-        const head = 'heads' in a ? (a.heads[ENCODING_SLOTS[used]] ??= keptBlock(answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
+        // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
+        const slot = ENCODING_SLOTS[used];
+        const head = 'heads' in a ? (a.heads[slot] ?? cache!.keepHead(a, slot, answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
         sendBlock(res, 200, head, body, headers, state.draining, false, synchronous);
         return observed(routeIndex, 200, key, a.rows, body, started, nowMs, requestId);
       }
@@ -728,6 +745,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
   })();
 }
+
+/** A quiet spell this long (no API request) after IDLE_COLLECT_REQUESTS answered asks V8 for a collection. */
+const IDLE_COLLECT_MS = 2000;
+const IDLE_COLLECT_REQUESTS = 1000;
 
 /** The route label of answers no route matched (404s). */
 const UNMATCHED = 'unmatched';

@@ -51,13 +51,15 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
 }
 
 /**
- * Our server on 127.0.0.1 and a free port, loading `snapshotDir` into `stateDir` (a no-op
- * when already stored), pinned to `core` once it serves (every thread: pool workers too).
+ * Our server on 127.0.0.1 and `port` (default 0: a free one), loading `snapshotDir` into
+ * `stateDir` (a no-op when already stored; null: the stored edition, as `--state` alone
+ * serves it), pinned to `core` once it serves (every thread: pool workers too).
  * `nodeArgs` go before the script (e.g. `--cpu-prof`); `env` is added to this process's.
  */
-export async function startOurServer(options: { stateDir: string; snapshotDir: string; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log }): Promise<RunningServer> {
+export async function startOurServer(options: { stateDir: string; snapshotDir: string | null; port?: number; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log }): Promise<RunningServer> {
   const { stateDir, snapshotDir, core, log } = options;
-  const args = [...(options.nodeArgs ?? []), MAIN, '--port', '0', '--host', '127.0.0.1', '--state', stateDir, '--snapshot', snapshotDir];
+  const snapshot = snapshotDir === null ? [] : ['--snapshot', snapshotDir];
+  const args = [...(options.nodeArgs ?? []), MAIN, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', stateDir, ...snapshot];
   // One serving thread unless asked (THREADS defaults to the cores): the comparisons pin the server to one core, like raw uWS.
   const env = { ...process.env, THREADS: '1', ...options.env };
   const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });

@@ -2,7 +2,7 @@
 
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Dataset } from '../../engine/dataset/dataset.js';
-import { BROTLI_QUALITY, GZIP_LEVEL } from '../../transport/serialise/encode.js';
+import { BROTLI_QUALITY, brotliWindowBits, GZIP_LEVEL } from '../../transport/serialise/encode.js';
 import { bodyOf } from '../cases/answers.js';
 import { thousands } from '../cases/case.js';
 import { type Question, repliesOf } from '../cases/formats.js';
@@ -20,7 +20,7 @@ export type Coding = 'br' | 'gzip';
 
 /** `body` compressed as transport/serialise/encode.ts's `compress` does, at `level` instead of its constant. */
 export function compressAt(body: Uint8Array, coding: Coding, level: number): Buffer {
-  if (coding === 'br') return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  if (coding === 'br') return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) } });
   return gzipSync(body, { level });
 }
 

@@ -54,15 +54,29 @@ export function buildAsOf(m: MarketData, day: number, derive: DeriveAsOf = inlin
 }
 
 /**
+ * Resident bytes a view's symbol index holds per symbol: its two Map entries, lower-cased code
+ * and name, and four label arrays' slots, with V8's heap room (measured on ashare as of past
+ * days, Node 20: ~147 bytes of heap per symbol, the heap about twice that).
+ */
+const INDEX_BYTES_PER_SYMBOL = 300;
+
+/**
  * Bytes a view may hold: its table's columns, both orders of every column (sorted only when
- * a screen reads them: counted as if all were) and ~100 bytes per symbol of index.
+ * a screen reads them: counted as if all were) and its symbol index.
  */
 export function asOfBytes(view: SnapshotView): number {
   const t = view.snapshots;
-  let bytes = t.date.byteLength + view.symbols.size * 100;
+  let bytes = t.date.byteLength + view.symbols.size * INDEX_BYTES_PER_SYMBOL;
   for (const name in t.values) bytes += t.values[name].byteLength + 2 * t.size * Uint32Array.BYTES_PER_ELEMENT;
   return bytes;
 }
+
+/**
+ * Bytes of a view in SharedArrayBuffers, which V8 does not count as the thread's memory: its
+ * table's rows (one buffer). The screen orders sorted on first read (a few per view, 4 bytes
+ * a row each) are left out.
+ */
+export const sharedBytes = (view: SnapshotView): number => view.snapshots.date.buffer.byteLength;
 
 /**
  * Views of the Dataset served now, by market and day, least recently used first out once
@@ -79,7 +93,16 @@ export class AsOfCache {
   private bytes = 0;
   private readonly lastDates = new WeakMap<MarketData, number | null>();
 
-  constructor(readonly budgetBytes: number) {}
+  /**
+   * @param dropped told the shared bytes (sharedBytes) of views let go: evicted, served without
+   *   being kept, or cleared for another Dataset. V8 does not count them as the thread's
+   *   memory: nothing else prompts the collection that frees them, and dropped tables piled
+   *   up (hundreds of MB under varied as_of days).
+   */
+  constructor(
+    readonly budgetBytes: number,
+    private readonly dropped: (bytes: number) => void = () => {},
+  ) {}
 
   /**
    * `m` as of `day`: `m` itself when `day` is null or on/after its last row, else the view of
@@ -93,6 +116,7 @@ export class AsOfCache {
     if (last === undefined) this.lastDates.set(m, (last = lastRowDate(m)));
     if (last === null || day >= last) return m;
     if (this.served?.deref() !== dataset) {
+      if (this.kept.size > 0) this.dropped([...this.kept.values()].reduce((n, view) => n + sharedBytes(view), 0));
       this.kept.clear();
       this.building.clear();
       this.bytes = 0;
@@ -111,7 +135,7 @@ export class AsOfCache {
     if (!(built instanceof Promise)) return this.keep(key, built);
     const pending = built.then(
       (view) => {
-        if (this.building.get(key) !== pending) return view; // another Dataset came in between: serve, keep nothing
+        if (this.building.get(key) !== pending) return this.dropped(sharedBytes(view)), view; // another Dataset came in between: serve, keep nothing
         this.building.delete(key);
         return this.keep(key, view);
       },
@@ -126,14 +150,17 @@ export class AsOfCache {
 
   private keep(key: string, view: SnapshotView): SnapshotView {
     const size = asOfBytes(view);
-    if (size > this.budgetBytes) return view; // served, not kept
+    if (size > this.budgetBytes) return this.dropped(sharedBytes(view)), view; // served, not kept
     this.kept.set(key, view);
     this.bytes += size;
+    let letGo = 0;
     for (const [oldKey, old] of this.kept) {
       if (this.bytes <= this.budgetBytes) break;
       this.kept.delete(oldKey);
       this.bytes -= asOfBytes(old);
+      letGo += sharedBytes(old);
     }
+    if (letGo > 0) this.dropped(letGo);
     return view;
   }
 }

@@ -20,19 +20,29 @@ export function searchSymbols(symbols: SymbolIndex, search: string | null, offse
     return { total: symbols.size, indices };
   }
   const all = rankedMatches(symbols, search.toLowerCase());
-  return { total: all.length, indices: all.slice(offset, offset + limit) };
+  return { total: all.length, indices: Array.from(all.subarray(offset, offset + limit)) };
 }
 
-const memo = new WeakMap<SymbolIndex, Map<string, number[]>>();
+/**
+ * What the remembered matches of one symbol index may hold, in positions (4 bytes each) and
+ * search-term characters together: 256 KiB. Past it that memory starts over. Bounded by
+ * bytes, not terms: a one-letter term matches most of a market, and terms come from clients.
+ */
+export const MEMO_UNITS = 1 << 16;
+
+const memo = new WeakMap<SymbolIndex, { terms: Map<string, Int32Array>; units: number }>();
+
+/** Positions and term characters remembered for `symbols` now (tests read it). */
+export const memoUnits = (symbols: SymbolIndex): number => memo.get(symbols)?.units ?? 0;
 
 /**
  * Every match of `needle` in answer order, remembered per symbol index: a Dataset never
  * changes and search terms repeat (type-ahead), while a scan costs ~150 µs on 3,000 names.
  */
-function rankedMatches(symbols: SymbolIndex, needle: string): number[] {
+function rankedMatches(symbols: SymbolIndex, needle: string): Int32Array {
   let known = memo.get(symbols);
-  if (known === undefined) memo.set(symbols, (known = new Map()));
-  const hit = known.get(needle);
+  if (known === undefined) memo.set(symbols, (known = { terms: new Map(), units: 0 }));
+  const hit = known.terms.get(needle);
   if (hit !== undefined) return hit;
   const ranks: number[][] = [[], [], [], []];
   for (let i = 0; i < symbols.size; i++) {
@@ -42,8 +52,9 @@ function rankedMatches(symbols: SymbolIndex, needle: string): number[] {
     else if (code.includes(needle)) ranks[2].push(i);
     else if (symbols.lowerNames[i].includes(needle)) ranks[3].push(i);
   }
-  const all = ranks.flat();
-  if (known.size >= 10_000) known.clear(); // bounded: terms come from clients
-  known.set(needle, all);
+  const all = Int32Array.from(ranks.flat());
+  const units = all.length + needle.length;
+  if (known.units + units > MEMO_UNITS) (known.terms.clear(), (known.units = 0));
+  if (units <= MEMO_UNITS) known.terms.set(needle, all), (known.units += units);
   return all;
 }

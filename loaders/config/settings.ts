@@ -79,8 +79,8 @@ export const SERVER_SETTINGS = {
     flag: 'screen-pool-min-rows', env: 'SCREEN_POOL_MIN_ROWS', kind: kind.integer(0, 100_000_000), default: '20000',
     doc: 'Markets with at least this many symbols screen on the pool. Measured: one screen is faster inline; above ~20,000 rows a pooled one costs the serving thread less. The default is above every market.',
   }),
-  klineTextCacheMb: setting({ flag: 'kline-text-cache-mb', env: 'KLINE_TEXT_CACHE_MB', kind: kind.integer(0, 65536), default: '256', doc: 'MB of rendered K-line rows kept per data version, in each serving thread.' }),
-  asOfCacheMb: setting({ flag: 'as-of-cache-mb', env: 'AS_OF_CACHE_MB', kind: kind.integer(0, 65536), default: '256', doc: 'MB of snapshot tables as of past days (as_of) kept in each serving thread, least recently used out first; one ashare-sized table is ~2 MB.' }),
+  klineTextCacheMb: setting({ flag: 'kline-text-cache-mb', env: 'KLINE_TEXT_CACHE_MB', kind: kind.integer(0, 65536), default: '256', doc: 'MB of rendered rows kept per data version, in each serving thread: K-line rows (three quarters) and the snapshot rows of detail and screens (a quarter).' }),
+  asOfCacheMb: setting({ flag: 'as-of-cache-mb', env: 'AS_OF_CACHE_MB', kind: kind.integer(0, 65536), default: '256', doc: 'MB of snapshot tables as of past days (as_of) kept in each serving thread, least recently used out first; one ashare-sized table counts ~3 MB.' }),
   responseCacheMb: setting({ flag: 'response-cache-mb', env: 'RESPONSE_CACHE_MB', kind: kind.integer(0, 65536), default: '64', doc: 'MB of whole answers kept per data version, in each serving thread; 0 turns the cache off.' }),
   busyPollMs: setting({
     flag: 'busy-poll-ms', env: 'BUSY_POLL_MS', kind: kind.integer(0, 1000), default: '0',

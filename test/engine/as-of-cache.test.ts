@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { asOfBytes, AsOfCache, type DeriveAsOf } from '../../engine/dataset/as-of.js';
+import { asOfBytes, AsOfCache, type DeriveAsOf, sharedBytes } from '../../engine/dataset/as-of.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { deriveSnapshots, type SnapshotTable } from '../../engine/kernels/derive-snapshot.js';
 import { startTestServer, type TestServer } from '../helpers/api-server.js';
@@ -107,4 +107,20 @@ test('a failed build reaches every waiting request and is tried again by the nex
   assert.equal(later.calls(), 2);
   later.finish();
   assert.equal((await retry).snapshots.asOf, DAY);
+});
+
+test('every view let go is told with its shared bytes: evicted, served without being kept, cleared by another Dataset', () => {
+  const one = asOfBytes(new AsOfCache(1 << 30).at(dataset, ashare, DAY));
+  const told: number[] = [];
+  const cache = new AsOfCache(Math.floor(one * 1.5), (bytes) => told.push(bytes));
+  const first = cache.at(dataset, ashare, DAY);
+  assert.equal(told.length, 0, 'kept: nothing let go');
+  cache.at(dataset, ashare, DAY - 1); // the first goes
+  assert.deepEqual(told, [sharedBytes(first)], 'the evicted view\'s shared bytes');
+  assert.equal(sharedBytes(first), first.snapshots.date.buffer.byteLength);
+  const small = new AsOfCache(one - 1, (bytes) => told.push(bytes));
+  small.at(dataset, ashare, DAY);
+  assert.equal(told.length, 2, 'served and not kept');
+  cache.at({ ...dataset } as Dataset, ashare, DAY);
+  assert.equal(told.length, 3, 'the views of the replaced Dataset');
 });

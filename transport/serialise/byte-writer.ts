@@ -80,6 +80,25 @@ export class ByteWriter {
     }
   }
 
+  /** Copies what was written into `target` at `at` (the caller has made room) and empties the writer; returns the bytes copied. */
+  moveTo(target: Uint8Array, at: number): number {
+    const n = this.pos;
+    this.buf.copy(target, at, 0, n);
+    this.pos = 0;
+    return n;
+  }
+
+  /**
+   * A right-sized copy of what was written in memory of its own (never a slice of Node's
+   * shared 8 KiB pool, which a kept copy would keep alive whole): for bytes kept long.
+   */
+  takeOwn(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    this.pos = 0;
+    return out;
+  }
+
   /** A right-sized copy of what was written; the writer can then be reused. */
   take(): Buffer {
     const out = Buffer.allocUnsafe(this.pos);

@@ -22,6 +22,15 @@ interface Chunk {
   used: boolean;
 }
 
+/**
+ * Resident bytes a kept chunk holds beside its row bytes and offsets: the chunk object and its
+ * Map slot, and two typed arrays with their ArrayBuffers and native backing stores (~1,000
+ * bytes each with V8's heap room, as measured for the response cache's Buffers).
+ */
+const CHUNK_OVERHEAD_BYTES = 2500;
+/** What chunk `c` counts against the budget. */
+const costOf = (c: Chunk): number => c.bytes.length + c.starts.byteLength + CHUNK_OVERHEAD_BYTES;
+
 const ADJ_INDEX: Record<AdjustMode, number> = { bfq: 0, qfq: 1, hfq: 2 };
 const MARKET_INDEX = new Map(MARKETS.map((m, i) => [m, i]));
 
@@ -76,7 +85,7 @@ export class KlineTextCache {
     }
     const made = renderChunk(this.writer, m, i, c, adj, fields);
     this.chunks.set(key, made);
-    this.size += made.bytes.length + made.starts.byteLength;
+    this.size += costOf(made);
     // Evict from the oldest end; a chunk read since it was last passed gets a second chance.
     for (const [oldKey, old] of this.chunks) {
       if (this.size <= this.budgetBytes || old === made) break;
@@ -85,7 +94,7 @@ export class KlineTextCache {
         old.used = false;
         this.chunks.set(oldKey, old);
       } else {
-        this.size -= old.bytes.length + old.starts.byteLength;
+        this.size -= costOf(old);
       }
     }
     return made;
@@ -97,7 +106,7 @@ function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: Ad
   const last = m.klines.offsets[i + 1] - 1;
   const to = last + 1 - c * CHUNK;
   const starts = renderRows(w, m, i, Math.max(m.klines.offsets[i], to - CHUNK), to, adj, fields, last);
-  return { bytes: w.take(), starts, used: false };
+  return { bytes: w.takeOwn(), starts, used: false };
 }
 
 /**

@@ -1,10 +1,10 @@
 // One answer in the negotiated format: the shape's JSON fast path, or its value as msgpack, flatbuffers or CSV.
 
-import { Packr } from 'msgpackr';
+import { Packr, RESET_BUFFER_MODE } from 'msgpackr';
 import { FORMATS, type Format } from '../http/negotiate.js';
 import type { Reply } from '../route.js';
 import type { BodyPart } from './assemble.js';
-import { flatbuffersOf } from './to-flatbuffers.js';
+import { flatbuffersView } from './to-flatbuffers.js';
 import { toCsv } from './to-csv.js';
 
 /** Plain msgpack maps and arrays (no msgpackr record extension), so any msgpack client reads them. */
@@ -15,16 +15,23 @@ export interface Rendered {
   type: string;
 }
 
-/** The body of `reply` in `format` (the caller has made sure the shape offers it: CSV needs rows). */
+/**
+ * The body of `reply` in `format` (the caller has made sure the shape offers it: CSV needs
+ * rows). A msgpack or FlatBuffers body is a view of a buffer the next render of that format
+ * reuses, as a JSON body's pieces are joined in a reused buffer: send, compress or copy it
+ * before rendering again (the response cache keeps a copy of its own). Rendering thus
+ * leaves no answer-sized garbage, which V8 frees only at its next collection and which had
+ * kept glibc's heaps larger than their live data between collections.
+ */
 export function render(reply: Reply, format: Format): Rendered {
   const { shape, result } = reply;
   switch (format) {
     case 'json':
       return { body: shape.json(result), type: FORMATS.json };
     case 'msgpack':
-      return { body: packr.pack(shape.value(result)), type: FORMATS.msgpack };
+      return { body: packr.pack(shape.value(result), RESET_BUFFER_MODE), type: FORMATS.msgpack }; // the next pack writes over it
     case 'flatbuffers': {
-      const bytes = flatbuffersOf(shape.name, shape.value(result)); // a fresh array: wrapped, not copied
+      const bytes = flatbuffersView(shape.name, shape.value(result)); // the builder's bytes: wrapped, not copied
       return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), type: FORMATS.flatbuffers };
     }
     case 'csv': {

@@ -1,6 +1,7 @@
 // Whole answers per Dataset: a request's body is a pure function of the immutable Dataset,
 // the route, the plan and the raw request text, so a repeated request is one Map lookup.
 
+import { hash53 } from '../http/conditional.js';
 import type { Encoding, Format } from '../http/negotiate.js';
 import type { HeaderBlock } from '../respond.js';
 import { assemble, type BodyPart } from './assemble.js';
@@ -31,8 +32,10 @@ export interface CachedAnswer extends Answer {
   br: Buffer | null;
   /** The ETag of each encoding once sent, in ENCODING_SLOTS order. */
   etags: (string | undefined)[];
-  /** The headers the body fixes per encoding once sent (ENCODING_SLOTS order), as bytes. */
+  /** The headers the body fixes per encoding once sent (ENCODING_SLOTS order), as bytes (`ResponseCache.keepHead`). */
   heads: (HeaderBlock | undefined)[];
+  /** What the entry holds, in bytes, as counted against the budget (grows with each compressed body and header block). */
+  bytes: number;
 }
 
 /** Position of each encoding in `etags`. */
@@ -49,22 +52,49 @@ export interface ResponseCacheOptions {
 /** The server's cache when none is configured: 64 MB of answers, none over 1 MB. */
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({ budgetBytes: 64 * 1024 * 1024, maxBodyBytes: 1024 * 1024 });
 
-/** Characters of keys remembered as "asked once" before that memory starts over. */
-const DOORKEEPER_CHARS = 4 * 1024 * 1024;
+/**
+ * Request keys remembered as "asked once": a table of this many 32-bit fingerprints (256 KiB,
+ * allocated once), a key's slot chosen by its hash. A newer key landing in the same slot
+ * makes the older one forgotten (asked "once" again later); two keys sharing slot and
+ * fingerprint (about one pair in 4 billion) get the second kept on its first ask. No key
+ * text is held, so the memory is the same whatever the keys' length or number.
+ */
+export const DOORKEEPER_SLOTS = 1 << 16;
 /** Requests with a longer key are never kept (a client could pad keys with ignored parameters). */
 export const MAX_KEY_CHARS = 2048;
-/** What an entry costs beside its body and key: the Map slot, the reply and Buffer objects. */
-const ENTRY_OVERHEAD_BYTES = 200;
+/**
+ * Resident bytes an entry holds beside those of its body, key, tag and link: the entry
+ * object and its Map slot, the identity body's Buffer, ArrayBuffer and native backing store,
+ * the ETag strings and the two small arrays, with the room V8's heap keeps beside its live
+ * objects (about as much again). Set with the one below from `node --expose-gc
+ * dist/bench/micro/cache-overhead.js 40000` (Node 20): the resident memory of 40,000 kept
+ * answers, each with gzip and br bodies and three header blocks, is 0.90–1.01 × what they
+ * count, for bodies of 300 B to 20 kB.
+ */
+export const ENTRY_OVERHEAD_BYTES = 1500;
+/** Resident bytes each further Buffer kept with an entry (a compressed body, a header block) holds beside its own (measured as above). */
+export const BUFFER_OVERHEAD_BYTES = 1000;
+
+/**
+ * Bytes a string held by an entry takes: one per character when all are Latin-1 (V8 keeps
+ * such strings one byte per character; a Buffer's UTF-8 length equals the string's length
+ * only when all are ASCII), two otherwise, plus the string's header.
+ */
+export const textBytes = (text: string): number => (Buffer.byteLength(text) === text.length ? text.length : 2 * text.length) + 24;
 
 /**
  * Answers by request key. An answer is kept only when its key was asked before: a stream
  * of one-off requests (a scan over symbols, varied screens) then costs no allocation per
  * response, which would otherwise make V8 collect every few milliseconds.
+ *
+ * The budget counts what an entry really holds: its bodies (each in memory of its own,
+ * exactly its size), its header blocks, its strings, and a measured overhead per entry
+ * and per Buffer.
  */
 export class ResponseCache {
   private readonly replies = new Map<string, CachedAnswer>();
-  private readonly askedOnce = new Set<string>();
-  private askedChars = 0;
+  /** Fingerprints of keys asked once, by slot (DOORKEEPER_SLOTS); 0 is an empty slot. */
+  private readonly askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
   private bytes = 0;
 
   constructor(private readonly options: ResponseCacheOptions) {}
@@ -89,10 +119,28 @@ export class ResponseCache {
     if (encoding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES) return { body: answer.body, encoding: 'identity' };
     let body = answer[encoding];
     if (body === null) {
-      body = answer[encoding] = compress(answer.body, encoding);
-      if (this.replies.get(answer.key) === answer) (this.bytes += body.length), this.makeRoom(0); // still kept: it counts
+      // zlib's result is a view of a 16 KiB output buffer: kept as it is, a 2 KB body would hold all 16.
+      body = answer[encoding] = ownCopy(compress(answer.body, encoding));
+      this.grow(answer, body.length + BUFFER_OVERHEAD_BYTES);
     }
     return { body, encoding };
+  }
+
+  /**
+   * Keeps `block` as the header block of `answer`'s encoding `slot` (ENCODING_SLOTS), its
+   * value as bytes of its own (sent without encoding it again), counted against the budget.
+   */
+  keepHead(answer: CachedAnswer, slot: 0 | 1 | 2, block: HeaderBlock): HeaderBlock {
+    const value = ownCopy(block.value);
+    const kept = (answer.heads[slot] = { name: block.name, value });
+    this.grow(answer, value.length + BUFFER_OVERHEAD_BYTES);
+    return kept;
+  }
+
+  /** Adds `bytes` to what `answer` holds, and to the budget while it is kept. */
+  private grow(answer: CachedAnswer, bytes: number): void {
+    answer.bytes += bytes;
+    if (this.replies.get(answer.key) === answer) (this.bytes += bytes), this.makeRoom(0); // still kept: it counts
   }
 
   /**
@@ -103,20 +151,21 @@ export class ResponseCache {
     const kept = this.replies.get(key);
     if (kept !== undefined) return kept; // answered twice at once (pool work): keep the first
     if (key.length > MAX_KEY_CHARS) return null;
-    if (!this.askedOnce.delete(key)) {
-      if (this.askedChars + key.length > DOORKEEPER_CHARS) (this.askedOnce.clear(), (this.askedChars = 0));
-      this.askedOnce.add(key);
-      this.askedChars += key.length;
+    const hash = hash53(key);
+    const slot = hash & (DOORKEEPER_SLOTS - 1);
+    const fingerprint = ((hash / DOORKEEPER_SLOTS) | 1) >>> 0; // bits 16–47 of the hash, never 0 (an empty slot)
+    if (this.askedOnce[slot] !== fingerprint) {
+      this.askedOnce[slot] = fingerprint;
       return null;
     }
-    this.askedChars -= key.length;
+    this.askedOnce[slot] = 0;
     const { body } = answer;
     const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
-    const cost = bytes.length + key.length + ENTRY_OVERHEAD_BYTES;
+    const cost = bytes.length + textBytes(key) + (answer.tag === null ? 0 : textBytes(answer.tag)) + (answer.link === null ? 0 : textBytes(answer.link)) + ENTRY_OVERHEAD_BYTES;
     if (cost > this.options.budgetBytes) return null;
     this.makeRoom(cost);
-    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [], heads: [] };
+    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [undefined, undefined, undefined], heads: [undefined, undefined, undefined], bytes: cost };
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;
@@ -127,7 +176,7 @@ export class ResponseCache {
     for (const [key, old] of this.replies) {
       if (this.bytes + size <= this.options.budgetBytes) return;
       this.replies.delete(key);
-      this.bytes -= costOf(old);
+      this.bytes -= old.bytes;
     }
   }
 
@@ -137,14 +186,12 @@ export class ResponseCache {
   }
 }
 
-/** Bytes an entry holds against the budget: its bodies, its key and a fixed overhead. */
-const costOf = (a: CachedAnswer): number => a.body.length + (a.gzip?.length ?? 0) + (a.br?.length ?? 0) + a.key.length + ENTRY_OVERHEAD_BYTES;
-
 /**
- * The body in memory of its own, exactly its size: small `Buffer.from` results share 8 KB
- * pool slabs, which a long-lived 50-byte answer would keep alive whole.
+ * Bytes in memory of their own, exactly their size: small `Buffer.from` results share 8 KiB
+ * pool slabs and zlib's results are views of 16 KiB output buffers, which a long-lived
+ * 50-byte answer would keep alive whole.
  */
-function ownCopy(body: string | Buffer): Buffer {
+export function ownCopy(body: string | Buffer): Buffer {
   if (typeof body === 'string') {
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
     bytes.write(body);

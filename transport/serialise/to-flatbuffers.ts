@@ -342,16 +342,20 @@ export const FLATBUFFER_SHAPES: readonly FlatShapeName[] = Object.keys(ENCODERS)
 
 /**
  * The value of a response shape (what the JSON serialiser receives) as a FlatBuffer whose
- * root is that shape's table in mdq.fbs. Returns a fresh copy the caller owns: the
- * module's builder is reused by the next call. Throws an Error for a shape without a
+ * root is that shape's table in mdq.fbs, as a view of the module's builder: valid until the
+ * next call of this function or flatbuffersOf, which reuse the builder (no allocation per
+ * answer, so no garbage for V8 to collect later). Throws an Error for a shape without a
  * table (problem, health), a RangeError for an integer its field cannot hold.
  */
-export function flatbuffersOf(shape: FlatShapeName, value: unknown): Uint8Array {
+export function flatbuffersView(shape: FlatShapeName, value: unknown): Uint8Array {
   const encode = Object.hasOwn(ENCODERS, shape) ? ENCODERS[shape] : undefined;
   if (encode === undefined) throw new Error(`the '${String(shape)}' shape has no FlatBuffers encoding`);
   builder.clear(); // also resets a build an earlier call abandoned by throwing
   builder.finish(encode(value));
-  const bytes = builder.asUint8Array().slice();
-  if (builder.dataBuffer().capacity() > KEEP_BYTES) builder = new Builder(INITIAL_BYTES);
+  const bytes = builder.asUint8Array();
+  if (builder.dataBuffer().capacity() > KEEP_BYTES) builder = new Builder(INITIAL_BYTES); // the view keeps the big one while it is held
   return bytes;
 }
+
+/** flatbuffersView as a fresh copy the caller owns. */
+export const flatbuffersOf = (shape: FlatShapeName, value: unknown): Uint8Array => flatbuffersView(shape, value).slice();

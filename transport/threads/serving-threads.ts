@@ -10,6 +10,14 @@ import type { FromThread, ThreadStart, ToThread } from './messages.js';
 
 /** The serving thread's entry point: serving-thread.js beside main.js (from dist/transport/threads/). */
 const ENTRY = new URL('../../serving-thread.js', import.meta.url);
+/**
+ * A serving thread's young generation (V8's default lets it grow to 32 MB, both halves of it
+ * resident once a request burst has filled them). 8 MB keeps request garbage to 4 MB between
+ * scavenges, which free young Buffers' memory too. Measured on the memory part (THREADS=2,
+ * 200,000 requests): the thread's new space 32 -> 8 MB, server CPU per request unchanged
+ * (1,406 us against 1,397-1,458 in other runs).
+ */
+const SERVING_YOUNG_GENERATION_MB = 8;
 
 interface Thread {
   worker: Worker;
@@ -65,7 +73,7 @@ export class ServingThreads {
   private spawn(data: ThreadStart): Promise<void> {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
-    const worker = new Worker(ENTRY, { workerData: data, transferList: [data.forwardPort] });
+    const worker = new Worker(ENTRY, { workerData: data, transferList: [data.forwardPort], resourceLimits: { maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB } });
     const thread: Thread = { worker, requests: null, meter: null, version: data.edition.version, released: new Set(), exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
     this.threads.push(thread);
     return new Promise((resolve, reject) => {

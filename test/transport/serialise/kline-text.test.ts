@@ -74,3 +74,14 @@ test('a symbol spanning several chunks is rendered whole and in order', () => {
   assert.equal(parsed.length, rows);
   assert.deepEqual(parsed.map((r) => r.date), [...parsed.map((r) => r.date)].sort());
 });
+
+test('a kept chunk is memory of its own, exactly its size', () => {
+  const cache = new KlineTextCache(1 << 20);
+  const m = dataset.markets.ashare;
+  const end = m.klines.offsets[1];
+  const pieces: Buffer[] = [];
+  cache.rows(m, 0, 'bfq', ['close'], fieldMask(['close']), end - 256, end, pieces); // the latest chunk, whole
+  const [piece] = pieces;
+  assert.equal(piece.byteOffset, 1, 'the chunk starts its memory (its first row after the leading comma)');
+  assert.equal(piece.buffer.byteLength, 1 + piece.length, 'and ends it');
+});

@@ -33,3 +33,12 @@ test('the writer grows past its initial capacity and take() resets it', () => {
   w.ascii('x');
   assert.equal(w.take().toString(), 'x');
 });
+
+test('ByteWriter.takeOwn: a small copy is memory of its own, not a slice of the shared 8 KiB pool', () => {
+  const w = new ByteWriter(64);
+  w.ascii(',{"close":1}');
+  const own = w.takeOwn();
+  assert.equal(own.toString(), ',{"close":1}');
+  assert.equal(own.buffer.byteLength, own.length);
+  assert.equal(w.pos, 0, 'the writer is emptied');
+});

@@ -3,17 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BodyPart } from '../../../transport/serialise/assemble.js';
-import { type CachedAnswer, MAX_KEY_CHARS, ResponseCache } from '../../../transport/serialise/response-cache.js';
+import { BUFFER_OVERHEAD_BYTES, type CachedAnswer, DOORKEEPER_SLOTS, ENTRY_OVERHEAD_BYTES, MAX_KEY_CHARS, ResponseCache, textBytes } from '../../../transport/serialise/response-cache.js';
 
-/** What an entry counts against the budget: body bytes, key characters and 200 bytes of overhead. */
-const cost = (key: string, bodyBytes: number): number => bodyBytes + key.length + 200;
+/** What an entry counts against the budget: body bytes, its key and tag (`offer` below) as held, and the measured overhead. */
+const cost = (key: string, bodyBytes: number): number => bodyBytes + textBytes(key) + textBytes(`v\n${key}\njson`) + ENTRY_OVERHEAD_BYTES;
 
 /** Offers an answer of `rows` rows with `body`, as the server does. */
 const offer = (cache: ResponseCache, key: string, rows: number, body: string | Buffer | BodyPart[]): CachedAnswer | null =>
   cache.offer(key, { rows, type: 'application/json; charset=utf-8', link: null, body, format: 'json', tag: `v\n${key}\njson` });
 
 test('the first offer of a key is not kept; the second is, as one Buffer of the same bytes', () => {
-  const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
   assert.equal(offer(cache, 'a', 2, ['{"x":', Buffer.from('[1,2]'), '}']), null);
   assert.equal(cache.get('a'), undefined);
   const kept = offer(cache, 'a', 2, ['{"x":', Buffer.from('[1,2]'), '}']);
@@ -26,7 +26,7 @@ test('the first offer of a key is not kept; the second is, as one Buffer of the 
 });
 
 test('a kept body does not share memory with the reused assembly buffer', () => {
-  const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
   offer(cache, 'a', 1, ['"first"', Buffer.from('!')]);
   const kept = offer(cache, 'a', 1, ['"first"', Buffer.from('!')])!;
   offer(cache, 'b', 1, ['"other"', Buffer.from('?')]); // assembles into the same scratch buffer
@@ -35,7 +35,7 @@ test('a kept body does not share memory with the reused assembly buffer', () => 
 });
 
 test('strings and single Buffers are kept too; UTF-8 is counted in bytes', () => {
-  const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 1000 });
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
   offer(cache, 's', 1, '"银行"');
   assert.equal(offer(cache, 's', 1, '"银行"')!.body.length, 8);
   const source = Buffer.from('{}');
@@ -57,7 +57,7 @@ test('past the budget (bodies, keys and overhead) the oldest answers go first', 
 });
 
 test('a body over the size cap is never kept and evicts nothing', () => {
-  const cache = new ResponseCache({ budgetBytes: 1000, maxBodyBytes: 20 });
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 20 });
   offer(cache, 'small', 1, 'x'.repeat(20));
   offer(cache, 'small', 1, 'x'.repeat(20));
   offer(cache, 'big', 1, 'x'.repeat(21));
@@ -66,14 +66,41 @@ test('a body over the size cap is never kept and evicts nothing', () => {
   assert.ok(cache.get('small'));
 });
 
-test('the memory of keys asked once is bounded and starts over past its size', () => {
-  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
+test('the memory of keys asked once is a fixed table: old keys are forgotten as new ones take their slots', () => {
+  const cache = new ResponseCache({ budgetBytes: 1 << 30, maxBodyBytes: 1 << 20 });
   const long = (n: number): string => `${n}:`.padEnd(MAX_KEY_CHARS, 'k');
-  const overflow = Math.ceil((4 * 1024 * 1024) / MAX_KEY_CHARS); // keys that fill 4 Mi characters
+  const later = 8 * DOORKEEPER_SLOTS; // enough keys that every slot is taken again (all but e^-8 of them)
   offer(cache, long(0), 1, '0');
-  for (let n = 1; n <= overflow; n++) offer(cache, long(n), 1, '0'); // the memory starts over once
+  for (let n = 1; n <= later; n++) offer(cache, `key ${n}`, 1, '0');
   assert.equal(offer(cache, long(0), 1, '0'), null, 'forgotten: asked "once" again');
-  assert.ok(offer(cache, long(overflow), 1, '0'), 'the latest key is still remembered');
+  assert.ok(offer(cache, `key ${later}`, 1, '0'), 'the latest key is still remembered');
+  assert.deepEqual(cache.stats, { entries: 1, bytes: cost(`key ${later}`, 1) }, 'only keys asked twice are kept');
+});
+
+test('compressed bodies and header blocks are kept in memory of their own and counted', () => {
+  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
+  const body = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ close: i, volume: i * 7 })) });
+  offer(cache, 'k', 200, body);
+  const kept = offer(cache, 'k', 200, body)!;
+  let expected = cost('k', body.length);
+  for (const encoding of ['gzip', 'br'] as const) {
+    const { body: compressed, encoding: used } = cache.encoded(kept, encoding);
+    assert.equal(used, encoding);
+    assert.equal(compressed.buffer.byteLength, compressed.length, `${encoding}: not a view of zlib's 16 KiB output buffer`);
+    assert.strictEqual(cache.encoded(kept, encoding).body, compressed, 'compressed once');
+    expected += compressed.length + BUFFER_OVERHEAD_BYTES;
+  }
+  const head = cache.keepHead(kept, 1, { name: 'content-type', value: 'application/json\r\netag: "x"' });
+  assert.ok(Buffer.isBuffer(head.value) && head.value.buffer.byteLength === head.value.length, 'the block as bytes of its own, not of an 8 KiB pool slab');
+  assert.strictEqual(kept.heads[1], head);
+  expected += head.value.length + BUFFER_OVERHEAD_BYTES;
+  assert.deepEqual(cache.stats, { entries: 1, bytes: expected });
+  assert.equal(kept.bytes, expected);
+});
+
+test('strings an entry holds count two bytes a character unless all are ASCII', () => {
+  assert.equal(textBytes('abc'), 3 + 24);
+  assert.equal(textBytes('银行'), 4 + 24);
 });
 
 test('an answer computed twice at once (pool work) is kept once and counted once', () => {

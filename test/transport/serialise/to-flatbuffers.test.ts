@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { SNAPSHOT_COLUMNS } from '../../../engine/columns.js';
 import { SCHEMAS } from '../../../transport/schemas/responses.js';
-import { FLATBUFFER_SHAPES, FLATBUFFERS_SCHEMA_PATH, type FlatShapeName, flatbuffersOf } from '../../../transport/serialise/to-flatbuffers.js';
+import { FLATBUFFER_SHAPES, FLATBUFFERS_SCHEMA_PATH, type FlatShapeName, flatbuffersOf, flatbuffersView } from '../../../transport/serialise/to-flatbuffers.js';
 import { decodeFlatbuffers, flatbuffersRoot, needsFlatc } from '../../helpers/flatc.js';
 import { closeOnly, SAMPLES } from '../../helpers/shape-samples.js';
 
@@ -94,6 +94,14 @@ test('each call returns its own bytes: a later call leaves an earlier result unc
   const copy = Uint8Array.from(first);
   flatbuffersOf('klines', klineValue(100));
   assert.deepEqual(first, copy);
+});
+
+test('flatbuffersView gives the same bytes as a view of the reused builder: no copy per answer', () => {
+  const owned = flatbuffersOf('klines', klineValue(100));
+  const view = flatbuffersView('klines', klineValue(100));
+  assert.deepEqual(view, owned);
+  const again = flatbuffersView('quota', SAMPLES.quota[0]);
+  assert.strictEqual(again.buffer, view.buffer, 'the next call writes into the same memory');
 });
 
 test('a shape without a FlatBuffers table (problem, health) throws an Error', () => {
