@@ -17,7 +17,7 @@ export type Exchange =
       /** Whether the request went on a connection that had answered before. */
       reused: boolean;
     }
-  /** A new connection was refused (nobody listens). */
+  /** A new connection was refused (nobody listens, or the listener closed with it still queued). */
   | { kind: 'refused'; reused: false }
   /** The connection closed before any byte of the answer (a reused one: the keep-alive close race). */
   | { kind: 'closed'; reused: boolean }
@@ -126,7 +126,10 @@ export class KeepAliveClient {
   private connect(): Promise<Socket | 'refused' | string> {
     return new Promise((resolve) => {
       const socket = connect({ port: this.port, host: this.host, noDelay: true });
-      const onError = (error: NodeJS.ErrnoException): void => resolve(error.code === 'ECONNREFUSED' ? 'refused' : `${error.code ?? ''} ${error.message}`);
+      // A reset before the handshake completes is a refusal too: the listening socket closed with this
+      // connection still in its queue, before any byte of the request was sent.
+      const onError = (error: NodeJS.ErrnoException): void =>
+        resolve(error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET' ? 'refused' : `${error.code ?? ''} ${error.message}`);
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
