@@ -3,6 +3,7 @@
 // reloads, and resident / proportional memory with one and two threads and two instances.
 //
 //   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
+//                                   [--parts open,restart,first,reloads,memory]
 //
 // A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
 // 1 × 16 y (1.6 times the full demo's rows; the generator goes no further).
@@ -28,8 +29,10 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
+    parts: { type: 'string', default: 'open,restart,first,reloads,memory' },
   },
 });
+const PARTS = new Set(values.parts!.split(','));
 const SIZES = values.sizes!.split(',').map((s) => s.split(':').map(Number) as [number, number]);
 const RUNS = Number(values.runs);
 const WORK = values.work!;
@@ -147,6 +150,21 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = {};
 
   // 1. Open time by size: it must not grow with the rows (the symbol index and small markets apart).
+  if (PARTS.has('open')) await openPart(result);
+  const full = await demoAt(1);
+  const restartState = join(WORK, 'restart-state');
+  if (!existsSync(restartState)) execFileSync('cp', ['-al', full.state, restartState]); // the same parts (hard links), its own keys
+  const symbols = (await readFile(join(full.folder, 'ashare/symbols.csv'), 'utf8')).split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+  if (PARTS.has('restart')) await restartPart(result, restartState);
+  if (PARTS.has('first')) await firstRequestsPart(result, restartState, symbols);
+  if (PARTS.has('reloads')) await reloadsPart(result, full, symbols);
+  if (PARTS.has('memory')) await memoryPart(result, full, restartState, symbols);
+  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
+}
+
+/** 1. Open time and RSS by data size. */
+async function openPart(result: Record<string, unknown>): Promise<void> {
   const opens: { scale: number; years: number; rows: number; storeSeconds: number | null; openSeconds: number; openRssMb: number }[] = [];
   for (const [scale, years] of SIZES) {
     const demo = await demoAt(scale, years);
@@ -161,12 +179,11 @@ async function main(): Promise<void> {
   console.log('| demo (symbol scale × years) | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|');
   for (const o of opens) console.log(`| ${o.scale} × ${o.years} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`);
 
-  // 2. Restart of the full demo to /readyz, quiet and beside busy cores.
-  const full = await demoAt(1);
-  const restartState = join(WORK, 'restart-state');
-  if (!existsSync(restartState)) execFileSync('cp', ['-al', full.state, restartState]); // the same parts (hard links), its own keys
+}
+
+/** 2. Restart of the full demo to /readyz, quiet and beside busy cores. */
+async function restartPart(result: Record<string, unknown>, restartState: string): Promise<void> {
   await restart(restartState, 'node'); // first start: keys made, password hashed
-  const restartKey = internalKey(restartState);
   const quiet = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
   const busy = hogs();
   const loaded = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
@@ -176,8 +193,11 @@ async function main(): Promise<void> {
   console.log('| command | quiet | every core busy with another process |\n|---|---|---|');
   for (const c of ['npm', 'node'] as const) console.log(`| ${c === 'npm' ? 'npm start' : 'node dist/main.js'} | ${median(quiet[c]).toFixed(3)} (${quiet[c].map((x) => x.toFixed(2)).join(', ')}) | ${median(loaded[c]).toFixed(3)} (${loaded[c].map((x) => x.toFixed(2)).join(', ')}) |`);
 
-  // 3. The first 1,000 distinct requests after a restart (pages touched for the first time) against the next 1,000.
-  const symbols = (await readFile(join(full.folder, 'ashare/symbols.csv'), 'utf8')).split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+}
+
+/** 3. The first 1,000 distinct requests after a restart (pages touched for the first time) against the next 1,000. */
+async function firstRequestsPart(result: Record<string, unknown>, restartState: string, symbols: string[]): Promise<void> {
+  const restartKey = internalKey(restartState);
   const firsts: number[] = [];
   const steadies: number[] = [];
   for (let r = 0; r < 3; r++) {
@@ -191,7 +211,11 @@ async function main(): Promise<void> {
   console.log('\n1,000 distinct K-line requests (qfq, 100+ rows, answer caches off) right after a start against the next 1,000 (s; 3 starts)');
   console.log(`first: ${firsts.map((x) => x.toFixed(2)).join(', ')}; next: ${steadies.map((x) => x.toFixed(2)).join(', ')}; ratio (median) ${(median(firsts) / median(steadies)).toFixed(2)}`);
 
-  // 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
+}
+
+/** 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk. */
+async function reloadsPart(result: Record<string, unknown>, full: { folder: string; state: string }, symbols: string[]): Promise<void> {
+  // A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
   const b = join(WORK, 'demo-1-b');
   if (!existsSync(join(b, 'manifest.json'))) {
     await cp(full.folder, b, { recursive: true });
@@ -223,7 +247,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - t) / 1000;
       await new Promise((r) => setTimeout(r, 1000)); // the edition before released
       const m = memory(s.pid);
-      rows.push({ reload: i, seconds, what: /(parsed [a-z, ]+|nothing to parse)/.exec(line)?.[0] ?? line.slice(0, 60), ...m, varMb: du(state) });
+      rows.push({ reload: i, seconds, what: /K-line rows, (.*?), in [\d.]+ s/.exec(line)?.[1] ?? line.slice(0, 60), ...m, varMb: du(state) });
     }
     hog?.stop();
     await s.kill();
@@ -235,7 +259,11 @@ async function main(): Promise<void> {
   }
   result.reloads = reloads;
 
-  // 6. Memory with one and two serving threads, and two instances on one host (state folders sharing the parts' files).
+}
+
+/** 6. Memory with one and two serving threads, and two instances on one host (state folders sharing the parts' files). */
+async function memoryPart(result: Record<string, unknown>, full: { state: string }, restartState: string, symbols: string[]): Promise<void> {
+  const restartKey = internalKey(restartState);
   const shared: Record<string, unknown> = {};
   for (const threads of ['1', '2']) {
     const s = await startServer({ state: restartState, env: { THREADS: threads } });
@@ -258,8 +286,6 @@ async function main(): Promise<void> {
   for (const [name, m] of Object.entries(shared)) {
     for (const [i, x] of (Array.isArray(m) ? m : [m]).entries()) console.log(`| ${name}${Array.isArray(m) ? ` #${i + 1}` : ''} | ${x.rss} | ${x.anon} | ${x.pss} |`);
   }
-  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
 }
 
 try {

@@ -3,7 +3,8 @@
 // it, keep KEEP_EDITIONS on disk. A start is the first pass of it; a reload (SIGHUP, the
 // dashboard) every later one.
 
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { type OpenEdition, openEdition } from './open-edition.js';
@@ -35,21 +36,23 @@ export interface PrepareResult {
 }
 
 /**
- * Stores `job.folder` on a worker thread (parsing and hashing stay off the serving thread),
- * telling `onProgress` the plan and the rows read. A rejected snapshot throws a SnapshotError.
+ * Stores `job.folder` in a child process, telling `onProgress` the plan and the rows read. A rejected
+ * snapshot throws a SnapshotError. A process, not a thread: parsing and hashing stay off the serving
+ * thread, and the memory the parse took goes back to the system when it exits (a thread's would
+ * stay in this process's heap and allocator, and grow the server's RSS after each reload).
  */
-export function storeOnWorker(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): Promise<StoreResult> {
+export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): Promise<StoreResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./store-task.js', import.meta.url), { workerData: job });
+    const child = fork(fileURLToPath(new URL('./store-task.js', import.meta.url)), [JSON.stringify(job)], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
-    worker.on('message', (m: StoreMessage) => {
+    child.on('message', (m: StoreMessage) => {
       if ('progress' in m) return void (settled || onProgress(m));
       settled = true;
       if (m.ok) resolve(m.store);
       else reject(m.rejected !== null ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason) : new Error(m.message));
     });
-    worker.once('error', (error) => ((settled = true), reject(error)));
-    worker.once('exit', (code) => settled || reject(new Error(`snapshot worker exited with code ${code} before answering`)));
+    child.once('error', (error) => settled || ((settled = true), reject(error)));
+    child.once('exit', (code, signal) => settled || ((settled = true), reject(new Error(`snapshot store process ended (${signal ?? `exit code ${code}`}) before answering`))));
   });
 }
 
@@ -88,7 +91,7 @@ export class Editions {
   async prepare(folder: string | null, onProgress?: (p: StoreProgress | { progress: 'open' }) => void): Promise<PrepareResult> {
     const { stateDir } = this.options;
     // A folder known by its fingerprint (unchanged, or switched back) needs no worker; any other is read on one.
-    const store = folder === null ? null : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ?? (await storeOnWorker({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
+    const store = folder === null ? null : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ?? (await storeInChild({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
     onProgress?.({ progress: 'open' });
     const current = await readCurrent(stateDir);
     if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);

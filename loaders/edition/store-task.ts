@@ -1,6 +1,6 @@
-// Worker thread: stores a snapshot folder as an edition off the serving thread, telling its progress.
+// Child process: stores a snapshot folder as an edition off the server's process, telling its
+// progress over the IPC channel. The job is the first argument (JSON).
 
-import { parentPort, workerData } from 'node:worker_threads';
 import { estimateFileRows } from '../snapshot/estimate-rows.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { storeEdition, type StoreResult } from './store-edition.js';
@@ -33,7 +33,7 @@ export type StoreMessage = StoreProgress | StoreOutcome;
 const ROWS_EVERY_MS = 100;
 
 async function run(job: StoreJob): Promise<StoreOutcome> {
-  const tell = (m: StoreProgress): void => parentPort!.postMessage(m);
+  const tell = (m: StoreProgress): void => void process.send!(m);
   let pending = 0;
   let last = performance.now();
   const flush = (): void => {
@@ -60,4 +60,11 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
   }
 }
 
-parentPort!.postMessage(await run(workerData as StoreJob));
+// The server gone (its channel closed): nothing waits for this store any longer.
+const orphaned = (): never => process.exit(1);
+process.once('disconnect', orphaned);
+const outcome = await run(JSON.parse(process.argv[2]) as StoreJob);
+process.send!(outcome, () => {
+  process.off('disconnect', orphaned);
+  process.disconnect();
+});
