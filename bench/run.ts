@@ -22,7 +22,7 @@ import { defaultPoolThreads } from '../engine/pool/pool.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { formatSharedLimits, redisMissing, runSharedLimits } from './http/shared-limits.js';
-import { formatMemory, runMemory } from './http/memory.js';
+import { formatCachesShare, formatMemory, runMemory } from './http/memory.js';
 import { formatThreads, runThreads } from './http/threads.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
 import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
@@ -189,14 +189,17 @@ try {
   if (runs('memory')) {
     log('part b: resident memory over distinct requests against the cache budgets');
     await ensureSnapshot(snapshotDir, log);
-    const memory = await runMemory({
+    const options = {
       stateDir, snapshotDir,
       requests: whole('requests', values.requests, quick ? 20_000 : 200_000, 100),
       threads: whole('memory-threads', values['memory-threads'], 2, 1),
       concurrency: 16, port: 0, budgets: { response: 32, klineText: 16, asOf: 32 }, settleSeconds: 10, seed: 1, log,
-    });
+    };
+    const memory = await runMemory(options);
     console.log(`\n${formatMemory(memory)}`);
-    result.memory = memory;
+    const withoutCaches = await runMemory({ ...options, budgets: { response: 0, klineText: 0, asOf: 0 } });
+    console.log(formatCachesShare(memory, withoutCaches).text);
+    result.memory = { ...memory, withoutCaches };
   }
   if (runs('data-path')) {
     log('part c: data path (generate + load + open the demo in a temporary folder)');
