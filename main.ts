@@ -63,7 +63,7 @@ const { acceptForwarded } = await import('./transport/http/forwarded.js');
 const { randomBytes } = await import('node:crypto');
 const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
 
-// JSON lines on stdout (decisions §11); the loaders and the dashboard write plain messages through `log`.
+// JSON lines on stdout (time, level, msg, the request id where there is one); the loaders and the dashboard write plain messages through `log`.
 const destination = stdoutDestination();
 const logger = createLogger(settings.logLevel, destination);
 const log = (line: string): void => logger.info(line);

@@ -23,7 +23,7 @@ export const KLINE_FIELD_DOCS: Readonly<Record<KlineField | 'symbol' | 'date' | 
 /** Fields whose values an adjustment (qfq/hfq) rescales; volume and amount never are. */
 export const PRICE_FIELDS: ReadonlySet<KlineField> = new Set(['open', 'high', 'low', 'close']);
 
-/** Where a snapshot column's value comes from (decisions §6). */
+/** Where a snapshot column's value comes from: the key, day T's K-line row, derived from the history, fundamentals.csv, or symbols.csv. */
 export type ColumnSource = 'identifier' | 'kline' | 'derived' | 'fundamental' | 'symbols';
 
 export interface SnapshotColumn {
@@ -95,7 +95,7 @@ export const NUMERIC_SNAPSHOT_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filt
 /** Numeric columns a snapshot folder's fundamentals.csv may supply. */
 export const FUNDAMENTAL_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filter((c) => c.source === 'fundamental').map((c) => c.name);
 
-/** Macro indicators in listing order, with the series keys decisions §4 names. */
+/** Macro indicators in listing order (rows are ordered gdp, cpi_ppi, pmi), with each one's known series keys; a snapshot may carry more. */
 export const MACRO_INDICATORS = ['gdp', 'cpi_ppi', 'pmi'] as const;
 export type MacroIndicator = (typeof MACRO_INDICATORS)[number];
 export const MACRO_KEYS: Readonly<Record<MacroIndicator, readonly string[]>> = {

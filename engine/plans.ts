@@ -1,4 +1,5 @@
-// The plans of decisions.md §3 (the spec's Limits table plus the operators' `internal` plan) and
+// The built-in plans (the spec's Limits table plus the operators' `internal` plan: never rate- or
+// quota-limited, batch 50, 500 rows per call) and
 // the table of plans in force: those, with the figures PLANS_FILE changes, and the plans it adds.
 
 /**
@@ -50,7 +51,7 @@ export type BuiltInPlanName = 'free' | 'pro' | 'enterprise' | 'internal';
 /** Built-in plan names in the order the keys command and the first start list them. */
 export const BUILT_IN_PLAN_NAMES: readonly BuiltInPlanName[] = Object.freeze(['free', 'pro', 'enterprise', 'internal']);
 
-/** The built-in plans' figures: service-spec.md's Limits table, and decisions §3's `internal`. */
+/** The built-in plans' figures: the spec's Limits table, and `internal` (no rate, no quota). */
 export const BUILT_IN_PLANS: Readonly<Record<BuiltInPlanName, PlanFigures>> = Object.freeze({
   free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100 }),
   pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500 }),

@@ -13,7 +13,7 @@ import { MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 
 const API_BASE = '/api/v1';
 
-/** When each problem code is answered (decisions §2); typed so a new catalogue code needs a line here. */
+/** When each problem code is answered; typed so a new catalogue code needs a line here. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
   invalid_parameter: 'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
   unknown_market: '`{market}` is not one of ' + MARKETS.join(', '),
@@ -113,7 +113,7 @@ function problemResponse(status: number, codes: ProblemCode[], headers: string[]
   };
 }
 
-/** Every error a route can answer, grouped by status, in check order (decisions §2). */
+/** Every error a route can answer, grouped by status, in check order (route, method, key, rate, quota, parameters, existence). */
 function errorResponses(route: Route): Record<string, Json> {
   const codes: ProblemCode[] = ['invalid_parameter', 'not_acceptable', 'internal_error', 'not_ready', 'shutting_down', ...route.problems];
   if (route.mayAnswerLater) codes.push('deadline_exceeded');

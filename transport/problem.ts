@@ -1,4 +1,4 @@
-// The one catalogue of API errors (decisions §2) and their RFC 9457 problem bodies.
+// The one catalogue of API errors (code, status, title) and their RFC 9457 problem bodies.
 
 /** Every problem `code` the API answers, with its status and title. */
 export const PROBLEMS = {

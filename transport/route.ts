@@ -105,9 +105,10 @@ export interface ParsedRequest {
 }
 
 /**
- * Parses a request for `route` in the order of decisions §2: path parameters (a market
- * that is not one of the six is 400 unknown_market before any query problem), then the
- * query, then every declared parameter (an undeclared one is a 400 naming it).
+ * Parses a request for `route` in the API's check order (route, method, key, rate, quota,
+ * then parameters before existence): path parameters (a market that is not one of the six
+ * is 400 unknown_market before any query problem), then the query, then every declared
+ * parameter (an undeclared one is a 400 naming it).
  */
 export function parseRequest(route: Route, dataset: Dataset, rawParams: string[], rawQuery: string): ParsedRequest {
   const params = rawParams.map((text, i) => {

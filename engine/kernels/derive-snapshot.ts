@@ -1,4 +1,6 @@
-// Computes every column of the detail snapshot from K-lines and fundamentals (decisions §6).
+// Computes every column of the detail snapshot from K-lines and fundamentals: the row of the
+// symbol's latest K-line day T, columns derived from its history forward-adjusted to T (unrounded;
+// null when the history is too short), symbols.csv's labels, and the latest fundamentals row.
 
 import { civilFromDays, daysFromCivil, INVALID_DATE } from '../calendar/days.js';
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';

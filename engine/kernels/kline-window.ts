@@ -1,4 +1,4 @@
-// The K-line window of decisions §4: which rows of one symbol a query answers.
+// The K-line window, single and batch alike: which rows of one symbol a query answers.
 
 import { lowerBound, upperBound } from './date-range.js';
 

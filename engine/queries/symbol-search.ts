@@ -1,4 +1,4 @@
-// GET /{market}/symbols: list or search a market's symbols (decisions §4 ranking).
+// GET /{market}/symbols: list or search a market's symbols (ranked: exact code, code prefix, code substring, name substring).
 
 import type { SymbolIndex } from '../dataset/symbol-index.js';
 

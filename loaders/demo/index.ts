@@ -1,4 +1,4 @@
-// The built-in demo snapshot: a seeded, deterministic snapshot folder (decisions §5) of synthetic data.
+// The built-in demo snapshot: a seeded, deterministic snapshot folder (the format operators load) of synthetic data.
 
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -1,4 +1,4 @@
-// macro.csv of the demo: quarterly GDP, monthly CPI/PPI and PMI with the decisions' series keys.
+// macro.csv of the demo: quarterly GDP, monthly CPI/PPI and PMI with each indicator's known series keys (MACRO_KEYS).
 
 import { civilFromDays, daysFromCivil, formatDate } from '../../engine/calendar/days.js';
 import { MACRO_KEYS, type MacroIndicator } from '../../engine/columns.js';

@@ -30,7 +30,7 @@ export async function partExists(dir: string): Promise<boolean> {
 }
 
 /**
- * Stores `m` as the part at `dir`: its snapshot table computed now (decisions §6, the
+ * Stores `m` as the part at `dir`: its snapshot table computed now (every detail column, the
  * CPU-heavy part of serving it), everything packed into one value, written in a temporary
  * folder, forced to disk and renamed into place, so a crash never leaves half a part. A part
  * is never rewritten: one already at `dir` holds the same content and is kept.

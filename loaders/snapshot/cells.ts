@@ -1,4 +1,4 @@
-// Cell readers shared by the snapshot file readers: null, number and date rules of §5.
+// Cell readers shared by the snapshot file readers: an empty cell is null, numbers are strict, dates YYYY-MM-DD or YYYYMMDD.
 
 import { INVALID_DATE, parseSnapshotDate } from '../../engine/calendar/days.js';
 import { parseDecimal } from '../../engine/text/decimal.js';

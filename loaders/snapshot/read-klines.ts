@@ -1,4 +1,4 @@
-// Reads one market's klines.csv into sorted columns, enforcing every §5 rule on the way.
+// Reads one market's klines.csv into sorted columns, enforcing every rule of the snapshot format on the way.
 
 import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';

@@ -1,4 +1,4 @@
-// Reads and validates a whole snapshot folder (decisions §5) into sorted columns.
+// Reads and validates a whole snapshot folder (format: root README, "The snapshot folder") into sorted columns.
 
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -80,7 +80,7 @@ export async function readMacroOf(files: SnapshotFiles, hashes: string[]): Promi
 export const contentHashOf = (hashes: readonly string[]): string => createHash('sha256').update([...hashes].sort().join('\n')).digest('hex');
 
 /**
- * Reads `folder`; the first violation of §5 rejects the whole snapshot with a SnapshotError.
+ * Reads `folder`; the first violation of the format's rules rejects the whole snapshot with a SnapshotError.
  * Only the names the format gives are read (see snapshot-files.ts); other entries are ignored.
  */
 export async function readSnapshot(folder: string, options: ReadOptions = {}): Promise<ParsedSnapshot> {

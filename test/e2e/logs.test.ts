@@ -1,4 +1,4 @@
-// The real server's log (decisions §11): JSON lines on stdout with time, level and msg; the
+// The real server's log: JSON lines on stdout with time, level and msg; the
 // access line of a request carries its id; keys are shown once on stderr and never logged.
 
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // Two real instances sharing limits and keys through a real redis-server (REDIS_URL), each with
-// its own state folder: the limits sequence of decisions §3 alternating between them, keys made
-// or disabled on one taking effect on the other, Redis stopped and started mid-stream, and
-// Redis unreachable at start.
+// its own state folder: the limits sequence (token bucket, daily quota) alternating between them,
+// keys made or disabled on one taking effect on the other, Redis stopped and started mid-stream,
+// and Redis unreachable at start.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

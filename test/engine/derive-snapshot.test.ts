@@ -1,4 +1,4 @@
-// Every derived detail-snapshot column (decisions §6) on the hand-made fixture, against values computed here from its CSV text.
+// Every derived detail-snapshot column (day T's row, values from the history forward-adjusted to T) on the hand-made fixture, against values computed here from its CSV text.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -25,13 +25,13 @@ const NUMERIC_COLUMNS = [
   'circulating_market_cap', 'total_shares', 'float_shares', 'high_52week', 'low_52week', 'chg_5d', 'chg_10d',
   'chg_20d', 'chg_60d', 'chg_ytd', 'ma5', 'ma10', 'ma20', 'ma60', 'close_vs_ma20', 'close_vs_52w_high',
 ];
-/** §6 "everything else": columns read from fundamentals.csv. */
+/** The detail columns neither from the K-lines, derived nor from symbols.csv: read from the latest fundamentals.csv row. */
 const FUNDAMENTAL_COLUMNS = [
   'avg_price', 'inner_volume', 'outer_volume', 'turnover_rate', 'pe_ratio', 'pe_fwd', 'pe_lyr', 'pb_ratio',
   'dividend_ratio_ttm', 'dividend_ttm', 'wb_ratio', 'eps_ttm', 'total_market_cap', 'circulating_market_cap',
   'total_shares', 'float_shares',
 ];
-/** Columns the spec ties to one market; elsewhere they are null (decisions §4, Detail). */
+/** Columns the spec ties to one market; elsewhere they are null. */
 const ONLY_IN: Record<string, FixtureMarket> = { inner_volume: 'ashare', outer_volume: 'ashare', wb_ratio: 'hkstock', eps_ttm: 'usstock' };
 const CAP_COLUMNS = ['total_market_cap', 'circulating_market_cap'];
 /** The fixture symbol whose fundamentals hold rounding ties; only the rounding test reads them. */
@@ -106,7 +106,7 @@ async function readFixtureMarket(market: FixtureMarket): Promise<FixtureData> {
         close: num(r.close),
         volume: num(r.volume),
         amount: num(r.amount),
-        adj: num(r.adj_factor) ?? 1, // §5: empty or absent means 1
+        adj: num(r.adj_factor) ?? 1, // an empty or absent adj_factor means 1
       } satisfies Bar,
     })),
     (x) => x.symbol,
@@ -121,7 +121,7 @@ async function readFixtureMarket(market: FixtureMarket): Promise<FixtureData> {
   return { bars: sorted, labels, labelColumns: symbolsCsv.columns, fundamentals, symbols };
 }
 
-// ---- §6, implemented independently ----
+// ---- the detail columns' rules, implemented independently ----
 
 /** null when any input is null or the result is not finite (a division by zero is no value). */
 function calc(args: (number | null)[], fn: (...x: number[]) => number): number | null {

@@ -1,4 +1,4 @@
-// K-line windows, bfq/qfq/hfq adjustment (decisions §4) and field projection, on the fixture's adj-step symbol, against its CSV text.
+// K-line windows, bfq/qfq/hfq adjustment (qfq by the latest stored adj_factor, rounded to 4 decimals) and field projection, on the fixture's adj-step symbol, against its CSV text.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -66,7 +66,7 @@ function round4(x: number): number {
   return x < 0 ? -value : value;
 }
 
-// ---- decisions §4, implemented independently ----
+// ---- the window and adjustment rules, implemented independently ----
 
 interface Query {
   start: string | null;

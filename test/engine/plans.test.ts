@@ -1,4 +1,4 @@
-// The plan table: the spec's Limits figures and the internal plan of decisions.md §3 by default, and tables of other plans.
+// The plan table: the spec's Limits figures and the internal plan (no rate, no quota, batch 50, 500 rows per call) by default, and tables of other plans.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -11,7 +11,7 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 /**
- * decisions §4, naively: the symbol's days within [start, end]; with `start` the rows run
+ * The K-line window, naively: the symbol's days within [start, end]; with `start` the rows run
  * forward from it, without it backward from `end` (or the latest); skip `offset` rows in
  * that order, take `limit`, and answer them ascending. `total` is the range before paging.
  */

@@ -70,7 +70,7 @@ export const API_INPUT: BadRequest[] = [
   { name: 'an unknown parameter', text: get(`${KLINES}?bogus=1`), direct: INVALID, viaNginx: INVALID },
   { name: 'a parameter without a name', text: get(`${KLINES}?=5`), direct: INVALID, viaNginx: INVALID },
   { name: 'fields=__proto__', text: get(`${KLINES}?fields=__proto__`), direct: INVALID, viaNginx: INVALID },
-  // A limit over the plan's page is clamped to it (decisions §1), however many digits it has.
+  // A limit over the plan's rows per call is clamped to it (not refused), however many digits it has.
   { name: 'a 3,000-digit limit', text: get(`${KLINES}?limit=${'9'.repeat(3000)}`), direct: { status: 200 }, viaNginx: { status: 200 } },
   { name: 'limit=1e309', text: get(`${KLINES}?limit=1e309`), direct: INVALID, viaNginx: INVALID },
   { name: 'a date that is not a calendar day', text: get(`${KLINES}?start=2024-02-30`), direct: INVALID, viaNginx: INVALID },

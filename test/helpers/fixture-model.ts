@@ -29,9 +29,9 @@ export const SNAPSHOT_TABLE: readonly [string, string][] = [
   ['ma20', 'derived'], ['ma60', 'derived'], ['close_vs_ma20', 'derived'], ['close_vs_52w_high', 'derived'],
 ];
 export const SNAPSHOT_COLUMNS = SNAPSHOT_TABLE.map(([name]) => name);
-/** The screen whitelist (decisions §4): every numeric snapshot column, open … close_vs_52w_high. */
+/** The screen whitelist: every numeric snapshot column, open … close_vs_52w_high. */
 export const NUMERIC_COLUMNS = SNAPSHOT_COLUMNS.slice(SNAPSHOT_COLUMNS.indexOf('open'));
-/** §6 "everything else": read from fundamentals.csv. */
+/** The detail columns neither from the K-lines, derived nor from symbols.csv: read from the latest fundamentals.csv row. */
 const FUNDAMENTAL = [
   'avg_price', 'inner_volume', 'outer_volume', 'turnover_rate', 'pe_ratio', 'pe_fwd', 'pe_lyr', 'pb_ratio', 'dividend_ratio_ttm',
   'dividend_ttm', 'wb_ratio', 'eps_ttm', 'total_market_cap', 'circulating_market_cap', 'total_shares', 'float_shares',
@@ -148,7 +148,7 @@ export const FIX: Record<string, MarketFixture> = Object.fromEntries(ALL_MARKETS
 /** The fixture's data version is its manifest id plus a content hash: only the prefix is known here. */
 export const MANIFEST_ID: string = JSON.parse(readFileSync(join(FIXTURE, 'manifest.json'), 'utf8')).id;
 
-// ---- K-lines (decisions §4) ----
+// ---- K-lines: the window (with `start` forward from it, else backward from `end`), adjustment, fields ----
 
 export interface KlineQuery {
   start?: string;
@@ -193,7 +193,7 @@ export function klineWindow(market: string, symbol: string, q: KlineQuery): { to
 /** The response's `fields`: symbol, date, the selected fields in fixed order, adj_factor. */
 export const klineFieldNames = (fields: readonly KlineField[]): string[] => ['symbol', 'date', ...fields, 'adj_factor'];
 
-// ---- Detail snapshots (decisions §6) ----
+// ---- Detail snapshots: day T's row, columns derived from the history adjusted to T, fundamentals ----
 
 function calc(args: (number | null)[], fn: (...x: number[]) => number): number | null {
   if (args.some((x) => x === null)) return null;
@@ -264,7 +264,7 @@ export function snapshotRow(market: string, symbol: string, columns: Iterable<st
   return Object.fromEntries(SNAPSHOT_COLUMNS.filter((c) => wanted.has(c)).map((c) => [c, full[c]]));
 }
 
-// ---- Screen (decisions §4) ----
+// ---- Screen: inclusive bounds (a null never passes), nulls last either way, ties by symbol ----
 
 /** Default screen row columns: symbol, name, date, close, change_percent, valuation, size, momentum. */
 export const SCREEN_DEFAULT = SNAPSHOT_TABLE.filter(([c, cat]) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c) || ['valuation', 'size', 'momentum'].includes(cat)).map(([c]) => c);
@@ -309,7 +309,7 @@ export function screenAnswer(market: string, q: ScreenQuery): Record<string, unk
 
 const cmp = (a: unknown, b: unknown): number => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
-// ---- Symbols (decisions §4) ----
+// ---- Symbols: exact code, code prefix, code substring, name substring; ties by symbol ----
 
 /** Ranked matches of `search` (exact code, code prefix, code substring, name substring; ties by symbol). */
 export function symbolMatches(market: string, search: string | null): { symbol: string; name: string | null }[] {

@@ -1,4 +1,4 @@
-// The problem catalogue (decisions §2): every code's status and title, and the RFC 9457 body each renders.
+// The problem catalogue: every code's status and title, and the RFC 9457 body each renders.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -8,10 +8,11 @@ import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
 /**
- * decisions.md §2 (not_acceptable since §8), code → status, plus internal_error (the logged 500
- * of an unexpected exception), deadline_exceeded (the request deadline), malformed_request (two
- * Host or Content-Length fields; from nginx, a head it cannot parse), and nginx's own answers in
- * front (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
+ * The error codes the API was specified with (not_acceptable since formats are negotiated),
+ * code → status, plus internal_error (the logged 500 of an unexpected exception),
+ * deadline_exceeded (the request deadline), malformed_request (two Host or Content-Length
+ * fields; from nginx, a head it cannot parse), and nginx's own answers in front
+ * (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
  * forbidden_host: the dashboard's Host check against DNS rebinding.
  */
 const DECIDED: Record<string, number> = {
@@ -56,20 +57,20 @@ const REASON: Record<number, string> = {
 
 const CODES = Object.keys(PROBLEMS) as ProblemCode[];
 
-test('the catalogue holds exactly the codes of decisions §2 plus the ones named above', () => {
+test('the catalogue holds exactly the codes named above', () => {
   assert.deepEqual([...CODES].sort(), Object.keys(DECIDED).sort());
 });
 
 for (const code of CODES) {
   test(`${code}: status ${DECIDED[code]} with the standard reason phrase as title`, () => {
     const { status, title } = PROBLEMS[code];
-    assert.equal(status, DECIDED[code], 'status of decisions §2');
+    assert.equal(status, DECIDED[code], 'the status named above');
     assert.equal(title, REASON[status], 'title is the reason phrase');
     assert.equal(STATUS_LINES[status], `${status} ${title}`, 'the status line uWS writes agrees');
   });
 }
 
-test('body() is the §2 shape in order: type about:blank, title, status, code, detail, param when given', () => {
+test('body() is the problem shape in order: type about:blank, title, status, code, detail, param when given', () => {
   for (const code of CODES) {
     const withParam = JSON.parse(new Problem(code, 'detail text', 'fields').body());
     assert.deepEqual(Object.keys(withParam), ['type', 'title', 'status', 'code', 'detail', 'param'], code);

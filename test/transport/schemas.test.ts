@@ -65,7 +65,7 @@ test('every response schema compiles in Ajv strict mode as JSON Schema 2020-12',
 
 const doc = buildOpenApi() as any;
 const SPEC_PATHS = ['/markets', '/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/klines', '/{market}/detail/{symbol}', '/{market}/detail', '/{market}/screen', '/macro', '/quota'];
-/** The documents served without a key: the health check, this document and the flatbuffers schema (decisions §1, §8). */
+/** The documents served without a key: the health checks, version, metrics, this document and the flatbuffers schema. */
 const KEYLESS_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/openapi.json', '/schema.fbs'];
 /** Keyless paths whose body is not JSON. */
 const TEXT_PATHS = ['/schema.fbs', '/metrics'];
@@ -143,7 +143,7 @@ test('operation ids are unique and every operation answers 200 with a schema for
   assert.deepEqual(Object.keys(doc.paths['/metrics'].get.responses['200'].content), ['text/plain; version=0.0.4; charset=utf-8'], '/metrics is the Prometheus text format');
 });
 
-test('every API 200 offers the formats of decisions §8 under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
+test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
   for (const path of SPEC_PATHS) {
     const types = Object.keys(doc.paths[path].get.responses['200'].content);
     const expected = ['application/json; charset=utf-8', 'application/msgpack', 'application/x-flatbuffers', ...(path === '/quota' ? [] : ['text/csv; charset=utf-8'])];
@@ -240,7 +240,7 @@ test('every API path lists the errors of the check order: 400, 401, 429, 500, 50
 });
 
 const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining'];
-/** The paged answers (decisions §8: single K-lines, symbols, screen, macro): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
+/** The paged answers (single K-lines, symbols, screen, macro): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
 const PAGED_PATHS = ['/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/screen', '/macro'];
 
 test('response headers are documented: version, request id, limits, ETag, caching and encoding on 200; Link on paged answers; Retry-After on 429 and 503', () => {

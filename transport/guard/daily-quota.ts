@@ -1,4 +1,5 @@
-// The daily row quota and request count of decisions.md §3, as pure functions over a key's usage.
+// The daily row quota (a request is refused once no rows are left; one that starts with rows left is
+// served whole and charged in full) and request count, as pure functions over a key's usage.
 
 import type { QuotaDay } from './quota-day.js';
 

@@ -1,5 +1,6 @@
-// The shared limits of decisions.md §3 in Redis: each admit and each charge is one Lua script,
-// atomic across every instance, timed by Redis's own clock so instances' clocks never disagree.
+// The token bucket and daily quota (token-bucket.ts, daily-quota.ts) shared in Redis: each admit
+// and each charge is one Lua script, atomic across every instance, timed by Redis's own clock so
+// instances' clocks never disagree.
 
 import type { Redis } from 'ioredis';
 import { type AdmitReply, LimitsUnavailable, type SharedLimits, type SharedRefusal } from './shared-limits.js';

@@ -1,4 +1,5 @@
-// The per-key token bucket of decisions.md §3, as pure functions over a two-field state.
+// The per-key token bucket (capacity = the plan's requests per minute, refilled continuously at
+// rpm/60 a second, full for a new key), as pure functions over a two-field state.
 
 /**
  * Bucket contents are counted in 1/60,000ths of a token, so a bucket of `rpm` requests a

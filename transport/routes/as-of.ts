@@ -1,4 +1,4 @@
-// `as_of` (decisions §9): the one parameter declaration and the as-of markets the detail and screen routes answer from.
+// `as_of` (the snapshot as a folder cut at that day would give it): the one parameter declaration and the as-of markets the detail and screen routes answer from.
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { AsOfCache } from '../../engine/dataset/as-of.js';

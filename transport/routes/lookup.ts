@@ -1,4 +1,4 @@
-// Market, symbol and limit lookups shared by the routes; each failure is the problem §2 names.
+// Market, symbol and limit lookups shared by the routes; each failure is its catalogue problem (problem.ts).
 
 import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
 import { isMarket } from '../../engine/markets.js';

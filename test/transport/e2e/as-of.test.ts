@@ -1,4 +1,4 @@
-// `as_of=D` (decisions §9) answers exactly what a server loaded with the same snapshot cut at D
+// `as_of=D` answers exactly what a server loaded with the same snapshot cut at D
 // (every row dated after D removed, and symbols with no row left) answers without it: detail,
 // batch detail and screens with bounds and sorts, for days chosen from the data itself.
 

@@ -1,4 +1,4 @@
-// GET /{market}/detail/{symbol} and GET /{market}/detail: every snapshot column, against §6 computed here from the CSV.
+// GET /{market}/detail/{symbol} and GET /{market}/detail: every snapshot column, against the detail columns' rules computed here from the CSV.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -15,7 +15,7 @@ async function get(path: string, message: string, key?: string): Promise<any> {
 }
 
 for (const market of FIXTURE_MARKETS) {
-  test(`${market}: every symbol's detail has every column in spec order, each value as §6 computes it`, async () => {
+  test(`${market}: every symbol's detail has every column in spec order, each value as computed here from the CSV`, async () => {
     for (const symbol of FIX[market].symbols) {
       const body = await get(`/${market}/detail/${symbol}`, `${market}/${symbol}`);
       const exp = { market, symbol, count: 1, data: snapshotRow(market, symbol, SNAPSHOT_COLUMNS) };

@@ -1,4 +1,4 @@
-// Every error of decisions §2 each endpoint can produce (status, code, param), and the order in which the checks run.
+// Every error each endpoint can produce (status, code, param), and the order in which the checks run (route, method, key, rate, quota, parameters, existence).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -93,7 +93,7 @@ test('a screen field holding separators (close|volume) stays unknown after a scr
   assertProblem(await api('/ashare/screen?fields=close%3Evolume&sort=volume'), 400, 'invalid_parameter', 'fields', 'not the memo of close sorted by volume');
 });
 
-// Decisions §1 (revised 2026-11-23): an unknown parameter is a 400 naming it, on every route.
+// An unknown parameter is a 400 naming it, on every route (since 2026-11-23; it used to be ignored).
 // Each route is asked a valid question first, so the 400 comes from the one added name alone.
 const PATH_VALUES: Record<string, string> = { market: 'ashare', symbol: 'sh600001' };
 const REQUIRED_VALUES: Record<string, string> = { symbols: 'sh600001' };

@@ -1,4 +1,4 @@
-// Formats of decisions §1–§2: content types, the problem body, X-Data-Version on every response, nulls for missing values.
+// Formats: content types, the problem body, X-Data-Version on every response, nulls for missing values.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -123,7 +123,7 @@ test('a percent-encoded symbol in the path is decoded', async () => {
 });
 
 test('a 17-digit limit is still a limit above the plan: clamped, not rejected', async () => {
-  await check('/ashare/klines/sh600001?limit=10000000000000000&fields=c', expected('ashare', 'sh600001', { limit: 500, fields: ['close'] }), 'limit 10^16 → 500 (decisions §3 clamps, it does not reject)');
+  await check('/ashare/klines/sh600001?limit=10000000000000000&fields=c', expected('ashare', 'sh600001', { limit: 500, fields: ['close'] }), 'limit 10^16 → 500 (a limit above rows per call is clamped, not rejected)');
 });
 
 for (const adj of ['bfq', 'qfq', 'hfq'] as const) {

@@ -1,4 +1,4 @@
-// Rate limiting and the daily row quota end to end (decisions §3), on an injected clock: a fresh server per test.
+// Rate limiting (a token bucket per key) and the daily row quota end to end, on an injected clock: a fresh server per test.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -286,7 +286,7 @@ test('an unexpected exception is a documented 500 internal_error without a stack
   });
 });
 
-test('while draining, /healthz and API paths are documented 503 shutting_down (decisions §7)', async () => {
+test('while draining, /healthz and API paths are documented 503 shutting_down', async () => {
   server.state.draining = true;
   try {
     for (const [url, plan] of [['/healthz', null], ['/api/v1/markets', 'pro']] as const) {

@@ -1,5 +1,5 @@
 // Limits shared through a real redis-server: two guards stand for two instances, alternating.
-// The figures are checked against the local guard's (decisions §3), which the limits tests pin.
+// The figures are checked against the local guard's, which the limits tests pin.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,0 +1,154 @@
+// Folder READMEs that stay true: each source folder's README.md names every file and subfolder
+// the folder holds, and names nothing the folder does not hold.
+//
+// How a README names an entry: in its `## Files` section (up to the next `#` or `##` heading),
+// every list item or table row whose text starts with a name in backticks names that one entry,
+// and that name must be followed on the same line by what the entry does:
+//
+//   - `server.ts` — the HTTP server …        | `pool/` | the kernel pool … |
+//
+// A file is named as it is spelt (`mdq.fbs`), a subfolder with a trailing slash (`pool/`); one
+// entry per line, only the folder's own children (no paths). The README does not name itself.
+// Everything else in a README (other sections, prose, further names on an entry's line) is free
+// text this test does not read.
+//
+// The source folders: engine/, loaders/, transport/, bench/, deploy/ and scripts/ with every folder
+// below them, plus test/ itself and test/helpers/ (the other test folders mirror the source, one
+// test file per subject). Read from the source tree, not dist/; what .gitignore ignores (dist/,
+// var/, bench/results/, *.log, …) is not there in a fresh clone, so it is neither required nor
+// allowed.
+
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout: this file runs as dist/test/docs/folder-readmes.test.js. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Folders checked with every folder below them. */
+const TREES = ['engine', 'loaders', 'transport', 'bench', 'deploy', 'scripts'];
+/** Folders checked alone. */
+const SINGLE = ['test', 'test/helpers'];
+
+interface IgnoreRule {
+  negated: boolean;
+  dirOnly: boolean;
+  /** Matched against the whole path from the root when the pattern has a slash, else against the last name. */
+  anchored: boolean;
+  pattern: RegExp;
+}
+
+/** The rules of the root .gitignore (the subset of its syntax this repository uses: globs, `!`, trailing `/`). */
+function ignoreRules(): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (let line of readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n')) {
+    line = line.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const negated = line.startsWith('!');
+    if (negated) line = line.slice(1);
+    const dirOnly = line.endsWith('/');
+    if (dirOnly) line = line.slice(0, -1);
+    const anchored = line.includes('/');
+    if (line.startsWith('/')) line = line.slice(1);
+    const source = line
+      .split('')
+      .map((c) => (c === '*' ? '[^/]*' : c === '?' ? '[^/]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+      .join('')
+      .replace(/\[\^\/\]\*\[\^\/\]\*/g, '.*');
+    rules.push({ negated, dirOnly, anchored, pattern: new RegExp(`^${source}$`) });
+  }
+  return rules;
+}
+
+const RULES = ignoreRules();
+
+/** Whether git ignores `path` (relative to the root, `/`-separated); the last matching rule decides. */
+function ignored(path: string, isDir: boolean): boolean {
+  let result = false;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  for (const rule of RULES) {
+    if (rule.dirOnly && !isDir) continue;
+    if (rule.pattern.test(rule.anchored ? path : name)) result = !rule.negated;
+  }
+  return result;
+}
+
+/** The entries a fresh clone has in `folder`: files by name, subfolders as `name/`, sorted; the README left out. */
+function entriesOf(folder: string): string[] {
+  const entries: string[] = [];
+  for (const d of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+    const path = `${folder}/${d.name}`;
+    if (d.name === 'README.md' || ignored(path, d.isDirectory())) continue;
+    entries.push(d.isDirectory() ? `${d.name}/` : d.name);
+  }
+  return entries.sort();
+}
+
+/** `folder` and, for a tree, every folder below it that a fresh clone has. */
+function foldersOf(folder: string, recursive: boolean): string[] {
+  const out = [folder];
+  if (recursive) for (const e of entriesOf(folder)) if (e.endsWith('/')) out.push(...foldersOf(folder + '/' + e.slice(0, -1), true));
+  return out;
+}
+
+interface Named {
+  names: string[];
+  /** Entry lines with no words after the name. */
+  undescribed: string[];
+}
+
+/** What the README's `## Files` section names (see the rule at the top), or null without such a section. */
+function namedIn(readme: string): Named | null {
+  const lines = readme.split('\n');
+  const start = lines.findIndex((l) => /^##\s+Files\s*$/.test(l));
+  if (start < 0) return null;
+  const names: string[] = [];
+  const undescribed: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^#{1,2}\s/.test(line)) break;
+    const entry = /^\s*(?:[-*]|\|)\s*`([^`]+)`(.*)$/.exec(line);
+    if (entry === null) continue;
+    names.push(entry[1]);
+    if (!/\p{L}/u.test(entry[2])) undescribed.push(line);
+  }
+  return { names, undescribed };
+}
+
+const FOLDERS = [...TREES.flatMap((t) => foldersOf(t, true)), ...SINGLE.flatMap((s) => foldersOf(s, false))].filter((f) =>
+  existsSync(join(ROOT, f)),
+);
+
+test('the folders checked are found in the source tree', () => {
+  for (const f of ['engine', 'engine/pool', 'loaders/snapshot', 'transport/admin/assets', 'bench/http', 'test/helpers'])
+    assert.ok(FOLDERS.includes(f), `${f} is among the folders checked`);
+  assert.ok(!FOLDERS.some((f) => f.split('/').includes('dist') || f.split('/').includes('node_modules')), 'no build output');
+});
+
+test('the rule reads list items and table rows of the Files section only', () => {
+  const readme = '# x\n\nProse naming `other.ts`.\n\n## Files\n\n| file | job |\n|---|---|\n| `a.ts` | does a |\n- `b/` — holds b\n- `c.ts`\n\n## More\n\n- `d.ts` — not read\n';
+  assert.deepEqual(namedIn(readme), { names: ['a.ts', 'b/', 'c.ts'], undescribed: ['- `c.ts`'] });
+  assert.equal(namedIn('# x\n\n- `a.ts` — no Files section\n'), null);
+});
+
+for (const folder of FOLDERS) {
+  test(`${folder}/README.md names every file and subfolder of ${folder}/, and nothing else`, () => {
+    const path = join(ROOT, folder, 'README.md');
+    assert.ok(existsSync(path), `${folder}/README.md exists`);
+    const named = namedIn(readFileSync(path, 'utf8'));
+    assert.ok(named !== null, `${folder}/README.md has a "## Files" section`);
+    const present = entriesOf(folder);
+    const problems = {
+      missing: present.filter((e) => !named.names.includes(e)),
+      noLongerThere: named.names.filter((n) => !present.includes(n)),
+      namedTwice: named.names.filter((n, i) => named.names.indexOf(n) !== i),
+      undescribed: named.undescribed,
+    };
+    assert.deepEqual(
+      problems,
+      { missing: [], noLongerThere: [], namedTwice: [], undescribed: [] },
+      `${folder}/README.md names each entry of ${folder}/ once, says what it does, and names nothing else`,
+    );
+  });
+}
