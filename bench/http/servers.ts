@@ -54,12 +54,13 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
  * Our server on 127.0.0.1 and `port` (default 0: a free one), loading `snapshotDir` into
  * `stateDir` (a no-op when already stored; null: the stored edition, as `--state` alone
  * serves it), pinned to `core` once it serves (every thread: pool workers too).
- * `nodeArgs` go before the script (e.g. `--cpu-prof`); `env` is added to this process's.
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`); `env` is added to this process's;
+ * `main` is another build's entry point (default: this one's).
  */
-export async function startOurServer(options: { stateDir: string; snapshotDir: string | null; port?: number; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log }): Promise<RunningServer> {
+export async function startOurServer(options: { stateDir: string; snapshotDir: string | null; port?: number; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log; main?: string }): Promise<RunningServer> {
   const { stateDir, snapshotDir, core, log } = options;
   const snapshot = snapshotDir === null ? [] : ['--snapshot', snapshotDir];
-  const args = [...(options.nodeArgs ?? []), MAIN, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', stateDir, ...snapshot];
+  const args = [...(options.nodeArgs ?? []), options.main ?? MAIN, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', stateDir, ...snapshot];
   // One serving thread unless asked (THREADS defaults to the cores): the comparisons pin the server to one core, like raw uWS.
   const env = { ...process.env, THREADS: '1', ...options.env };
   const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });

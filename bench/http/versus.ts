@@ -1,0 +1,125 @@
+// This build against another (a checkout of an earlier commit, built) in one run, on many distinct
+// requests per case: both servers pinned to the same core, wrk on the other, rounds alternating
+// between them, so a change's cost is a ratio taken under the same conditions.
+//
+//   node dist/bench/http/versus.js --base DIR --base-state DIR --state DIR [--snapshot DIR]
+//                                  [--seconds 5] [--rounds 6] [--uncached]
+//
+// DIR is the other checkout (its dist/ built); each build gets its own state folder (the stored
+// layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
+// rendered (the cold path); by default answers are cached after a warm-up (the warm path).
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { screenQueryString } from '../cases/inputs.js';
+import { stopAll } from './children.js';
+import { choosePinning } from './pinning.js';
+import { DEMO_SNAPSHOT, internalKey, REPO, type RunningServer, startOurServer } from './servers.js';
+import { runWrk } from './wrk.js';
+
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    'base-state': { type: 'string' },
+    state: { type: 'string' },
+    snapshot: { type: 'string', default: DEMO_SNAPSHOT },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '32' },
+    uncached: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+for (const name of ['base', 'base-state', 'state'] as const) if (values[name] === undefined) throw new Error(`--${name} DIR is required`);
+const log = (line: string): void => console.error(`[versus] ${line}`);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** An internal key of `stateDir` made by `root`'s own keys command (kept beside the state, as the bench's). */
+function keyOf(root: string, stateDir: string): string {
+  const file = join(stateDir, 'bench-internal.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const out = execFileSync(process.execPath, [join(root, 'dist/loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'versus bench', '--state', stateDir], { encoding: 'utf8' });
+  const key = out.trim().split('\n').at(-1)!.trim();
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}
+
+function getJson(port: number, path: string, key: string): Promise<any> {
+  return new Promise((done, fail) => {
+    get({ host: '127.0.0.1', port, path, headers: { 'x-api-key': key } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => (res.statusCode === 200 ? done(JSON.parse(text)) : fail(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`))));
+    }).on('error', fail);
+  });
+}
+
+/** Distinct requests per case: K-lines 100 (qfq) and detail of 500 ashare symbols, the screen at 100 offsets. */
+async function casePaths(port: number, key: string): Promise<Record<string, string[]>> {
+  const symbols: string[] = [];
+  for (let offset = 0; symbols.length < 500; offset += 100) {
+    const page = await getJson(port, `/api/v1/ashare/symbols?limit=100&offset=${offset}`, key);
+    for (const row of page.data as { symbol: string }[]) symbols.push(row.symbol);
+    if (page.data.length < 100) break;
+  }
+  const screen = screenQueryString();
+  return {
+    'klines 100 qfq': symbols.map((s) => `/api/v1/ashare/klines/${s}?limit=100&adj=qfq`),
+    detail: symbols.map((s) => `/api/v1/ashare/detail/${s}`),
+    screen: Array.from({ length: 100 }, (_, i) => `/api/v1/ashare/screen?${screen}&offset=${i}`),
+  };
+}
+
+async function main(): Promise<void> {
+  const pin = choosePinning();
+  const baseRoot = resolve(values.base!);
+  const env: Record<string, string> = values.uncached ? { RESPONSE_CACHE_MB: '0' } : {};
+  const snapshotDir = resolve(values.snapshot!);
+  const sides: { label: string; server: RunningServer; key: string }[] = [];
+  for (const [label, root, state] of [['this build', null, values.state!], ['base', baseRoot, values['base-state']!]] as const) {
+    const stateDir = resolve(state);
+    const key = root === null ? await internalKey(stateDir, log) : keyOf(root, stateDir);
+    log(`starting ${label} (state ${stateDir})`);
+    const server = await startOurServer({ stateDir, snapshotDir, core: pin.serverCore, env, log, main: root === null ? undefined : join(root, 'dist/main.js') });
+    sides.push({ label, server, key });
+  }
+  const paths = await casePaths(sides[0].server.port, sides[0].key);
+  const seconds = Number(values.seconds);
+  const rounds = Number(values.rounds);
+  const rows: string[] = [];
+  const result: Record<string, unknown> = {};
+  for (const [name, list] of Object.entries(paths)) {
+    const run = (side: (typeof sides)[number], s: number) =>
+      runWrk({ url: `http://127.0.0.1:${side.server.port}${list[0]}`, connections: Number(values.connections), seconds: s, core: pin.loadCore, headers: { 'x-api-key': side.key }, paths: list });
+    for (const side of sides) await run(side, 2); // warm-up: pages touched, answers cached
+    const rps: Record<string, number[]> = { 'this build': [], base: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+        const w = await run(side, seconds);
+        if (w.non2xx > 0 || w.errors > 0) throw new Error(`${side.label} ${name}: ${w.non2xx} non-2xx answers, ${w.errors} socket errors`);
+        rps[side.label].push(w.rps);
+        log(`${name} / ${side.label} round ${r + 1}: ${Math.round(w.rps)} req/s`);
+      }
+    }
+    const ratios = rps['this build'].map((x, i) => x / rps.base[i]);
+    result[name] = { rps, ratios };
+    rows.push(`| ${name} | ${list.length} | ${Math.round(median(rps['this build'])).toLocaleString('en-US')} | ${Math.round(median(rps.base)).toLocaleString('en-US')} | ${(median(ratios) * 100).toFixed(1)} % | ${ratios.map((x) => (x * 100).toFixed(0)).join(' / ')} |`);
+  }
+  await stopAll();
+  console.log(`This build against ${baseRoot} (${values.uncached ? 'RESPONSE_CACHE_MB=0: every answer rendered' : 'answers cached after a warm-up'}; ${pin.note}; ${rounds} alternating rounds of ${seconds} s, medians)`);
+  console.log('| case | distinct requests | this build req/s | base req/s | this / base | per round (%) |\n|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  mkdirSync(join(REPO, 'bench/results'), { recursive: true });
+  writeFileSync(join(REPO, 'bench/results/versus-latest.json'), JSON.stringify({ base: baseRoot, uncached: values.uncached, result }, null, 2));
+}
+
+process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+await main().catch(async (error: unknown) => {
+  console.error(`[versus] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  await stopAll();
+  process.exitCode = 2;
+});
