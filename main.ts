@@ -139,6 +139,12 @@ const parts: {
   accessLog?: AccessLogType;
 } = {};
 const state: ServerState = { dataset: null, draining: false };
+/**
+ * The other serving threads while they start: a stop in that moment (this thread already
+ * serves) waits for them to listen, then drains them. A thread ended while its server is open
+ * would abort the process (uv_loop_close with open handles), not exit.
+ */
+let threadsStarting: Promise<Threads> | null = null;
 
 /** Longest a drain may take before the process exits anyway (the usage flush included). */
 const DRAIN_LIMIT_MS = 9000;
@@ -156,7 +162,7 @@ async function stop(signal: string): Promise<void> {
     return;
   }
   stopping = true;
-  const { server, threads, kernels, mirror, sync, store, operator } = parts;
+  const { server, kernels, mirror, sync, store, operator } = parts;
   log(server === undefined ? `${signal} during start: stopping before serving` : `${signal}: draining`);
   state.draining = true;
   setTimeout(() => {
@@ -169,6 +175,7 @@ async function stop(signal: string): Promise<void> {
     server.close();
     // Requests already sent on open connections are answered 503 (Connection: close) rather
     // than cut off: give them a moment to arrive before the process takes the sockets down.
+    const threads = parts.threads ?? (await threadsStarting?.catch(() => undefined));
     const othersDrained = threads?.drain();
     await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
     await server.idle();
@@ -292,7 +299,7 @@ if (otherThreads > 0) {
   const forwardToken = randomBytes(16).toString('hex');
   acceptForwarded(forwardToken);
   const { quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel } = settings;
-  threads = parts.threads = await ServingThreads.start(
+  threads = parts.threads = await (threadsStarting = ServingThreads.start(
     otherThreads,
     {
       settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
@@ -311,7 +318,7 @@ if (otherThreads > 0) {
       destination.flushSync();
       process.exit(1);
     },
-  );
+  ));
 }
 // From now on every publication reaches the other serving threads and the pool's workers too.
 editions.attach({

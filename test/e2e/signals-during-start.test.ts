@@ -7,6 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { freePort } from '../helpers/nginx.js';
 import { MAIN_JS } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
@@ -30,8 +31,11 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(state: string): Started {
-  const child = spawn(process.execPath, [MAIN_JS, '--port', '0', '--host', '127.0.0.1', '--state', state, '--snapshot', demo], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(state: string, options: { port?: number; env?: Record<string, string> } = {}): Started {
+  const child = spawn(process.execPath, [MAIN_JS, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', state, '--snapshot', demo], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const lines: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
     let rest = '';
@@ -102,3 +106,20 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     assert.ok(s.lines.some((l) => l.includes(`${signal} during start`)), `the stop is logged:\n${s.lines.join('\n')}`);
   });
 }
+
+test('a SIGTERM as soon as /readyz answers, while the other serving threads still start: they listen, then drain; exit 0, not an abort', async () => {
+  const port = await freePort();
+  const s = start(join(work, 'state-ready'), { port, env: { THREADS: '2' } });
+  running.push(s.child);
+  for (;;) {
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) break;
+    assert.equal(s.child.exitCode, null, `the server exited while starting:\n${s.lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  assert.equal(serving(s.lines), false, 'the signal is sent before the other thread listens (the server says it serves once all do)');
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0, `exit 0 (a drain), not killed:\n${s.lines.join('\n')}`);
+  assert.equal(s.child.signalCode, null);
+  assert.ok(s.lines.some((l) => l.includes('drained; bye')), `the drain is logged:\n${s.lines.join('\n')}`);
+});
