@@ -1,11 +1,12 @@
-// The OpenAPI 3.1 document, read from the route declarations and the shapes' schemas: nothing here restates a parameter.
+// The OpenAPI 3.1 document, read from the route declarations, the shapes' schemas and the format registry: nothing here restates a parameter or a format.
 
 import { MARKETS } from '../engine/markets.js';
 import { DEFAULT_PLANS, type Plans } from '../engine/plans.js';
+import { FORMAT_NAMES, FORMATS } from './answers/formats/index.js';
 import { Guard } from './guard/guard.js';
-import { FORMATS } from './http/negotiate.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
 import { PROBLEMS, type ProblemCode } from './problem.js';
+import { JSON_TYPE } from './respond.js';
 import type { Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS, type SchemaName } from './schemas/responses.js';
@@ -37,11 +38,6 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
   not_ready: 'no snapshot is loaded yet (`Retry-After`)',
   limits_unavailable: 'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served (`Retry-After`)',
-};
-
-/** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds. */
-const FLATBUFFER_TABLES: Partial<Record<SchemaName, string>> = {
-  markets: 'Markets', symbols: 'Symbols', klines: 'Klines', klinesBatch: 'KlinesBatch', detail: 'Detail', detailBatch: 'DetailBatch', screen: 'Screen', macro: 'Macro', quota: 'Quota',
 };
 
 // ---- components -----------------------------------------------------------------------
@@ -131,20 +127,10 @@ function errorResponses(route: Route): Record<string, Json> {
   return out;
 }
 
-/** The 200's content: every format of the shape, the JSON one with the route's example. */
+/** The 200's content: every format the shape offers, in registry order, under its Content-Type (the JSON one with the route's example). */
 function contentOf(route: Route): Json {
-  const shape = route.shape.name;
-  const content: Json = {
-    [FORMATS.json]: { schema: schemaRef(shape), example: route.example },
-    // A Media Type Object has no `description` in OpenAPI 3.1: the note sits on the schema, beside its $ref.
-    [FORMATS.msgpack]: { schema: { ...schemaRef(shape), description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).' } },
-    [FORMATS.flatbuffers]: {
-      schema: { type: 'string', format: 'binary', description: `A FlatBuffer whose root is table \`mdq.${FLATBUFFER_TABLES[shape]}\` of /api/v1/schema.fbs.` },
-    },
-  };
-  if (route.shape.csv !== null) {
-    content[FORMATS.csv] = { schema: { type: 'string', description: 'RFC 4180 CSV: a header row of the row keys, one CRLF line per row, nulls as empty cells.' } };
-  }
+  const content: Json = {};
+  for (const f of FORMATS) if (f.refusal(route.shape) === null) content[f.contentType] = f.openApi(route.shape, schemaRef(route.shape.name), route.example);
   return content;
 }
 
@@ -199,7 +185,7 @@ function unauthenticatedPaths(): Record<string, Json> {
     tags: ['Service'],
     security: [],
     responses: {
-      '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [FORMATS.json]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
+      '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [JSON_TYPE]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
       '503': problemResponse(503, ['not_ready', 'shutting_down'], ['Retry-After']),
     },
   };
@@ -210,7 +196,7 @@ function unauthenticatedPaths(): Record<string, Json> {
       ...outsideBase,
       get: {
         operationId: 'live', summary: 'Liveness: the process is up', description: 'Needs no key. 200 whenever the process can answer, draining included.', tags: ['Service'], security: [],
-        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [FORMATS.json]: { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }, example: { status: 'ok' } } } } },
+        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [JSON_TYPE]: { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }, example: { status: 'ok' } } } } },
       },
     },
     '/version': {
@@ -222,7 +208,7 @@ function unauthenticatedPaths(): Record<string, Json> {
             description: 'OK',
             headers: headerRefs('X-Request-Id'),
             content: {
-              [FORMATS.json]: {
+              [JSON_TYPE]: {
                 schema: { type: 'object', properties: { version: { type: 'string' }, commit: { type: 'string' }, node: { type: 'string' }, data_version: { type: ['string', 'null'] } }, required: ['version', 'commit', 'node', 'data_version'] },
                 example: { version: '0.1.0', commit: '3eb77b5', node: 'v20.20.2', data_version: '2025-06-30.aff0387e12bc' },
               },
@@ -238,7 +224,7 @@ function unauthenticatedPaths(): Record<string, Json> {
         responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' }, example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12' } } } },
       },
     },
-    '/openapi.json': plain('openapi', 'This OpenAPI document', FORMATS.json, { type: 'object', description: 'An OpenAPI 3.1 document' }, { openapi: '3.1.0' }, 'Service'),
+    '/openapi.json': plain('openapi', 'This OpenAPI document', JSON_TYPE, { type: 'object', description: 'An OpenAPI 3.1 document' }, { openapi: '3.1.0' }, 'Service'),
     '/schema.fbs': plain('flatbuffersSchema', 'The FlatBuffers schema of `format=flatbuffers` answers', 'text/plain; charset=utf-8', { type: 'string' }, 'namespace mdq;', 'Service'),
   };
 }
@@ -259,7 +245,7 @@ const infoDescription = (plans: Plans): string => [
   '',
   plansText(plans),
   '',
-  'Formats: `format=json|msgpack|flatbuffers|csv`, or `Accept` (the parameter wins; JSON for `*/*` or no `Accept`; 406 when nothing offered is acceptable). Encodings: `br` and `gzip` by `Accept-Encoding`. Every 200 has a strong `ETag`; `If-None-Match` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).',
+  'Formats: `format=' + FORMAT_NAMES.join('|') + '`, or `Accept` (the parameter wins; JSON for `*/*` or no `Accept`; 406 when nothing offered is acceptable). Encodings: `br` and `gzip` by `Accept-Encoding`. Every 200 has a strong `ETag`; `If-None-Match` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).',
   '',
   'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
   '',

@@ -7,11 +7,12 @@ import type { Registry } from 'prom-client';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { Plan } from '../engine/plans.js';
+import { FORMAT_OF, type Format } from './answers/formats/index.js';
 import type { Guard, KeyState, Verdict } from './guard/guard.js';
 import { LimitsUnavailable } from './guard/shared-limits.js';
 import { contentEtag, etagOf, noneMatch } from './http/conditional.js';
 import { Cors } from './http/cors.js';
-import { type Encoding, type Format, negotiateEncoding, negotiateFormat } from './http/negotiate.js';
+import { type Encoding, negotiateEncoding, negotiateFormat, NO_FORMAT } from './http/negotiate.js';
 import { framingProblem, requestFramingProblem } from './http/framing.js';
 import { answerIfOpen, guardHandlers } from './http/guarded-app.js';
 import { requestIdOf } from './http/request-id.js';
@@ -198,7 +199,6 @@ const healthJson = compileJson(SCHEMAS.health);
 
 /** A body as one run of bytes (a view of the reused assembly buffer for pieces: valid until the next assembly). */
 const bytesOf = (body: string | Buffer | BodyPart[]): Buffer => (typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body);
-const NO_FORMAT = 'no response format matches Accept (application/json, application/msgpack, application/x-flatbuffers, text/csv; or format=)';
 
 /**
  * No `uWebSockets: 20` field on answers: uWS.js's switch for its loop's `noMark` (the build has no
@@ -505,7 +505,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const { params, query, p } = parseRequest(route, dataset!, rawParams, rawQuery);
       const format = (p.format as Format | null) ?? acceptFormat;
       if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
-      if (format === 'csv' && route.shape.csv === null) throw new Problem('not_acceptable', 'CSV is not offered for this answer: it has no rows');
+      const refusal = FORMAT_OF[format].refusal(route.shape); // e.g. CSV of an answer without rows
+      if (refusal !== null) throw new Problem('not_acceptable', refusal);
       let abort: AbortController | null = null;
       const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
       const reply = route.handle({ dataset: dataset!, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);

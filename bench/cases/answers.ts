@@ -2,8 +2,8 @@
 
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { DEFAULT_PLANS, type Plan } from '../../engine/plans.js';
+import { FORMAT_OF, type Format } from '../../transport/answers/formats/index.js';
 import { Guard } from '../../transport/guard/guard.js';
-import type { Format } from '../../transport/http/negotiate.js';
 import { parseRequest, type Reply, type Route } from '../../transport/route.js';
 import { routesFor } from '../../transport/routes/index.js';
 import { assemble } from '../../transport/serialise/assemble.js';
@@ -46,7 +46,7 @@ export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = DEF
 }
 
 /** True when the reply's shape offers `format` (CSV needs rows: the server answers 406 otherwise). */
-export const offers = (reply: Reply, format: Format): boolean => format !== 'csv' || reply.shape.csv !== null;
+export const offers = (reply: Reply, format: Format): boolean => FORMAT_OF[format].refusal(reply.shape) === null;
 
 /** The body of `reply` in `format` as the server sends it uncompressed, in memory of its own (render may hand out a reused buffer). */
 export function bodyOf(reply: Reply, format: Format): Buffer {

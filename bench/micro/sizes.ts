@@ -1,14 +1,15 @@
 // Bytes of each answer class in each format, uncompressed and with the service's gzip and br, rendered in-process.
 
 import type { Dataset } from '../../engine/dataset/dataset.js';
-import type { Format } from '../../transport/http/negotiate.js';
+import { type Format, FORMAT_NAMES } from '../../transport/answers/formats/index.js';
 import { BROTLI_QUALITY, compress, GZIP_LEVEL, MIN_COMPRESSED_BYTES } from '../../transport/serialise/encode.js';
 import { bodyOf, offers } from '../cases/answers.js';
 import { thousands } from '../cases/case.js';
 import { type Question, repliesOf } from '../cases/formats.js';
 import { alignedTable } from './table.js';
 
-export const SIZE_FORMATS: readonly Format[] = ['json', 'msgpack', 'flatbuffers', 'csv'];
+/** Every format of the registry, in its order. */
+export const SIZE_FORMATS: readonly Format[] = FORMAT_NAMES;
 
 /** Body bytes of one answer in one format; null when the shape does not offer the format (CSV of a rowless answer). */
 export interface FormatSize {

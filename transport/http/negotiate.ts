@@ -1,33 +1,24 @@
 // Content negotiation: the format (`format=` or `Accept`) and the encoding (`Accept-Encoding`).
 
+import { FORMAT_NAMES, FORMATS, type Format } from '../answers/formats/index.js';
 import { optionalOneOf } from '../params/declare.js';
 
-/** The formats every data route answers, with their content types, in the server's order of preference. */
-export const FORMATS = {
-  json: 'application/json; charset=utf-8',
-  msgpack: 'application/msgpack',
-  flatbuffers: 'application/x-flatbuffers',
-  csv: 'text/csv; charset=utf-8',
-} as const;
-export type Format = keyof typeof FORMATS;
-const FORMAT_NAMES = Object.keys(FORMATS) as Format[];
-
-/** Media types (lower case, no parameters) that name each format; `application/x-msgpack` is msgpack's older name. */
-const MEDIA_TYPES: Record<string, Format> = {
-  'application/json': 'json',
-  'application/msgpack': 'msgpack',
-  'application/x-msgpack': 'msgpack',
-  'application/x-flatbuffers': 'flatbuffers',
-  'text/csv': 'csv',
-};
+/** Media types (lower case, no parameters) that name each format, from the registry at load. */
+const MEDIA_TYPES: Record<string, Format> = {};
+for (const f of FORMATS) for (const media of f.mediaTypes) MEDIA_TYPES[media] = f.name;
 /** `type/*` ranges that cover each format: `application/*` covers JSON, msgpack and flatbuffers, `text/*` CSV. */
 const WILDCARDS: Record<string, Format[]> = {};
 for (const [media, format] of Object.entries(MEDIA_TYPES)) (WILDCARDS[`${media.split('/')[0]}/*`] ??= []).push(format);
+/** What Accept without a well-formed range gets: the registry's first format. */
+const DEFAULT_FORMAT = FORMAT_NAMES[0];
 
 export const FORMAT_PARAM = optionalOneOf(
   FORMAT_NAMES,
-  'Response format; wins over `Accept`. json (application/json), msgpack (application/msgpack), flatbuffers (application/x-flatbuffers, schema at /api/v1/schema.fbs), csv (text/csv; not for /quota).',
+  `Response format; wins over \`Accept\`. ${FORMATS.map((f) => `${f.name} (${f.paramDoc})`).join(', ')}.`,
 );
+
+/** The 406 detail when neither `format=` nor `Accept` names a format offered. */
+export const NO_FORMAT = `no response format matches Accept (${FORMATS.map((f) => f.mediaTypes[0]).join(', ')}; or format=)`;
 
 /** A q-value: 0 … 1 with at most three decimals (RFC 9110 §12.4.2), or NaN when malformed. */
 function qValue(params: string[]): number {
@@ -54,8 +45,9 @@ function entries(header: string): { token: string; params: string[] }[] {
 /**
  * The format `accept` asks for: for each format the q of the most specific media range
  * that matches it (`type/subtype` over `type/*` over `*\/*`), the highest q > 0 winning;
- * ties go to the range listed first, then to JSON, msgpack, flatbuffers, CSV. No header,
- * or one with no well-formed range, means JSON; null means nothing acceptable (406).
+ * ties go to the range listed first, then to the registry's order (JSON, msgpack, flatbuffers,
+ * CSV). No header, or one with no well-formed range, means the first (JSON); null means nothing
+ * acceptable (406).
  */
 export function formatFromAccept(accept: string): Format | null {
   let best: Format | null = null;
@@ -67,7 +59,7 @@ export function formatFromAccept(accept: string): Format | null {
     if (ok) wellFormed++;
     return ok;
   });
-  if (wellFormed === 0) return 'json';
+  if (wellFormed === 0) return DEFAULT_FORMAT;
   for (const format of FORMAT_NAMES) {
     let q = -1;
     let at = Infinity;

@@ -1,8 +1,9 @@
 // Whole answers per Dataset: a request's body is a pure function of the immutable Dataset,
 // the route, the plan and the raw request text, so a repeated request is one Map lookup.
 
+import type { Format } from '../answers/formats/index.js';
 import { hash53 } from '../http/conditional.js';
-import type { Encoding, Format } from '../http/negotiate.js';
+import type { Encoding } from '../http/negotiate.js';
 import type { HeaderBlock } from '../respond.js';
 import { assemble, type BodyPart } from './assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from './encode.js';

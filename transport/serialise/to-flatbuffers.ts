@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { Builder, type Offset } from 'flatbuffers';
 import { KLINE_FIELDS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
+import type { MacroReleaseValue, MacroValue, MarketInfoValue, MarketsValue, SymbolInfoValue, SymbolsValue } from '../shapes/plain.js';
 import type { ShapeName } from '../shapes/shape.js';
 
 /** The shapes answered as FlatBuffers: every data shape (problem and health bodies stay JSON). */
@@ -244,9 +245,6 @@ function screen(v: ScreenValue): Offset {
 
 // ---- listings, macro, quota -----------------------------------------------------------
 
-interface MarketsValue { count: number; data: MarketInfoValue[] }
-interface MarketInfoValue { market: string; symbols: number; rows: number; start_date: string | null; end_date: string | null }
-
 function marketInfo(m: MarketInfoValue): Offset {
   const [market, start, end] = [text(m.market), text(m.start_date), text(m.end_date)];
   builder.startObject(MARKET_INFO.size);
@@ -265,9 +263,6 @@ function markets(v: MarketsValue): Offset {
   addOffset(MARKETS.at.data, data);
   return builder.endObject();
 }
-
-interface SymbolsValue { market: string; total: number; count: number; limit: number; offset: number; data: SymbolInfoValue[] }
-interface SymbolInfoValue { symbol: string; name: string | null }
 
 function symbolInfo(s: SymbolInfoValue): Offset {
   const [symbol, name] = [text(s.symbol), text(s.name)];
@@ -290,10 +285,8 @@ function symbols(v: SymbolsValue): Offset {
   return builder.endObject();
 }
 
-interface MacroValue { count: number; total: number; limit: number; offset: number; data: { indicator: string; date: string; data: Record<string, number | null> }[] }
-
 /** One release: the JSON `data` object as parallel keys and values (NaN for null), key order kept. */
-function macroRow(row: MacroValue['data'][number]): Offset {
+function macroRow(row: MacroReleaseValue): Offset {
   const entries = Object.entries(row.data);
   const [indicator, date, keys] = [text(row.indicator), text(row.date), texts(entries.map(([key]) => key))];
   const values = doubles(entries.length, (i) => entries[i][1]);

@@ -14,10 +14,20 @@ function plainShape<V>(name: ShapeName, schema: Schema, csv: ((value: V) => CsvT
   return { name, schema, json: (value) => toJson(value), value: (value) => value, csv };
 }
 
+/** The markets answer's value (JSON, msgpack and FlatBuffers all write this one type). */
 export interface MarketsValue {
   count: number;
-  data: { market: string; symbols: number; rows: number; start_date: string | null; end_date: string | null }[];
+  data: MarketInfoValue[];
 }
+
+/** One market of the markets answer (a type, not an interface: `rowsOf` reads it as a record). */
+export type MarketInfoValue = {
+  market: string;
+  symbols: number;
+  rows: number;
+  start_date: string | null;
+  end_date: string | null;
+};
 
 export const marketsShape = plainShape<MarketsValue>(
   'markets',
@@ -25,14 +35,21 @@ export const marketsShape = plainShape<MarketsValue>(
   (v) => rowsOf(v.data, ['market', 'symbols', 'rows', 'start_date', 'end_date']),
 );
 
+/** The symbols answer's value. */
 export interface SymbolsValue {
   market: string;
   total: number;
   count: number;
   limit: number;
   offset: number;
-  data: { symbol: string; name: string | null }[];
+  data: SymbolInfoValue[];
 }
+
+/** One listed symbol (a type, as `MarketInfoValue`). */
+export type SymbolInfoValue = {
+  symbol: string;
+  name: string | null;
+};
 
 export const symbolsShape = plainShape<SymbolsValue>(
   'symbols',
@@ -40,12 +57,20 @@ export const symbolsShape = plainShape<SymbolsValue>(
   (v) => rowsOf(v.data, ['symbol', 'name']),
 );
 
+/** The macro answer's value. */
 export interface MacroValue {
   count: number;
   total: number;
   limit: number;
   offset: number;
-  data: { indicator: string; date: string; data: Record<string, number | null> }[];
+  data: MacroReleaseValue[];
+}
+
+/** One release of one indicator: its series keys and values (null: missing). */
+export interface MacroReleaseValue {
+  indicator: string;
+  date: string;
+  data: Record<string, number | null>;
 }
 
 /** Macro rows in CSV: indicator, date, then one column per series key of the page (first seen first). */
