@@ -14,7 +14,7 @@ import { MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 
 const API_BASE = '/api/v1';
 
-/** When each problem code is answered; typed so a new catalogue code needs a line here. */
+/** When each problem code is answered; typed so a new catalogue code needs a line here. `whenOf` adds Retry-After where the catalogue has it. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
   invalid_parameter: 'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
   unknown_market: '`{market}` is not one of ' + MARKETS.join(', '),
@@ -28,17 +28,22 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   macro_not_ready: 'the loaded snapshot holds no macro data',
   method_not_allowed: 'a method other than GET or OPTIONS (`Allow` lists them)',
   not_acceptable: 'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
-  rate_limited: "the key's requests-per-minute bucket is empty (`Retry-After`)",
-  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (`Retry-After`)',
+  rate_limited: "the key's requests-per-minute bucket is empty",
+  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows',
   header_too_large: 'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   http_version_not_supported: 'a request line naming an HTTP version other than 1.0 or 1.1; answered by nginx in front (deploy/nginx.conf)',
   internal_error: 'an unexpected error; it is logged with the request id, no stack trace is answered',
-  shutting_down: 'the server is draining before exit (`Retry-After`)',
-  deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned (`Retry-After`)',
+  shutting_down: 'the server is draining before exit',
+  deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
-  not_ready: 'no snapshot is loaded yet (`Retry-After`)',
-  limits_unavailable: 'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served (`Retry-After`)',
+  not_ready: 'no snapshot is loaded yet',
+  limits_unavailable: 'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served',
 };
+
+/** The code's answers carry Retry-After (problem.ts). */
+const waits = (code: ProblemCode): boolean => 'retryAfter' in PROBLEMS[code];
+/** When `code` is answered, with the Retry-After it carries. */
+const whenOf = (code: ProblemCode): string => (waits(code) ? `${PROBLEM_WHEN[code]} (\`Retry-After\`)` : PROBLEM_WHEN[code]);
 
 // ---- components -----------------------------------------------------------------------
 
@@ -93,9 +98,10 @@ const HEADER_PARAMS: Json[] = [
 
 // ---- responses ------------------------------------------------------------------------
 
-/** One error response: the Problem schema narrowed to this status and these codes. */
+/** One error response: the Problem schema narrowed to this status and these codes; `headers` besides X-Request-Id, and Retry-After when a code carries it. */
 function problemResponse(status: number, codes: ProblemCode[], headers: string[]): Json {
-  const lines = codes.map((c) => `- \`${c}\`: ${PROBLEM_WHEN[c]}`);
+  const lines = codes.map((c) => `- \`${c}\`: ${whenOf(c)}`);
+  if (codes.some(waits)) headers = [...headers, 'Retry-After'];
   const first = codes[0];
   return {
     description: `${PROBLEMS[first].title}. \`code\` is one of:\n${lines.join('\n')}`,
@@ -121,7 +127,7 @@ function errorResponses(route: Route): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [status, group] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     // Past the key check every answer carries the limit headers; a 401 or 503 comes before it.
-    const headers = status === 503 ? ['Retry-After'] : status === 401 ? ['X-Data-Version'] : status === 429 ? ['X-Data-Version', ...LIMIT_HEADERS, 'Retry-After'] : ['X-Data-Version', ...LIMIT_HEADERS];
+    const headers = status === 503 ? [] : status === 401 ? ['X-Data-Version'] : ['X-Data-Version', ...LIMIT_HEADERS];
     out[String(status)] = problemResponse(status, group, headers);
   }
   return out;
@@ -186,7 +192,7 @@ function unauthenticatedPaths(): Record<string, Json> {
     security: [],
     responses: {
       '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [JSON_TYPE]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
-      '503': problemResponse(503, ['not_ready', 'shutting_down'], ['Retry-After']),
+      '503': problemResponse(503, ['not_ready', 'shutting_down'], []),
     },
   };
   return {
@@ -249,7 +255,7 @@ const infoDescription = (plans: Plans): string => [
   '',
   'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
   '',
-  ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${PROBLEM_WHEN[c]}`),
+  ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${whenOf(c)}`),
 ].join('\n');
 
 /** The complete OpenAPI 3.1 document of the API, served at /api/v1/openapi.json; its description lists `plans` (the plans in force). */

@@ -1,11 +1,10 @@
 // The one way a response leaves: cork → status → headers → end (the socket discipline of style.md).
 
 import type { HttpResponse } from 'uWebSockets.js';
-import { Problem, STATUS_LINES } from './problem.js';
+import { Problem, PROBLEM_TYPE, STATUS_LINES } from './problem.js';
 import { assemble, type BodyPart } from './serialise/assemble.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-export const PROBLEM_TYPE = 'application/problem+json';
 
 /** Response headers as a flat list: name, value, name, value, … (no object per response). */
 export type HeaderList = string[];
@@ -59,12 +58,16 @@ export function send(res: HttpResponse, status: number, contentType: string, bod
   sendBlock(res, status, { name: 'content-type', value: contentType }, body, headers, close, headOnly);
 }
 
-/** Writes a problem+json response with its own extra headers (Retry-After, Allow) added; `instance` is the request id. Returns the body. */
+/**
+ * Writes a problem+json response: `headers` (this request's), then the problem's own from the
+ * catalogue (Retry-After, Allow, …); closes the connection when asked or when the code always
+ * does. `instance` is the request id. Returns the body.
+ */
 export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false, instance?: string): string {
-  for (const [name, value] of Object.entries(problem.headers)) headers.push(name, value);
-  const body = problem.body(instance);
-  send(res, problem.status, PROBLEM_TYPE, body, headers, close, headOnly);
-  return body;
+  const answer = problem.answer(instance);
+  for (const part of answer.headers) headers.push(part);
+  send(res, answer.status, PROBLEM_TYPE, answer.body, headers, close || answer.close, headOnly);
+  return answer.body;
 }
 
 /** Writes a response without a body or Content-Length (204, 304): status and headers only. */

@@ -254,7 +254,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   function internalError(error: unknown, route: string, requestId: string): Problem {
     const err = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
     logger?.error({ request_id: requestId, route, err }, 'internal error');
-    return new Problem('internal_error', 'an unexpected error occurred; it has been logged');
+    return new Problem('internal_error');
   }
   const vary = cors.vary;
 
@@ -263,7 +263,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   function limitsUnavailable(error: LimitsUnavailable): Problem {
     const t = performance.now();
     if (t - limitsLoggedAt >= 1000) (limitsLoggedAt = t), logger?.error({ err: { message: error.message } }, 'limits unavailable: limited keys are refused 503 until the store answers');
-    return new Problem('limits_unavailable', 'the shared limits store cannot be reached; retry shortly').withHeader('retry-after', '1');
+    return new Problem('limits_unavailable');
   }
 
   /**
@@ -391,8 +391,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const fail = (error: unknown, figures: Verdict | null): void => {
       const problem = error instanceof Problem ? error : error instanceof LimitsUnavailable ? limitsUnavailable(error) : internalError(error, route.pattern, requestId);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
-      const close = state.draining || problem === misframed; // Connection: close
-      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), close, false, requestId);
+      // Connection: close while draining, and after a problem whose code always closes (a misframed request).
+      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId);
       observed(routeIndex, problem.status, key, 0, body, started, nowMs, requestId);
     };
 
@@ -462,8 +462,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
     try {
       if (misframed !== null) throw misframed;
-      if (dataset === null) throw new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
-      if (state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
+      if (dataset === null) throw new Problem('not_ready');
+      if (state.draining) throw new Problem('shutting_down');
       if (route.auth) {
         key = guard.authenticate(presented);
         if (key === null) throw new Problem('unauthorized', unauthorizedDetail(presented));
@@ -482,7 +482,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
     /** A 429 when the verdict refuses. */
     function refuseIf(v: Verdict | null): void {
-      if (v !== null && !v.ok) throw new Problem(v.code!, v.code === 'rate_limited' ? 'request rate above the plan' : 'no rows left today').withHeader('retry-after', String(v.retryAfter));
+      if (v !== null && !v.ok) throw new Problem(v.code!, undefined, { retryAfter: v.retryAfter });
     }
 
     /** The kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
@@ -574,7 +574,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         if (answered) return;
         answered = true;
         abort();
-        fail(new Problem('deadline_exceeded', `the request took longer than ${deadlineMs} ms`).withHeader('retry-after', '1'), figures);
+        fail(new Problem('deadline_exceeded', `the request took longer than ${deadlineMs} ms`), figures);
       }, deadlineMs);
       pending
         .then(
@@ -614,18 +614,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const made = misframed ?? make(req);
     const headOnly = req.getMethod() === 'head';
     if (made instanceof Problem) {
-      const body = sendProblem(res, made, headers, state.draining || made === misframed, headOnly, requestId);
+      const body = sendProblem(res, made, headers, state.draining, headOnly, requestId);
       return observed(route, made.status, null, 0, body, started, nowMs, requestId);
     }
     send(res, 200, made.type, made.body, headers, state.draining, headOnly);
     observed(route, 200, null, 0, made.body, started, nowMs, requestId);
   };
-  const notAllowed = (route: number, allow: string) => plain(route, true, () => new Problem('method_not_allowed', `only ${allow} is served`).withHeader('allow', allow));
+  const notAllowed = (route: number, allow: string) => plain(route, true, () => new Problem('method_not_allowed', `only ${allow} is served`, { allow }));
   const preflight = (route: number) => (res: HttpResponse, req: HttpRequest): void => {
     const started = performance.now();
     const { headers, requestId } = plainHeaders(req, false);
     const misframed = requestFramingProblem(req, strictFraming(route));
-    if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
+    if (misframed !== null) return observed(route, misframed.status, null, 0, sendProblem(res, misframed, headers, false, false, requestId), started, now(), requestId);
     headers.push('allow', 'GET, OPTIONS');
     cors.preflight(req.getHeader('origin'), headers);
     sendEmpty(res, 204, headers);
@@ -647,8 +647,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   }
   /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
   const readiness = (): Problem | { type: string; body: string } => {
-    if (state.draining) return new Problem('shutting_down', 'the server is draining').withHeader('retry-after', '1');
-    if (state.dataset === null) return new Problem('not_ready', 'no snapshot is loaded yet').withHeader('retry-after', '1');
+    if (state.draining) return new Problem('shutting_down');
+    if (state.dataset === null) return new Problem('not_ready');
     return { type: JSON_TYPE, body: healthJson({ status: 'ok', data_version: state.dataset.version }) };
   };
   servePlain('/healthz', true, readiness);
@@ -690,7 +690,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const started = performance.now();
       const { headers, requestId } = plainHeaders(req, false);
       const misframed = requestFramingProblem(req, true);
-      if (misframed !== null) return observed(route, 400, null, 0, sendProblem(res, misframed, headers, true, false, requestId), started, now(), requestId);
+      if (misframed !== null) return observed(route, misframed.status, null, 0, sendProblem(res, misframed, headers, false, false, requestId), started, now(), requestId);
       let aborted = false;
       res.onAborted(() => (aborted = true));
       const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);

@@ -1,10 +1,10 @@
-// The problem catalogue: every code's status and title, and the RFC 9457 body each renders.
+// The problem catalogue: every code's status, title and headers, and the RFC 9457 answer each renders.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { badParam, Problem, PROBLEMS, type ProblemCode, STATUS_LINES } from '../../transport/problem.js';
+import { badParam, Problem, PROBLEMS, type ProblemCode, type ProblemEntry, STATUS_LINES } from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
 /**
@@ -118,8 +118,38 @@ test('badParam is a 400 invalid_parameter naming the parameter', () => {
   assert.equal(JSON.parse(problem.body()).param, 'limit');
 });
 
-test('withHeader adds response headers without touching the body', () => {
-  const problem = new Problem('rate_limited', 'd').withHeader('retry-after', '3');
-  assert.deepEqual(problem.headers, { 'retry-after': '3' });
+test('a Retry-After given per answer is whole seconds, at least 1, a header and not in the body', () => {
+  const problem = new Problem('rate_limited', 'd', { retryAfter: 3 });
+  assert.deepEqual(problem.headers, ['retry-after', '3']);
   assert.equal('retry-after' in JSON.parse(problem.body()), false);
+  assert.deepEqual(new Problem('quota_exhausted', 'd', { retryAfter: 2.001 }).headers, ['retry-after', '3'], 'rounded up');
+  assert.deepEqual(new Problem('rate_limited', 'd', { retryAfter: 0.2 }).headers, ['retry-after', '1'], 'at least 1');
+});
+
+test('every code carries the headers its catalogue entry names, and no other', () => {
+  for (const code of CODES) {
+    const entry: ProblemEntry = PROBLEMS[code];
+    const fixed = Object.entries(entry.headers ?? {}).flat();
+    if (typeof entry.retryAfter === 'number') fixed.push('retry-after', String(entry.retryAfter));
+    assert.deepEqual(new Problem(code, 'd').headers, fixed, `${code}: the fixed headers`);
+    const given = [...fixed];
+    if (entry.retryAfter === 'given') given.push('retry-after', '7');
+    if (entry.allow === 'given') given.push('allow', 'GET, OPTIONS');
+    assert.deepEqual(new Problem(code, 'd', { retryAfter: 7, allow: 'GET, OPTIONS' }).headers, given, `${code}: given values only where the entry takes them`);
+  }
+});
+
+test('answer() is the status, headers and body, and closes the connection only where the catalogue says', () => {
+  for (const code of CODES) {
+    const problem = new Problem(code, 'd', 'p');
+    const answer = problem.answer('req-1');
+    assert.deepEqual(answer, { status: PROBLEMS[code].status, headers: problem.headers, body: problem.body('req-1'), close: code === 'malformed_request' }, code);
+  }
+});
+
+test('a code worded one way in the catalogue answers that detail when none is given', () => {
+  for (const code of CODES) {
+    const entry: ProblemEntry = PROBLEMS[code];
+    if (entry.detail !== undefined) assert.equal(new Problem(code).detail, entry.detail, code);
+  }
 });

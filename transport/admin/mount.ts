@@ -36,7 +36,7 @@ export function createAdmin(deps: AdminDeps): Admin {
     body.catch(() => {}); // a refused request may never look at its body
     void (async () => {
       try {
-        if (deps.state.draining) throw new Problem('shutting_down', 'the server is shutting down').withHeader('retry-after', '1');
+        if (deps.state.draining) throw new Problem('shutting_down');
         const nowMs = rt.now();
         // Order (after framing and Host, checked by `checked`): Origin (403) → session (401) → CSRF token (403) → body (400) → the action.
         if (route.guard !== 'none') checkOrigin(r, rt.origin, rt.tls);
@@ -52,7 +52,7 @@ export function createAdmin(deps: AdminDeps): Admin {
           return;
         }
         rt.log(`dashboard: internal error on ${route.pattern}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        reply.problem(new Problem('internal_error', 'an unexpected error occurred; it has been logged'));
+        reply.problem(new Problem('internal_error'));
       }
     })();
   }
@@ -64,9 +64,9 @@ export function createAdmin(deps: AdminDeps): Admin {
   }
 
   /** A dashboard problem answered at once: the security headers, the request id (also the body's `instance`), the data version. */
-  function refuse(res: HttpResponse, req: HttpRequest, problem: Problem, close = false): void {
+  function refuse(res: HttpResponse, req: HttpRequest, problem: Problem): void {
     const requestId = requestIdOf(req.getHeader('x-request-id'));
-    sendProblem(res, problem, [...SECURITY_HEADERS, 'x-request-id', requestId, ...versionHeaders()], close, req.getMethod() === 'head', requestId);
+    sendProblem(res, problem, [...SECURITY_HEADERS, 'x-request-id', requestId, ...versionHeaders()], false, req.getMethod() === 'head', requestId);
   }
 
   /** /dashboard: the app to a live operator session, the sign-in form to anyone else (an API key included). */
@@ -84,7 +84,7 @@ export function createAdmin(deps: AdminDeps): Admin {
     sendAsset(res, asset, requestIdOf(req.getHeader('x-request-id')));
   }
 
-  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => refuse(res, req, new Problem('method_not_allowed', `only ${allow} is served here`).withHeader('allow', allow));
+  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => refuse(res, req, new Problem('method_not_allowed', `only ${allow} is served here`, { allow }));
   const notFound = (res: HttpResponse, req: HttpRequest): void => refuse(res, req, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
 
   type Handler = (res: HttpResponse, req: HttpRequest) => void;
@@ -98,7 +98,7 @@ export function createAdmin(deps: AdminDeps): Admin {
     const misframed = requestFramingProblem(req, true); // strict: as a serving thread refuses what it cannot forward here
     const refused = misframed ?? rt.checkHost(req.getHeader('host'));
     if (refused === null) handler(res, req);
-    else refuse(res, req, refused, misframed !== null);
+    else refuse(res, req, refused); // a misframed request's problem closes the connection (problem.ts)
   };
 
   return {

@@ -80,7 +80,7 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
 
   /** Answers `request` now if the main thread answers within `waitMs`, else when it does. */
   function answer(res: HttpResponse, request: ForwardRequest, requestId: string): void {
-    if (NOT_IN_TARGET.test(request.target)) return void res.cork(() => sendProblem(res, new Problem('malformed_request', 'the request target holds a control character'), ['x-request-id', requestId], true, request.method === 'HEAD', requestId));
+    if (NOT_IN_TARGET.test(request.target)) return void res.cork(() => sendProblem(res, new Problem('malformed_request', 'the request target holds a control character'), ['x-request-id', requestId], false, request.method === 'HEAD', requestId));
     const back = ask(request);
     if (back !== null) return void res.cork(() => send(res, request, back, requestId));
     later.set(request.id, { res, request, requestId });
@@ -91,7 +91,7 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
     const requestId = requestIdOf(req.getHeader('x-request-id'));
     // Refused here as the main thread would (a forward would send one of two Host fields, or could not send a field at all).
     const misframed = requestFramingProblem(req, true);
-    if (misframed !== null) return void sendProblem(res, misframed, ['x-request-id', requestId], true, req.getMethod() === 'head', requestId);
+    if (misframed !== null) return void sendProblem(res, misframed, ['x-request-id', requestId], false, req.getMethod() === 'head', requestId);
     const query = req.getQuery();
     const headers: [string, string][] = [];
     req.forEach((name, value) => void (name !== 'x-request-id' && headers.push([name, value])));
