@@ -70,7 +70,7 @@
   function loadText(e) {
     if (!e) return 'none since the server started';
     const what = `${e.kind}${e.version ? ` ${e.version}` : ''}`;
-    const stages = e.stages && e.stages.length ? ` (${stageTimes(e.stages)})` : '';
+    const stages = e.stages?.length ? ` (${stageTimes(e.stages)})` : '';
     return `${when(e.finished)} · ${e.at_start ? 'at server start: ' : ''}${what} · took ${e.seconds.toFixed(2)} s${stages}`;
   }
   /** A running reload: stage n of m, a bar (rows read of the estimate, or stored; moving when the stage counts none), figures. */
@@ -83,13 +83,15 @@
       detail = `${num(run.rows)} of ${run.stage === 'read' ? 'about ' : ''}${num(run.total_rows)} K-line rows ${run.stage === 'read' ? 'read' : 'stored'} (${Math.round((run.fraction ?? 0) * 100)} %)`;
       detail += run.seconds_left === null ? ', estimating time left' : `, about ${seconds(run.seconds_left)} left`;
     } else if (run.stage !== null) detail = `${run.stage_seconds.toFixed(1)} s in this stage`;
-    const done = run.done && run.done.length ? `done: ${stageTimes(run.done)}` : null;
+    const done = run.done?.length ? `done: ${stageTimes(run.done)}` : null;
     return h('div', { class: 'progress-box', id: 'reload-progress', 'data-stage': run.stage ?? '' },
       h('div', { id: 'reload-stage' }, title), bar,
       h('div', { class: 'small muted', id: 'reload-detail' }, detail, done ? ` · ${done}` : null));
   }
   /** Polls GET /admin/api/reload every 250 ms while a pass runs: `show(running)` each time; `ended()` once it stops. */
-  function followReload(show, ended) {
+  // `asked`: a reload this page asked for and whose answer has not come; until it does, a read
+  // that finds no pass running (it came before the pass began) keeps following.
+  function followReload(show, ended, asked = () => false) {
     clearTimeout(reloadTimer);
     const page = current();
     const tick = async () => {
@@ -101,7 +103,7 @@
       }
       if (current() !== page) return;
       show(r.running);
-      if (r.running) reloadTimer = setTimeout(tick, 250);
+      if (r.running || asked()) reloadTimer = setTimeout(tick, 250);
       else ended?.();
     };
     tick();
@@ -152,12 +154,13 @@
     async function reload() {
       button.disabled = true;
       say(reloadMsg, 'Reloading… (the same as SIGHUP)');
-      const answer = post('/admin/api/reload'); // answers once the pass is over; its stages show meanwhile
-      followReload(showRun);
+      let answered = false;
+      const answer = post('/admin/api/reload').finally(() => (answered = true)); // answers once the pass is over; its stages show meanwhile
+      followReload(showRun, undefined, () => !answered);
       try {
         const r = await answer;
         clearTimeout(reloadTimer);
-        const took = `${r.seconds.toFixed(2)} s${r.stages && r.stages.length ? `: ${stageTimes(r.stages)}` : ''}`;
+        const took = `${r.seconds.toFixed(2)} s${r.stages?.length ? `: ${stageTimes(r.stages)}` : ''}`;
         const text = {
           loaded: `Loaded: now serving ${r.version} (${took}).`,
           unchanged: `Unchanged: the folder holds the version already served, ${r.version} (${took}).`,
@@ -404,7 +407,7 @@
     chart = new uPlot({
       width: Math.max(280, box.clientWidth || 800),
       height: 280,
-      scales: { x: { time: true, range: () => [first, last] }, y: { range: (u, min, max) => [0, Math.max(5, max)] } },
+      scales: { x: { time: true, range: () => [first, last] }, y: { range: (_u, _min, max) => [0, Math.max(5, max)] } },
       series: [{}, { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2, ...dots }, { label: 'errors / min', stroke: '#b42318', width: 1.5, ...dots }],
       axes: [{}, { label: 'requests' }],
     }, data, box);
