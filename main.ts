@@ -232,7 +232,7 @@ const served = editions.served!;
 log(`serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`);
 
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
-const mirror = redis === null ? null : (parts.mirror = await redisParts!.KeyMirror.start(store, new redisParts!.RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
+const _mirror = redis === null ? null : (parts.mirror = await redisParts!.KeyMirror.start(store, new redisParts!.RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
 checkKeyPlans(); // the keys Redis holds too
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {

@@ -93,7 +93,7 @@ try {
   const results = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   mkdirSync(results, { recursive: true });
   const record = { when: new Date().toISOString(), cores: cpus().length, node: process.version, rows, genSeconds, loadSeconds, loadPeakRss: loaded.peakRss, csvReaders: csv, ...probe, hostile };
-  writeFileSync(join(results, 'data-path.json'), JSON.stringify(record, null, 2) + '\n');
+  writeFileSync(join(results, 'data-path.json'), `${JSON.stringify(record, null, 2)}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -222,7 +222,7 @@ ${out.trimEnd()}`);
   const dir = join(REPO, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `bench-${(result.generated as string).replace(/[:.]/g, '-')}.json`);
-  const text = JSON.stringify(result, null, 2) + '\n';
+  const text = `${JSON.stringify(result, null, 2)}\n`;
   writeFileSync(file, text);
   writeFileSync(join(dir, 'bench-latest.json'), text);
   console.log(`\nJSON: ${file} (and bench/results/bench-latest.json)`);

@@ -17,7 +17,7 @@ const API_BASE = '/api/v1';
 /** When each problem code is answered; typed so a new catalogue code needs a line here. `whenOf` adds Retry-After where the catalogue has it. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
   invalid_parameter: 'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
-  unknown_market: '`{market}` is not one of ' + MARKETS.join(', '),
+  unknown_market: `\`{market}\` is not one of ${MARKETS.join(', ')}`,
   batch_too_large: "more symbols than the plan's batch size",
   malformed_request: 'two `Host` or two `Content-Length` fields (RFC 9112), or, from nginx in front, a request line or header it cannot parse; the connection is closed after the answer',
   unauthorized: 'no key (`X-API-Key` or `Authorization: Bearer`), an unknown or disabled key, or two different keys',
@@ -251,7 +251,7 @@ const infoDescription = (plans: Plans): string => [
   '',
   plansText(plans),
   '',
-  'Formats: `format=' + FORMAT_NAMES.join('|') + '`, or `Accept` (the parameter wins; JSON for `*/*` or no `Accept`; 406 when nothing offered is acceptable). Encodings: `br` and `gzip` by `Accept-Encoding`. Every 200 has a strong `ETag`; `If-None-Match` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).',
+  `Formats: \`format=${FORMAT_NAMES.join('|')}\`, or \`Accept\` (the parameter wins; JSON for \`*/*\` or no \`Accept\`; 406 when nothing offered is acceptable). Encodings: \`br\` and \`gzip\` by \`Accept-Encoding\`. Every 200 has a strong \`ETag\`; \`If-None-Match\` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).`,
   '',
   'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
   '',

@@ -1,7 +1,7 @@
 // The one way a response leaves: cork → status → headers → end (the socket discipline of style.md).
 
 import type { HttpResponse } from 'uWebSockets.js';
-import { Problem, PROBLEM_TYPE, STATUS_LINES } from './problem.js';
+import { type Problem, PROBLEM_TYPE, STATUS_LINES } from './problem.js';
 import { assemble, type BodyPart } from './serialise/assemble.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -42,6 +42,7 @@ export interface RequestContext {
 }
 
 /** A successful answer: engine results for the shape's renderers, and the rows it charges. */
+// biome-ignore lint/suspicious/noExplicitAny: the default result of a reply whose route is not known here
 export interface Reply<R = any> {
   shape: Shape<R>;
   result: R;
@@ -62,6 +63,7 @@ export interface RouteSpec<P extends Params> {
   query: P;
   /** A family of parameters named by a pattern (the screen's bounds), parsed by the handler. */
   patternQuery?: PatternParam;
+  // biome-ignore lint/suspicious/noExplicitAny: a reply holds any route's shape; the route's own type checks it
   shape: Shape<any>;
   /** A JSON answer of this route as the OpenAPI document shows it (tests hold it to the shape's schema). */
   example: unknown;

@@ -102,7 +102,7 @@ async function hotPath(o: GuardOptions): Promise<Record<string, number>> {
     return { case: t.name, 'median ns/request': ns.toFixed(0) };
   });
   const base = out['median ns/request: guard (cached key string)'];
-  console.table(rows.map((r) => ({ ...r, 'vs guard': (Number(r['median ns/request']) / base).toFixed(1) + '×' })));
+  console.table(rows.map((r) => ({ ...r, 'vs guard': `${(Number(r['median ns/request']) / base).toFixed(1)}×` })));
   if (sink === -1) console.log(sink); // keeps the work observable
   return out;
 }

@@ -235,7 +235,7 @@ function median(results: SideResult[]): SideResult {
 }
 
 const summary = (r: SideResult): string =>
-  `${Math.round(r.rps)} req/s, p99 ${r.p99.toFixed(3)} ms, server CPU ${r.serverCpu === null ? '?' : Math.round(r.serverCpu * 100) + '%'}` +
+  `${Math.round(r.rps)} req/s, p99 ${r.p99.toFixed(3)} ms, server CPU ${r.serverCpu === null ? '?' : `${Math.round(r.serverCpu * 100)}%`}` +
   (r.noisy ? ` — NOISY: other processes used ${Math.round(r.otherCpu! * 100)}% of a core` : '');
 
 /**
@@ -339,7 +339,7 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
     };
     if (o.outFile !== undefined) {
       mkdirSync(dirname(o.outFile), { recursive: true });
-      writeFileSync(o.outFile, JSON.stringify(result, null, 2) + '\n');
+      writeFileSync(o.outFile, `${JSON.stringify(result, null, 2)}\n`);
     }
     return result;
   } finally {

@@ -132,12 +132,12 @@ export function formatEndpoints(r: EndpointsResult): string {
     formatTable(all),
   ];
   if (all.some((c) => c.ours.noisy || c.raw.noisy)) lines.push('* other processes used > 15% of a core during that measurement even after retries');
-  lines.push('ours/raw per round: ' + all.map((c) => `${c.name} ${c.rounds.map((x) => `${(x.ratio * 100).toFixed(0)}%`).join('/')}`).join('; '));
+  lines.push(`ours/raw per round: ${all.map((c) => `${c.name} ${c.rounds.map((x) => `${(x.ratio * 100).toFixed(0)}%`).join('/')}`).join('; ')}`);
   lines.push(
     '',
     `Latency at half of ours' maximum rate (both servers offered the same rate; wrk ${lt.rateFlag ? 'with -R' : 'has no -R: a Lua delay() per connection, the ask tuned by up to 3 short probes; req/s is the rate achieved'})`,
     formatHalfRateTable(all, P99_TARGET_MS),
-    'ours p99 per half-rate round (ms): ' + all.filter((c) => c.halfRate !== null).map((c) => `${c.name} ${c.halfRate!.rounds.map((x) => x.ours.p99.toFixed(2)).join('/')}`).join('; '),
+    `ours p99 per half-rate round (ms): ${all.filter((c) => c.halfRate !== null).map((c) => `${c.name} ${c.halfRate!.rounds.map((x) => x.ours.p99.toFixed(2)).join('/')}`).join('; ')}`,
     '',
     "Targets: ours/raw req/s per case (cached JSON, msgpack, flatbuffers, gzip, br; uncached and pool beside), and ours' p99 at half of its maximum rate",
     ...r.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.what}: ${t.value} (target ${t.target})`),

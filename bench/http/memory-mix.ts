@@ -228,6 +228,7 @@ export class RequestMix {
   /** `start`/`end` now and then. */
   private window(q: string[], m: { start: string; end: string }, share: number): void {
     if (this.rng.chance(share)) q.push(`start=${this.day(m)}`);
+    // biome-ignore lint/suspicious/noDuplicateElseIf: each condition draws a new random number
     else if (this.rng.chance(share)) q.push(`end=${this.day(m)}`);
   }
 

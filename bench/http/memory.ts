@@ -381,7 +381,7 @@ async function main(): Promise<void> {
     share = formatCachesShare(result, off);
     console.log(share.text);
   }
-  if (values.json !== undefined) (await import('node:fs')).writeFileSync(values.json, JSON.stringify({ ...result, withoutCaches: off }, null, 2) + '\n');
+  if (values.json !== undefined) (await import('node:fs')).writeFileSync(values.json, `${JSON.stringify({ ...result, withoutCaches: off }, null, 2)}\n`);
   if (!(share?.met ?? result.met)) process.exitCode = 1;
 }
 

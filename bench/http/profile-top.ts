@@ -46,6 +46,6 @@ for (const file of positionals) {
   const total = (profile.endTime - profile.startTime) / 1000;
   const busy = [...selfTimes(profile, (f) => f.functionName)].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
   console.log(`\nprofile ${file}: ${total.toFixed(0)} ms wall, ${busy.toFixed(0)} ms not idle (shares below are of wall time)`);
-  print('self time by function', selfTimes(profile, (f) => `${f.functionName || '(anonymous)'}  ${place(f)}${f.url ? ':' + (f.lineNumber + 1) : ''}`), total, Number(values.top));
+  print('self time by function', selfTimes(profile, (f) => `${f.functionName || '(anonymous)'}  ${place(f)}${f.url ? `:${f.lineNumber + 1}` : ''}`), total, Number(values.top));
   print('self time by place', selfTimes(profile, place), total, Number(values.top));
 }

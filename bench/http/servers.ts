@@ -45,7 +45,7 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
   const out = await runToEnd(process.execPath, [KEYS_CLI, 'create', '--plan', 'internal', '--org', 'http bench', '--state', stateDir]);
   const key = out.trim().split('\n').pop()!.trim();
   if (!/^mdq_\S+$/.test(key)) throw new Error(`keys create printed no key:\n${out}`);
-  writeFileSync(file, key + '\n', { mode: 0o600 });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return key;
 }

@@ -43,7 +43,7 @@ function keyOf(root: string, stateDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const out = execFileSync(process.execPath, [join(root, 'dist/loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'versus bench', '--state', stateDir], { encoding: 'utf8' });
   const key = out.trim().split('\n').at(-1)!.trim();
-  writeFileSync(file, key + '\n', { mode: 0o600 });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }
 

@@ -118,7 +118,7 @@ function script(headers: Record<string, string>, gapMs: number | null, rotate?: 
     '    e.status, e.connect, e.read, e.write, e.timeout))',
     'end',
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 interface WrkJson {

@@ -11,7 +11,7 @@ import { etagOf } from '../../transport/http/conditional.js';
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
-const MB = 1024 * 1024;
+const _MB = 1024 * 1024;
 const entries = Number(process.argv[2] ?? 20_000);
 const SIZES = [300, 2_000, 20_000];
 

@@ -74,7 +74,7 @@ async function run(config: LoadConfig): Promise<LoadResult> {
       out.status.push(ex.status);
       const v = ex.headers['x-data-version'];
       let vi = -1;
-      if (v !== undefined && v.includes('\n')) vi = -2;
+      if (v?.includes('\n')) vi = -2;
       else if (v !== undefined) {
         vi = versionIndex.get(v) ?? -1;
         if (vi < 0) versionIndex.set(v, (vi = versions.push(v) - 1));

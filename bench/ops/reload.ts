@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED, generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
-import type { LaneResult, LoadConfig, LoadResult } from './load-client.js';
+import type { LoadConfig, LoadResult } from './load-client.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SEED_B = 20261031;
@@ -345,7 +345,7 @@ async function main(): Promise<void> {
         rssWithin1_2x: rss10 !== null && rss10 <= 1.2 * rssReference,
       },
     };
-    await writeFile(RESULT, JSON.stringify({ ...report, rssSamples: rssSamples.map(([t, r]) => [Math.round(t - phaseStart), r]) }, null, 2) + '\n');
+    await writeFile(RESULT, `${JSON.stringify({ ...report, rssSamples: rssSamples.map(([t, r]) => [Math.round(t - phaseStart), r]) }, null, 2)}\n`);
 
     const row = (name: string, f: PhaseFigures) =>
       `${name.padEnd(16)} ${String(f.requests).padStart(8)} ${String(f.non2xx).padStart(7)} ${String(f.connectionErrors).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${f.p999.toFixed(2).padStart(8)} ${f.max.toFixed(1).padStart(8)}`;
@@ -353,7 +353,7 @@ async function main(): Promise<void> {
     console.log(`A ${versionA}  B ${versionB}; B stored in ${storeB.seconds} s, a switch to a stored version ${backToA.seconds} s`);
     console.log(`${'phase'.padEnd(16)} ${'requests'.padStart(8)} ${'non-2xx'.padStart(7)} ${'conn err'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9 ms'.padStart(8)} ${'max ms'.padStart(8)}`);
     console.log(row('no reloads', base));
-    console.log(row('SIGHUP every ' + INTERVAL + ' s', dur));
+    console.log(row(`SIGHUP every ${INTERVAL} s`, dur));
     console.log(`p99 during / without: ${report.p99Ratio.toFixed(2)} × (target < 3 ×)`);
     console.log(`SIGHUPs ${sighups.length}, swaps ${loaded.length}, unchanged ${report.reloads.unchanged}, rejected/failed ${report.reloads.rejectedOrFailed}; swap took ${reloadSeconds[0]?.toFixed(2)}–${reloadSeconds.at(-1)?.toFixed(2)} s (median ${report.reloads.reloadSeconds.median?.toFixed(2)})`);
     console.log(`versions: order violations ${order.violations}, responses without exactly one version ${order.unknown}, bodies not matching their version ${during.bodyMismatches}`);

@@ -88,7 +88,7 @@ async function run(out: (line: string) => void): Promise<void> {
   }
 }
 
-run((line) => process.stdout.write(line + '\n')).catch((error: unknown) => {
+run((line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
   if (!(error instanceof UnknownKey)) exitOnError(KEYS, error);
   process.stderr.write(`keys: ${error.message}\n`);
   process.exitCode = 1;

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { BUILT_IN_PLAN_NAMES, BUILT_IN_PLANS, isBuiltInPlan, PLAN_NAME, type PlanFigures, Plans, type PlanSpec } from '../../engine/plans.js';
 import { type Kind, KindError, KindFileError } from './kinds.js';
-import { JsonLineError, parseLocatedJson } from './located-json.js';
+import { JsonLineError, type LocatedJson, parseLocatedJson } from './located-json.js';
 
 /** A plans file larger than this is refused unread (a few dozen plans take a few KiB). */
 export const MAX_PLANS_FILE_BYTES = 1024 * 1024;
@@ -56,7 +56,7 @@ export function plansFromText(text: string, file: string): Plans {
   const wrong = (line: number, reason: string): never => {
     throw new KindFileError(file, line, reason);
   };
-  let doc;
+  let doc: LocatedJson;
   try {
     doc = parseLocatedJson(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {

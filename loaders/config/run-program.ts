@@ -18,7 +18,7 @@ export function startProgram<S extends Settings>(program: Program<S>, argv = pro
   try {
     const reading = readSettings(program, argv, env);
     if (reading.help) {
-      process.stdout.write(helpText(program) + '\n');
+      process.stdout.write(`${helpText(program)}\n`);
       process.exit(0);
     }
     return { values: reading.values, positionals: reading.positionals };

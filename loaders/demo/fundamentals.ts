@@ -104,9 +104,9 @@ export function symbolFundamentals(market: Market, columns: readonly string[], p
     for (const col of columns) {
       const text = value(col);
       // About 5 % of cells are empty, and any value that does not apply (NaN) too.
-      line += rng.chance(0.05) || text === 'NaN' || !Number.isFinite(Number(text)) ? ',' : ',' + text;
+      line += rng.chance(0.05) || text === 'NaN' || !Number.isFinite(Number(text)) ? ',' : `,${text}`;
     }
-    out += line + '\n';
+    out += `${line}\n`;
   }
   return out;
 }

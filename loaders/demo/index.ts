@@ -108,12 +108,12 @@ export async function generateDemoSnapshot(outDir: string, opts: DemoOptions = {
   try {
     const end = daysFromCivil(DEMO_END.year, DEMO_END.month, DEMO_END.day);
     const macro = macroCsv(options.seed, historyStart(options.years), end);
-    const manifest = JSON.stringify({
+    const manifest = `${JSON.stringify({
       id: `demo-${formatDate(end)}`,
       created: `${formatDate(end)}T00:00:00Z`, // the data's last day, not the clock: reruns stay byte-identical
       note: `SYNTHETIC demo data (seed ${options.seed}, symbol scale ${options.symbolScale}, history ${options.years} y): ` +
         'invented symbols, names, prices, fundamentals and macro figures; not real market data.',
-    }, null, 2) + '\n';
+    }, null, 2)}\n`;
     writeFileSync(join(tmp, 'macro.csv'), macro);
     writeFileSync(join(tmp, 'manifest.json'), manifest);
     const workerBytes = await Promise.all(runs.map((r) => r.done));

@@ -55,7 +55,7 @@ export function writeSymbolKlines(sink: ByteSink, plan: SymbolPlan, profile: Mar
   trace.lot = lot;
 
   const prefix = new Uint8Array(info.symbol.length + 1);
-  ascii(info.symbol + ',', prefix);
+  ascii(`${info.symbol},`, prefix);
   const adjBytes = new Uint8Array(24);
   let adjLen = ascii('1', adjBytes);
   let adj = 1;

@@ -16,7 +16,7 @@ const REPORT_EVERY = 200_000;
 function dateBytes(days: Int32Array): Uint8Array {
   const out = new Uint8Array(days.length * 11);
   for (let i = 0; i < days.length; i++) {
-    const s = formatDate(days[i]) + ',';
+    const s = `${formatDate(days[i])},`;
     for (let k = 0; k < 11; k++) out[i * 11 + k] = s.charCodeAt(k);
   }
   return out;
@@ -34,7 +34,7 @@ export function writeMarket(dir: string, plan: MarketPlan, seed: number, onRows:
   const klines = new ByteSink(join(folder, 'klines.csv'));
   const fundamentals = new ByteSink(join(folder, 'fundamentals.csv'), 1 << 20);
   klines.text(KLINE_HEADER);
-  fundamentals.text(['symbol', 'date', ...columns].join(',') + '\n');
+  fundamentals.text(`${['symbol', 'date', ...columns].join(',')}\n`);
 
   const longest = Math.max(...plan.symbols.map((s) => s.days.length));
   // One trace reused by every symbol: no per-symbol arrays on the hot path.

@@ -57,7 +57,7 @@ function usTicker(rng: Rng): string {
   const len = rng.pick([2, 3, 3, 4, 4, 4]);
   let t = '';
   for (let i = 0; i < len; i++) t += String.fromCharCode(65 + rng.int(0, 25));
-  return 'us' + t;
+  return `us${t}`;
 }
 
 /** The full universe of a market in a seed-fixed order; a scaled demo takes a prefix of it. */
@@ -71,7 +71,7 @@ export function universe(market: Market, count: number, seed: number): SymbolInf
         marketType: 'stock', family: 'cn',
       }));
     case 'hkstock':
-      return distinctCodes(rng, count, ['hk00700', 'hk00005', 'hk09988'], (r) => 'hk' + String(r.int(1, 9999)).padStart(5, '0'))
+      return distinctCodes(rng, count, ['hk00700', 'hk00005', 'hk09988'], (r) => `hk${String(r.int(1, 9999)).padStart(5, '0')}`)
         .map((symbol) => ({ symbol, name: uniqueName(rng, names, hongKongName), marketName: 'HKEX', marketType: 'stock', family: 'hk' }));
     case 'usstock':
       return distinctCodes(rng, count, [], usTicker).map((symbol) => ({

@@ -9,7 +9,7 @@ import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { DATA_DB, DATA_KEY, editionFile, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
-import { type MarketArrays, unpackMarket } from './market-pack.js';
+import { unpackMarket } from './market-pack.js';
 
 /**
  * An edition open in this thread. Its Dataset's large columns are views of the parts' memory

@@ -58,7 +58,7 @@ export async function writeEdition(stateDir: string, meta: EditionMeta): Promise
 /** Replaces current.json atomically. */
 export async function writePointer(stateDir: string, pointer: CurrentPointer): Promise<void> {
   await mkdir(snapshotsDir(stateDir), { recursive: true });
-  await writeWhole(currentPointer(stateDir), JSON.stringify(pointer, null, 2) + '\n');
+  await writeWhole(currentPointer(stateDir), `${JSON.stringify(pointer, null, 2)}\n`);
 }
 
 const STALE_TMP_MS = 60 * 60 * 1000;

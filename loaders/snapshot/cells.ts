@@ -31,7 +31,7 @@ export function textCell(text: string, column: string): string | null {
  * string's whole parent alive (here, a 1 MiB chunk) as long as the slice lives.
  */
 export function ownString(text: string): string {
-  return (' ' + text).slice(1);
+  return (` ${text}`).slice(1);
 }
 
 function clip(text: string): string {

@@ -89,7 +89,7 @@ function entriesOf(folder: string): string[] {
 /** `folder` and, for a tree, every folder below it that a fresh clone has. */
 function foldersOf(folder: string, recursive: boolean): string[] {
   const out = [folder];
-  if (recursive) for (const e of entriesOf(folder)) if (e.endsWith('/')) out.push(...foldersOf(folder + '/' + e.slice(0, -1), true));
+  if (recursive) for (const e of entriesOf(folder)) if (e.endsWith('/')) out.push(...foldersOf(`${folder}/${e.slice(0, -1)}`, true));
   return out;
 }
 

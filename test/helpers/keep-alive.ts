@@ -82,7 +82,7 @@ export class KeepAliveClient {
           return;
         }
         if (buf.length < head.bodyAt + head.length) return;
-        const close = /(^|,)\s*close\s*(,|$)/i.test(head.headers['connection'] ?? '');
+        const close = /(^|,)\s*close\s*(,|$)/i.test(head.headers.connection ?? '');
         this.answered++;
         const body = Buffer.from(buf.subarray(head.bodyAt, head.bodyAt + head.length));
         finish({ kind: 'response', status: head.status, headers: head.headers, body, ms: performance.now() - started, close, reused }, !close);
@@ -97,7 +97,7 @@ export class KeepAliveClient {
       socket.on('data', onData);
       socket.on('close', onClose);
       socket.on('error', onError);
-      socket.write(lines.join('\r\n') + '\r\n\r\n');
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     });
   }
 

@@ -27,12 +27,12 @@ export function requestHead(options: { path: string; version?: '1.0' | '1.1'; ho
     if (room < name.length + 3) {
       // Too short for a line of its own: lengthen the line before.
       if (pads.length === 0) throw new Error(`cannot pad a head to exactly ${size} bytes`);
-      pads[pads.length - 1] = pads[pads.length - 1].slice(0, -2) + 'a'.repeat(room) + '\r\n';
+      pads[pads.length - 1] = `${pads[pads.length - 1].slice(0, -2) + 'a'.repeat(room)}\r\n`;
       length += room;
       break;
     }
     const line = Math.min(padLine, room);
-    pads.push(name + 'a'.repeat(line - name.length - 2) + '\r\n');
+    pads.push(`${name + 'a'.repeat(line - name.length - 2)}\r\n`);
     length += line;
   }
   head += pads.join('');

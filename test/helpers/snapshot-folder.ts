@@ -22,6 +22,6 @@ export async function writeSnapshotFolder(root: string, files: Record<string, st
 }
 
 /** CSV text from a header line and row lines. */
-export const csv = (...lines: string[]): string => lines.join('\n') + '\n';
+export const csv = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
 export const KLINE_HEADER = 'symbol,date,open,high,low,close,volume,amount,adj_factor';

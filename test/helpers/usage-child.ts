@@ -17,7 +17,7 @@ async function main(dir: string, perSecond: number): Promise<void> {
   const key = guard.authenticate(internal.key)!;
 
   // stdout to a pipe is synchronous on Linux: a line written is the parent's even if we die next.
-  const say = (line: string) => process.stdout.write(line + '\n');
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   say(`ready ${guard.dayLabel(Date.now())} ${key.id}`);
 
   let n = 0;

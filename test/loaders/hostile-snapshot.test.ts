@@ -75,7 +75,7 @@ describe('a broken CSV is rejected whole, never loaded with rows missing', () =>
   });
 
   test('a garbage last line without a newline is a row with the wrong number of cells', () =>
-    rejects({ 'ashare/klines.csv': csv(KLINE_HEADER, ROW, RIGHT) + 'this is not csv' }, 'ashare/klines.csv:4: 1 cells where the header has 9'));
+    rejects({ 'ashare/klines.csv': `${csv(KLINE_HEADER, ROW, RIGHT)}this is not csv` }, 'ashare/klines.csv:4: 1 cells where the header has 9'));
 
   test('a header plus one unterminated, incomplete line is rejected, not read as an empty file', () =>
     rejects({ 'ashare/klines.csv': `${KLINE_HEADER}\nsh600000,2024-01-02,10` }, 'ashare/klines.csv:2: 3 cells where the header has 9'));

@@ -151,7 +151,7 @@ describe('memory', () => {
       const date = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
       for (let s = symbols - 1; s >= 0; s--) lines.push(`sz${String(s).padStart(6, '0')},${date},10.01,11.02,9.03,10.54,1234567,12345678.9,1.0123`);
     }
-    const dir = await writeSnapshotFolder(join(root, `mem${counter++}`), { 'ashare/klines.csv': lines.join('\n') + '\n' });
+    const dir = await writeSnapshotFolder(join(root, `mem${counter++}`), { 'ashare/klines.csv': `${lines.join('\n')}\n` });
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD, dir]);
     return JSON.parse(stdout);
   }

@@ -103,7 +103,7 @@ describe('accepted variations', () => {
 
   test('CRLF line endings, a byte-order mark and quoted cells are read as plain CSV', async () => {
     const parsed = await read({
-      'hkstock/klines.csv': '\uFEFF' + KLINE_HEADER + '\r\nhk00700,2024-01-02,300,310,295,305,1000,305000,1\r\n',
+      'hkstock/klines.csv': `\uFEFF${KLINE_HEADER}\r\nhk00700,2024-01-02,300,310,295,305,1000,305000,1\r\n`,
       'hkstock/symbols.csv': 'symbol,name,market_name\r\nhk00700,"Tencent, Holdings ""A""",HKEX\r\n',
     });
     const m = parsed.markets[0];
@@ -113,7 +113,7 @@ describe('accepted variations', () => {
   });
 
   test('a file without a trailing newline keeps its last row', async () => {
-    const parsed = await read({ 'ashare/klines.csv': KLINE_HEADER + '\nsh600000,2024-01-02,10,11,9,10.5,100,1050,1' });
+    const parsed = await read({ 'ashare/klines.csv': `${KLINE_HEADER}\nsh600000,2024-01-02,10,11,9,10.5,100,1050,1` });
     assert.equal(parsed.rows, 1);
   });
 

@@ -27,7 +27,7 @@ export interface AdminRuntime {
 export function adminRuntime(deps: AdminDeps): AdminRuntime {
   const origin = deps.origin ? deps.origin.replace(/\/+$/, '') : null;
   const tls = deps.tls ?? false;
-  const secure = tls || (origin !== null && origin.startsWith('https:'));
+  const secure = tls || (origin?.startsWith('https:'));
   const idleMs = deps.idleMs ?? IDLE_MS;
   return {
     deps,

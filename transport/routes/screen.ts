@@ -55,8 +55,8 @@ const columnSets = new Map<string, ColumnSet>();
 function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): ColumnSet {
   // Canonical column names hold no `|` or `>`, so the shape text names one set.
   let shape = fields === null ? '' : fields.join(',');
-  for (const column of bounds.keys()) shape += '|' + column;
-  shape += '>' + sort;
+  for (const column of bounds.keys()) shape += `|${column}`;
+  shape += `>${sort}`;
   let set = columnSets.get(shape);
   if (set === undefined) {
     const wanted = new Set(fields === null ? DEFAULT_COLUMNS : ['symbol', 'name', 'date', ...fields]);

@@ -19,7 +19,7 @@ function cell(value: unknown): string {
 }
 
 export function toCsv(table: CsvTable): string {
-  let out = table.columns.map(cell).join(',') + '\r\n';
-  for (const row of table.rows) out += row.map(cell).join(',') + '\r\n';
+  let out = `${table.columns.map(cell).join(',')}\r\n`;
+  for (const row of table.rows) out += `${row.map(cell).join(',')}\r\n`;
   return out;
 }

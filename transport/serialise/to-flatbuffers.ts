@@ -328,6 +328,7 @@ function quota(v: QuotaValue): Offset {
 // ---- entry point ----------------------------------------------------------------------
 
 // `any`: each encoder reads its own shape; the value was built for that shape's schema.
+// biome-ignore lint/suspicious/noExplicitAny: each encoder takes its own shape's value; the table is keyed by the shape
 const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = { markets, symbols, klines, klinesBatch, detail, detailBatch, screen, macro, quota };
 
 /** The shape names flatbuffersOf encodes, in schema order. */

@@ -7,6 +7,7 @@ import { macroShape, marketsShape, quotaShape, symbolsShape } from './plain.js';
 import { screenShape } from './screen.js';
 import type { Shape, ShapeName } from './shape.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: one table of shapes whose value types differ
 export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
   markets: marketsShape,
   symbols: symbolsShape,

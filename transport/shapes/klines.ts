@@ -10,7 +10,7 @@ import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { renderKlineRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
-import { type Shape } from './shape.js';
+import type { Shape } from './shape.js';
 
 /** One symbol's window of rows, as the engine found it. */
 export interface KlinesResult {

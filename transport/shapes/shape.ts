@@ -24,6 +24,7 @@ export interface Shape<R> {
   json(result: R): string | BodyPart[];
   value(result: R): unknown;
   /** The value's rows for CSV (the header from the result's column set), or null when the shape has no rows (CSV is then 406). */
+  // biome-ignore lint/suspicious/noExplicitAny: the rows are read from the shape's own value type, which this field cannot name
   readonly csv: ((value: any, result: R) => CsvTable) | null;
 }
 

@@ -134,7 +134,7 @@ describe('K-line rows', () => {
       const seen = new Set<string>();
       for (const r of klines(dir, m).rows) {
         assert.ok(listed.has(r[0]), `${r[0]} listed`);
-        const key = r[0] + ' ' + r[1];
+        const key = `${r[0]} ${r[1]}`;
         assert.ok(!seen.has(key), `duplicate ${key}`);
         seen.add(key);
       }
@@ -157,9 +157,9 @@ describe('K-line rows', () => {
     for (const m of MARKETS) {
       const csv = klines(tiny, m);
       for (let i = 0; i < csv.rows.length; i++) {
-        const t = Date.parse(csv.rows[i][1] + 'T00:00:00Z');
+        const t = Date.parse(`${csv.rows[i][1]}T00:00:00Z`);
         if (m === 'crypto') {
-          if (i > 0 && csv.rows[i - 1][0] === csv.rows[i][0]) assert.equal(t - Date.parse(csv.rows[i - 1][1] + 'T00:00:00Z'), DAY);
+          if (i > 0 && csv.rows[i - 1][0] === csv.rows[i][0]) assert.equal(t - Date.parse(`${csv.rows[i - 1][1]}T00:00:00Z`), DAY);
         } else {
           assert.ok(new Date(t).getUTCDay() % 6 !== 0, `${m} ${csv.rows[i].join(',')} on a weekend`);
         }
@@ -227,7 +227,7 @@ describe('fundamentals and macro', () => {
       assert.ok(dates.length >= (indicator === 'gdp' ? 8 : 30), `${indicator} has a history`);
       for (const d of dates) {
         assert.deepEqual(mine.filter((r) => r[1] === d).map((r) => r[2]), MACRO_KEYS[indicator], `${indicator} ${d} keys`);
-        const next = new Date(Date.parse(d + 'T00:00:00Z') + DAY);
+        const next = new Date(Date.parse(`${d}T00:00:00Z`) + DAY);
         assert.equal(next.getUTCDate(), 1, `${d} is a period end`);
         if (indicator === 'gdp') assert.equal(next.getUTCMonth() % 3, 0, `${d} is a quarter end`);
       }

@@ -76,7 +76,7 @@ test('a changed folder becomes a new version', async () => {
 test('a rejected snapshot leaves the stored one serving, untouched', async () => {
   const state = join(root, 'rejected');
   const good = await storeEdition(await writeSnapshotFolder(join(root, 'rejected-good'), GOOD), state);
-  const bad = await writeSnapshotFolder(join(root, 'rejected-bad'), { ...GOOD, 'ashare/klines.csv': GOOD['ashare/klines.csv'] + 'sh600000,2024-01-04,10,9,11,10,1,1,1\n' });
+  const bad = await writeSnapshotFolder(join(root, 'rejected-bad'), { ...GOOD, 'ashare/klines.csv': `${GOOD['ashare/klines.csv']}sh600000,2024-01-04,10,9,11,10,1,1,1\n` });
   await assert.rejects(storeEdition(bad, state), (error: unknown) => error instanceof SnapshotError && error.file === 'ashare/klines.csv' && error.line === 4);
   assert.equal((await readCurrent(state))!.version, good.version);
   const dataset = (await openCurrentDataset(state))!;

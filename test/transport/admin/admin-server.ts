@@ -10,7 +10,7 @@ import { type ReloadProgress, Reloader } from '../../../loaders/reload/reloader.
 import { OperatorStore } from '../../../loaders/state/operator-store.js';
 import { StateStore } from '../../../loaders/state/state-store.js';
 import { StateSync } from '../../../loaders/state/state-sync.js';
-import { type KeyMailer } from '../../../transport/admin/key-mail.js';
+import type { KeyMailer } from '../../../transport/admin/key-mail.js';
 import { RequestMeter } from '../../../transport/admin/meter.js';
 import { createAdmin } from '../../../transport/admin/mount.js';
 import type { RouteCount } from '../../../transport/admin/ports.js';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +53,7 @@ async function cutFolder(source: string, dir: string, day: string): Promise<void
     const present = new Set([...k.map((l) => symbolOf(klines, l)), ...f.map((l) => symbolOf(fundamentals, l))]);
     const symbols = (await readLines(join(source, market, 'symbols.csv'))) ?? { header: 'symbol,name', lines: [], symbolAt: 0, dateAt: -1 };
     await mkdir(join(dir, market), { recursive: true });
-    const write = (name: string, header: string, lines: string[]): Promise<void> => writeFile(join(dir, market, name), [header, ...lines].join('\n') + '\n');
+    const write = (name: string, header: string, lines: string[]): Promise<void> => writeFile(join(dir, market, name), `${[header, ...lines].join('\n')}\n`);
     await write('klines.csv', klines.header, k);
     await write('fundamentals.csv', fundamentals.header, f);
     await write('symbols.csv', symbols.header, symbols.lines.filter((l) => present.has(symbolOf(symbols, l))));

@@ -87,7 +87,7 @@ test('a 429 is a problem+json body like any other error', async (t) => {
 test('X-Data-Version is on every response: successes, errors, /healthz and a preflight', async () => {
   const version = server.dataset.version;
   assert.ok(version.startsWith(MANIFEST_ID), `the version names the fixture's manifest id (${version})`);
-  const requests: [string, Parameters<TestServer['get']>[1]][] = [...SUCCESS_PATHS.map((p) => [p, {}] as [string, {}]), ...ERRORS.map(([p, o]) => [p, o] as [string, {}]), ['/healthz', { key: null }]];
+  const requests: [string, Parameters<TestServer['get']>[1]][] = [...SUCCESS_PATHS.map((p) => [p, {}] as [string, Parameters<TestServer['get']>[1]]), ...ERRORS.map(([p, o]) => [p, o] as [string, Parameters<TestServer['get']>[1]]), ['/healthz', { key: null }]];
   for (const [path, options] of requests) {
     const res = await server.get(path, options);
     assert.equal(res.headers['x-data-version'], version, `${path} (${res.status}) carries X-Data-Version`);

@@ -29,7 +29,7 @@ before(async () => {
   await storeEdition(FIXTURE, dir.path, { threads: 0 });
   first = (await openCurrentDataset(dir.path))!;
   const kernels = {
-    screen: (_d: Dataset, _m: string, q: { limit: number }) => new Promise<ScreenResult>((resolve) => pending.push(() => resolve({ total: 0, rows: new Uint32Array(0) }))),
+    screen: (_d: Dataset, _m: string, _q: { limit: number }) => new Promise<ScreenResult>((resolve) => pending.push(() => resolve({ total: 0, rows: new Uint32Array(0) }))),
   } as unknown as KernelPool;
   state = { dataset: first, draining: false };
   const guard = new Guard('UTC');
