@@ -27,8 +27,9 @@ const settings = startProgram(SERVER).values;
 // SIGINT stops (a drain once serving). Until `stop` is ready below, nothing is open that a stop must close.
 let hupDuringStart = false;
 let onSignal = (signal: NodeJS.Signals): void => {
-  if (signal === 'SIGHUP') hupDuringStart = true; // several count as one
-  else (process.stderr.write(`${signal} during start: stopped before opening anything\n`), process.exit(0));
+  if (signal === 'SIGHUP')
+    hupDuringStart = true; // several count as one
+  else process.stderr.write(`${signal} during start: stopped before opening anything\n`), process.exit(0);
 };
 for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.on(signal, () => onSignal(signal));
 
@@ -79,13 +80,24 @@ function serviceInfo(): { version: string; commit: string } {
 function checkoutCommit(root: string): string {
   try {
     let git = join(root, '.git');
-    if (!statSync(git).isDirectory()) git = resolve(root, readFileSync(git, 'utf8').replace(/^gitdir:\s*/, '').trim()); // a worktree
+    if (!statSync(git).isDirectory())
+      git = resolve(
+        root,
+        readFileSync(git, 'utf8')
+          .replace(/^gitdir:\s*/, '')
+          .trim(),
+      ); // a worktree
     const head = readFileSync(join(git, 'HEAD'), 'utf8').trim();
     const ref = /^ref: (.+)$/.exec(head)?.[1];
     if (ref === undefined) return head.slice(0, 12);
-    const common = existsSync(join(git, 'commondir')) ? resolve(git, readFileSync(join(git, 'commondir'), 'utf8').trim()) : git;
-    for (const dir of [git, common]) if (existsSync(join(dir, ref))) return readFileSync(join(dir, ref), 'utf8').trim().slice(0, 12);
-    const packed = readFileSync(join(common, 'packed-refs'), 'utf8').split('\n').find((line) => line.endsWith(` ${ref}`));
+    const common = existsSync(join(git, 'commondir'))
+      ? resolve(git, readFileSync(join(git, 'commondir'), 'utf8').trim())
+      : git;
+    for (const dir of [git, common])
+      if (existsSync(join(dir, ref))) return readFileSync(join(dir, ref), 'utf8').trim().slice(0, 12);
+    const packed = readFileSync(join(common, 'packed-refs'), 'utf8')
+      .split('\n')
+      .find((line) => line.endsWith(` ${ref}`));
     return packed === undefined ? 'unknown' : packed.slice(0, 12);
   } catch {
     return 'unknown';
@@ -112,20 +124,33 @@ await lockStateFolder(stateDir).catch((error: unknown) => {
 });
 // REDIS_URL: limits and keys shared by every instance. Unreachable now is an operator's mistake (exit 2), before the data load.
 // Redis's modules (ioredis) only when REDIS_URL is set: a server without it starts without them.
-const redisParts = settings.redisUrl === null ? null : {
-  ...(await import('./loaders/state/redis-connect.js')),
-  ...(await import('./loaders/state/key-mirror.js')),
-  ...(await import('./loaders/state/redis-key-table.js')),
-  ...(await import('./transport/guard/redis-limits.js')),
-};
-const redis = redisParts === null ? null : await redisParts.connectRedis(settings.redisUrl!, (error) => redisDown(error)).catch((error: unknown) => {
-  throw error instanceof redisParts.RedisUnreachable ? new SettingError(error.message) : error;
-});
+const redisParts =
+  settings.redisUrl === null
+    ? null
+    : {
+        ...(await import('./loaders/state/redis-connect.js')),
+        ...(await import('./loaders/state/key-mirror.js')),
+        ...(await import('./loaders/state/redis-key-table.js')),
+        ...(await import('./transport/guard/redis-limits.js')),
+      };
+const redis =
+  redisParts === null
+    ? null
+    : await redisParts
+        .connectRedis(settings.redisUrl!, (error) => redisDown(error))
+        .catch((error: unknown) => {
+          throw error instanceof redisParts.RedisUnreachable ? new SettingError(error.message) : error;
+        });
 let redisDownLoggedAt = -Infinity;
 /** ioredis reports every failed reconnect: one line every ten seconds is enough. */
 function redisDown(error: Error): void {
   const t = performance.now();
-  if (t - redisDownLoggedAt >= 10_000) (redisDownLoggedAt = t), logger.error({ err: { message: error.message } }, 'Redis: connection lost; limited keys get 503 limits_unavailable until it is back');
+  if (t - redisDownLoggedAt >= 10_000)
+    (redisDownLoggedAt = t),
+      logger.error(
+        { err: { message: error.message } },
+        'Redis: connection lost; limited keys get 503 limits_unavailable until it is back',
+      );
 }
 /** What a stop closes, as far as the start has opened it. */
 const parts: {
@@ -214,7 +239,14 @@ const thisServer: EditionHost = {
   released: (dataset) => (parts.server?.released(dataset) ?? Promise.resolve()).then(collectGarbage),
 };
 const editions = new Editions({ stateDir, keep: settings.keepEditions, log });
-const reloader = new Reloader({ stateDir, folder: snapshotDir, editions, host: thisServer, log, startProgressOut: process.stderr });
+const reloader = new Reloader({
+  stateDir,
+  folder: snapshotDir,
+  editions,
+  host: thisServer,
+  log,
+  startProgressOut: process.stderr,
+});
 /** The built-in demo snapshot's folder, generated first when it holds none. */
 async function demoFolder(): Promise<string> {
   const dir = fileURLToPath(new URL('../snapshots/demo', import.meta.url));
@@ -229,10 +261,18 @@ const loadStarted = performance.now();
 await reloader.start(snapshotDir ?? ((await readCurrent(stateDir)) === null ? await demoFolder() : null));
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 const served = editions.served!;
-log(`serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`);
+log(
+  `serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`,
+);
 
 // With Redis, the shared key table first: a second instance takes the keys there rather than making its own first keys.
-const _mirror = redis === null ? null : (parts.mirror = await redisParts!.KeyMirror.start(store, new redisParts!.RedisKeyTable(redis), { onChanged: () => sync.reloadKeys(), onError: (error) => redisDown(error as Error) }));
+const _mirror =
+  redis === null
+    ? null
+    : (parts.mirror = await redisParts!.KeyMirror.start(store, new redisParts!.RedisKeyTable(redis), {
+        onChanged: () => sync.reloadKeys(),
+        onError: (error) => redisDown(error as Error),
+      }));
 checkKeyPlans(); // the keys Redis holds too
 const issued = await ensureFirstKeys(store.keys);
 if (issued.length > 0) {
@@ -256,53 +296,131 @@ const syncedGuard: GuardPort = {
   seedUsage: (...usage) => guard.seedUsage(...usage),
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
-const sync = (parts.sync = StateSync.start(store, syncedGuard, { onError: (error) => logger.error(error instanceof Error ? error.message : String(error)) }));
+const sync = (parts.sync = StateSync.start(store, syncedGuard, {
+  onError: (error) => logger.error(error instanceof Error ? error.message : String(error)),
+}));
 // Pool workers open each edition themselves (pool-source.js): its columns are views of the memory map, never posted.
 const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
-const responseCache = settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
+const responseCache =
+  settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setRenderedRowBudget(settings.klineTextCacheMb * MB);
 setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = (parts.operator = OperatorStore.open(stateDir));
 const generated = await operator.ensurePassword();
-if (generated !== null) console.error(`First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`);
+if (generated !== null)
+  console.error(
+    `First start: operator password for /dashboard (shown this once; change it with npm run admin -- set-password): ${generated}`,
+  );
 const meter = new RequestMeter();
 /** The dashboard's figures: this thread's, plus the other serving threads' latest. */
-const meterView: MeterView = otherThreads === 0 ? meter : {
-  get startedMs() {
-    return meter.startedMs;
-  },
-  summary: (nowMs) => meter.combined(threads?.meters() ?? []).summary(nowMs),
-  perMinute: (nowMs) => meter.combined(threads?.meters() ?? []).perMinute(nowMs),
-};
+const meterView: MeterView =
+  otherThreads === 0
+    ? meter
+    : {
+        get startedMs() {
+          return meter.startedMs;
+        },
+        summary: (nowMs) => meter.combined(threads?.meters() ?? []).summary(nowMs),
+        perMinute: (nowMs) => meter.combined(threads?.meters() ?? []).perMinute(nowMs),
+      };
 const requestFigures = () => (threads === null ? server.requests : server.requests.combined(threads.requestFigures()));
 // SIGHUP and the dashboard's button, one Reloader; its stages shown on the dashboard, and the load at start as the first entry.
-const reloads = new ReloadLog(() => reloader.reload(), Date.now, () => reloader.progress);
+const reloads = new ReloadLog(
+  () => reloader.reload(),
+  Date.now,
+  () => reloader.progress,
+);
 reloads.recordStart({ version: served.meta.version, seconds: loadSeconds });
 const mailer = mailerFromEnv({ SMTP_URL: settings.smtpUrl ?? '', MAIL_FROM: settings.mailFrom });
-const admin = createAdmin({ store, operator, guard, plans, sync, state, reloads, meter: meterView, mailer, origin: settings.adminOrigin, log, routes: () => requestFigures().cells() });
-const metrics = settings.metrics ? { reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }), poolQueue: () => kernels.queueSize } : null;
-const accessLog = settings.accessLog ? (parts.accessLog = new AccessLog(destination, otherThreads > 0 ? 0 : null)) : null;
+const admin = createAdmin({
+  store,
+  operator,
+  guard,
+  plans,
+  sync,
+  state,
+  reloads,
+  meter: meterView,
+  mailer,
+  origin: settings.adminOrigin,
+  log,
+  routes: () => requestFigures().cells(),
+});
+const metrics = settings.metrics
+  ? {
+      reloads: () => ({ counts: reloads.counts, lastSeconds: reloads.last?.outcome.seconds ?? null }),
+      poolQueue: () => kernels.queueSize,
+    }
+  : null;
+const accessLog = settings.accessLog
+  ? (parts.accessLog = new AccessLog(destination, otherThreads > 0 ? 0 : null))
+  : null;
 /** Made at its first request, not at start. */
 const openapi = (): string => JSON.stringify(buildOpenApi(plans));
 const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
-const shared = otherThreads > 0 ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] } : {};
-const serverOptions = { host, port, guard, state, openapi, logger, accessLog, metrics, service, pool, responseCache, busyPollMs: settings.busyPollMs, meter, mount: admin.mount, corsOrigins: settings.corsOrigins, ...shared };
-const server = await startServer(serverOptions).then((started) => (parts.server = started)).catch(async (error: unknown) => {
-  // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
-  throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
-});
+const shared =
+  otherThreads > 0
+    ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] }
+    : {};
+const serverOptions = {
+  host,
+  port,
+  guard,
+  state,
+  openapi,
+  logger,
+  accessLog,
+  metrics,
+  service,
+  pool,
+  responseCache,
+  busyPollMs: settings.busyPollMs,
+  meter,
+  mount: admin.mount,
+  corsOrigins: settings.corsOrigins,
+  ...shared,
+};
+const server = await startServer(serverOptions)
+  .then((started) => (parts.server = started))
+  .catch(async (error: unknown) => {
+    // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
+    throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
+  });
 
 if (otherThreads > 0) {
   const forwardToken = randomBytes(16).toString('hex');
   acceptForwarded(forwardToken);
-  const { quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel } = settings;
+  const {
+    quotaTz,
+    klineTextCacheMb,
+    asOfCacheMb,
+    responseCacheMb,
+    busyPollMs,
+    drainGraceMs,
+    corsOrigins,
+    redisUrl,
+    accessLog: accessLogOn,
+    logLevel,
+  } = settings;
   threads = parts.threads = await (threadsStarting = ServingThreads.start(
     otherThreads,
     {
-      settings: { host, quotaTz, klineTextCacheMb, asOfCacheMb, responseCacheMb, busyPollMs, drainGraceMs, corsOrigins, redisUrl, accessLog: accessLogOn, logLevel },
+      settings: {
+        host,
+        quotaTz,
+        klineTextCacheMb,
+        asOfCacheMb,
+        responseCacheMb,
+        busyPollMs,
+        drainGraceMs,
+        corsOrigins,
+        redisUrl,
+        accessLog: accessLogOn,
+        logLevel,
+      },
       port: server.port,
       edition: { stateDir, version: served.meta.version },
       slots: guard.slots.buffer,
@@ -328,7 +446,10 @@ editions.attach({
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
 
-logger.info({ data_version: served.meta.version, port: server.port, threads: settings.threads }, `Serving ${served.meta.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`);
+logger.info(
+  { data_version: served.meta.version, port: server.port, threads: settings.threads },
+  `Serving ${served.meta.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`,
+);
 process.off('uncaughtException', startFailed);
 if (hupDuringStart) {
   log('SIGHUP during start: reading the snapshot folder again now');

@@ -27,7 +27,10 @@ const logger = createLogger(settings.logLevel as LogLevel, process.stdout);
 
 try {
   // ioredis only with REDIS_URL; the main thread logs Redis's state.
-  const redis = settings.redisUrl === null ? null : await (await import('./loaders/state/redis-connect.js')).connectRedis(settings.redisUrl, () => {});
+  const redis =
+    settings.redisUrl === null
+      ? null
+      : await (await import('./loaders/state/redis-connect.js')).connectRedis(settings.redisUrl, () => {});
   const limits = redis === null ? null : new (await import('./transport/guard/redis-limits.js')).RedisLimits(redis);
   const plans = Plans.fromMessage(start.plans);
   const guard = new Guard(settings.quotaTz, limits, start.slots, { plans });
@@ -51,7 +54,8 @@ try {
     metrics: null, // /metrics is the main thread's, with every thread's figures
     service: start.service,
     pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
-    responseCache: settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
+    responseCache:
+      settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
     busyPollMs: settings.busyPollMs,
     meter,
     corsOrigins: settings.corsOrigins,

@@ -25,7 +25,10 @@ const work = mkdtempSync(join(tmpdir(), 'mdq-data-path-'));
 /** Runs a node script in its own process and returns [seconds, stdout]. */
 function timed(script: string, args: string[], nodeFlags: string[] = []): [number, string] {
   const started = performance.now();
-  const out = execFileSync(process.execPath, [...nodeFlags, script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, [...nodeFlags, script, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return [(performance.now() - started) / 1000, out];
 }
 
@@ -33,24 +36,46 @@ function timed(script: string, args: string[], nodeFlags: string[] = []): [numbe
 function load(folder: string, state: string): { seconds: number; peakRss: number; status: number | null; out: string } {
   const rssFile = join(work, 'peak-rss');
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['--import', here('./peak-rss.js'), here('../loaders/cli/load.js'), folder, '--state', state], {
-    encoding: 'utf8',
-    env: { ...process.env, MDQ_PEAK_RSS_FILE: rssFile },
-    maxBuffer: 1 << 24,
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', here('./peak-rss.js'), here('../loaders/cli/load.js'), folder, '--state', state],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MDQ_PEAK_RSS_FILE: rssFile },
+      maxBuffer: 1 << 24,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, peakRss: Number(readFileSync(rssFile, 'utf8')), status: run.status, out: `${run.stdout}${run.stderr}`.trim() };
+  return {
+    seconds,
+    peakRss: Number(readFileSync(rssFile, 'utf8')),
+    status: run.status,
+    out: `${run.stdout}${run.stderr}`.trim(),
+  };
 }
 
 try {
   const demo = join(work, 'demo');
   const state = join(work, 'state');
-  const [genSeconds] = timed(here('../loaders/demo/cli.js'), ['--out', demo, '--scale', values.scale!, '--years', values.years!]);
+  const [genSeconds] = timed(here('../loaders/demo/cli.js'), [
+    '--out',
+    demo,
+    '--scale',
+    values.scale!,
+    '--years',
+    values.years!,
+  ]);
   const loaded = load(demo, state);
   if (loaded.status !== 0) throw new Error(`the demo did not load: ${loaded.out}`);
   const [loadSeconds, loadOut] = [loaded.seconds, loaded.out];
   const [, probeOut] = timed(here('./probe-open.js'), [state], ['--expose-gc']);
-  const probe = JSON.parse(probeOut) as { version: string; openSeconds: number; rssBytes: number; rawBytes: number; ratio: number };
+  const probe = JSON.parse(probeOut) as {
+    version: string;
+    openSeconds: number;
+    rssBytes: number;
+    rawBytes: number;
+    ratio: number;
+  };
   const rows = Number(/(\d+) K-line rows/.exec(loadOut)?.[1] ?? 0);
   const mb = (n: number): string => `${(n / 1048576).toFixed(0)} MB`;
   // Why the loader has its own CSV line reader: the largest file read by it and by csv-parse.
@@ -77,22 +102,51 @@ try {
   // Hostile snapshots: each must be refused with its file:line, in time linear in what was read
   // and memory bounded by the loader's limits, leaving the stored snapshot as it was.
   const hostile = [];
-  const cases = await writeHostileSnapshots(join(work, 'hostile'), Number(values['bomb-gib']) * 2 ** 30, Number(values['line-mib']) * 2 ** 20);
+  const cases = await writeHostileSnapshots(
+    join(work, 'hostile'),
+    Number(values['bomb-gib']) * 2 ** 30,
+    Number(values['line-mib']) * 2 ** 20,
+  );
   console.log('\nhostile snapshots (npm run load; each must be refused)');
-  console.log(`  ${'case'.padEnd(30)} ${'file'.padStart(9)} ${'time (s)'.padStart(9)} ${'peak RSS'.padStart(9)}  answer`);
+  console.log(
+    `  ${'case'.padEnd(30)} ${'file'.padStart(9)} ${'time (s)'.padStart(9)} ${'peak RSS'.padStart(9)}  answer`,
+  );
   for (const c of cases) {
     const got = load(c.folder, state);
     const file = execFileSync('du', ['-sb', c.folder], { encoding: 'utf8' }).split('\t')[0];
     const refused = got.status === 1 && c.expect.test(got.out);
     const answer = got.out.split('\n').pop()!;
-    console.log(`  ${c.name.padEnd(30)} ${mb(Number(file)).padStart(9)} ${got.seconds.toFixed(2).padStart(9)} ${mb(got.peakRss).padStart(9)}  ${refused ? '' : 'NOT REFUSED AS EXPECTED: '}${answer}`);
-    hostile.push({ name: c.name, fileBytes: Number(file), seconds: got.seconds, peakRss: got.peakRss, status: got.status, answer, refused });
+    console.log(
+      `  ${c.name.padEnd(30)} ${mb(Number(file)).padStart(9)} ${got.seconds.toFixed(2).padStart(9)} ${mb(got.peakRss).padStart(9)}  ${refused ? '' : 'NOT REFUSED AS EXPECTED: '}${answer}`,
+    );
+    hostile.push({
+      name: c.name,
+      fileBytes: Number(file),
+      seconds: got.seconds,
+      peakRss: got.peakRss,
+      status: got.status,
+      answer,
+      refused,
+    });
   }
   const after = JSON.parse(readFileSync(join(state, 'snapshots/current.json'), 'utf8')) as { version: string };
-  console.log(`  stored snapshot afterwards: ${after.version === probe.version ? 'unchanged' : `CHANGED to ${after.version}`}`);
+  console.log(
+    `  stored snapshot afterwards: ${after.version === probe.version ? 'unchanged' : `CHANGED to ${after.version}`}`,
+  );
   const results = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   mkdirSync(results, { recursive: true });
-  const record = { when: new Date().toISOString(), cores: cpus().length, node: process.version, rows, genSeconds, loadSeconds, loadPeakRss: loaded.peakRss, csvReaders: csv, ...probe, hostile };
+  const record = {
+    when: new Date().toISOString(),
+    cores: cpus().length,
+    node: process.version,
+    rows,
+    genSeconds,
+    loadSeconds,
+    loadPeakRss: loaded.peakRss,
+    csvReaders: csv,
+    ...probe,
+    hostile,
+  };
   writeFileSync(join(results, 'data-path.json'), `${JSON.stringify(record, null, 2)}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -12,7 +12,8 @@ const ROW = 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1\n';
 /** `total` bytes of `unit` repeated, in 1 MiB pieces. */
 async function* repeated(unit: string, total: number): AsyncGenerator<Buffer> {
   const piece = Buffer.from(unit.repeat(Math.ceil((1 << 20) / unit.length)));
-  for (let written = 0; written < total; written += piece.length) yield piece.subarray(0, Math.min(piece.length, total - written));
+  for (let written = 0; written < total; written += piece.length)
+    yield piece.subarray(0, Math.min(piece.length, total - written));
 }
 
 export interface HostileCase {
@@ -23,7 +24,11 @@ export interface HostileCase {
 }
 
 /** Writes the cases under `root`: a gzip of one row repeated to `expandedBytes`, and a header plus one unterminated line of `lineBytes`. */
-export async function writeHostileSnapshots(root: string, expandedBytes: number, lineBytes: number): Promise<HostileCase[]> {
+export async function writeHostileSnapshots(
+  root: string,
+  expandedBytes: number,
+  lineBytes: number,
+): Promise<HostileCase[]> {
   const gzip = join(root, 'gzip-bomb');
   await mkdir(join(gzip, 'ashare'), { recursive: true });
   async function* bomb(): AsyncGenerator<Buffer> {
@@ -41,7 +46,15 @@ export async function writeHostileSnapshots(root: string, expandedBytes: number,
   await pipeline(long(), createWriteStream(join(line, 'etfs/klines.csv')));
   await writeFile(join(line, 'manifest.json'), '{"id":"long-line"}');
   return [
-    { name: `gzip of one row to ${(expandedBytes / 2 ** 30).toFixed(1)} GiB`, folder: gzip, expect: /ashare\/klines\.csv\.gz: expands to more than|ashare\/klines\.csv\.gz:3: duplicate/ },
-    { name: `one ${(lineBytes / 2 ** 20).toFixed(0)} MiB line`, folder: line, expect: /etfs\/klines\.csv:2: line longer than/ },
+    {
+      name: `gzip of one row to ${(expandedBytes / 2 ** 30).toFixed(1)} GiB`,
+      folder: gzip,
+      expect: /ashare\/klines\.csv\.gz: expands to more than|ashare\/klines\.csv\.gz:3: duplicate/,
+    },
+    {
+      name: `one ${(lineBytes / 2 ** 20).toFixed(0)} MiB line`,
+      folder: line,
+      expect: /etfs\/klines\.csv:2: line longer than/,
+    },
   ];
 }

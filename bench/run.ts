@@ -31,7 +31,22 @@ import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
-const PARTS = ['micro', 'sizes', 'decode', 'levels', 'guard', 'observe', 'pool', 'as-of', 'http', 'threads', 'limits', 'memory', 'data-path', 'editions'] as const;
+const PARTS = [
+  'micro',
+  'sizes',
+  'decode',
+  'levels',
+  'guard',
+  'observe',
+  'pool',
+  'as-of',
+  'http',
+  'threads',
+  'limits',
+  'memory',
+  'data-path',
+  'editions',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -57,12 +72,20 @@ const log = (line: string): void => console.error(`[bench] ${line}`);
 const quick = values.quick;
 function whole(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got '${text}'`);
+  if (!/^\d+$/.test(text) || Number(text) < min)
+    throw new Error(`--${name} must be a whole number ≥ ${min}, got '${text}'`);
   return Number(text);
 }
 // `--only` takes one part or a comma list; `micro` also runs the pool crossover (both measure kernels in-process).
-const only = values.only === undefined ? null : values.only.split(',').map((p) => p.trim()).flatMap((p) => (p === 'micro' ? ['micro', 'pool'] : [p]));
-if (only !== null && !only.every((p) => (PARTS as readonly string[]).includes(p))) throw new Error(`--only takes parts of ${PARTS.join(', ')} (comma-separated); got '${values.only}'`);
+const only =
+  values.only === undefined
+    ? null
+    : values.only
+        .split(',')
+        .map((p) => p.trim())
+        .flatMap((p) => (p === 'micro' ? ['micro', 'pool'] : [p]));
+if (only !== null && !only.every((p) => (PARTS as readonly string[]).includes(p)))
+  throw new Error(`--only takes parts of ${PARTS.join(', ')} (comma-separated); got '${values.only}'`);
 const runs = (part: Part): boolean => only === null || only.includes(part);
 const snapshotDir = resolve(values.snapshot!);
 const stateDir = resolve(values.state!);
@@ -85,22 +108,35 @@ const result: Record<string, unknown> = {
   generated: new Date().toISOString(),
   command,
   quick,
-  machine: { cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
+  machine: {
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  },
 };
-console.log(`npm run bench${quick ? ' (quick: short runs, figures are rough)' : ''} — ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`);
+console.log(
+  `npm run bench${quick ? ' (quick: short runs, figures are rough)' : ''} — ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}`,
+);
 
 try {
-  let dataset: Dataset | null = (['micro', 'sizes', 'decode', 'levels', 'pool', 'as-of'] as const).some(runs) ? await benchDataset() : null;
+  let dataset: Dataset | null = (['micro', 'sizes', 'decode', 'levels', 'pool', 'as-of'] as const).some(runs)
+    ? await benchDataset()
+    : null;
   if (dataset !== null) result.dataset = dataset.version;
 
   if (runs('micro')) {
     log('part a: kernel and serialiser micro-benchmarks (tinybench; ratios against the naive baseline of each case)');
     const micro = await measureAll(microCases(dataset!), quick ? QUICK : FULL, log);
-    console.log(`\nMicro-benchmarks: median µs per call; "vs baseline" = baseline time / variant time\n${formatMicroTable(micro)}`);
+    console.log(
+      `\nMicro-benchmarks: median µs per call; "vs baseline" = baseline time / variant time\n${formatMicroTable(micro)}`,
+    );
     result.micro = micro;
   }
   if (runs('sizes')) {
-    log('sizes: every answer class in json, msgpack, flatbuffers and csv, uncompressed, gzip and br (rendered in-process)');
+    log(
+      'sizes: every answer class in json, msgpack, flatbuffers and csv, uncompressed, gzip and br (rendered in-process)',
+    );
     const sizes = measureSizes(dataset!, SIZE_QUESTIONS);
     console.log(
       `\nAnswer sizes: body bytes as the service renders them (route handle + render) and compresses them (br quality ${sizes.brotliQuality}, gzip level ${sizes.gzipLevel}); ` +
@@ -111,7 +147,9 @@ try {
   if (runs('decode')) {
     log('decode: a K-lines answer read by a Node client, JSON vs msgpack vs FlatBuffers');
     const decode = await measureAll(decodeCases(dataset!), quick ? QUICK : FULL, log);
-    console.log(`\nClient decode in Node (every number read out: the sum of each column): median µs per answer; "vs baseline" = JSON.parse time / variant time\n${formatMicroTable(decode)}`);
+    console.log(
+      `\nClient decode in Node (every number read out: the sum of each column): median µs per answer; "vs baseline" = JSON.parse time / variant time\n${formatMicroTable(decode)}`,
+    );
     result.decode = decode;
   }
   if (runs('levels')) {
@@ -135,14 +173,23 @@ try {
   }
   if (runs('pool')) {
     log('part a: screens inline vs on the pool at several table sizes');
-    const pool = await poolCrossover(dataset!, POOL_SIZES, { micro: quick ? QUICK : FULL, runMs: quick ? 200 : 1_000 }, log);
-    console.log(`\nInline vs pool: one screen (${pool.threads} pool thread(s) on ${cpus().length} cores), and screens/s with ${pool.inFlight} in flight, each with ${pool.requestWorkUs} µs of other main-thread work`);
+    const pool = await poolCrossover(
+      dataset!,
+      POOL_SIZES,
+      { micro: quick ? QUICK : FULL, runMs: quick ? 200 : 1_000 },
+      log,
+    );
+    console.log(
+      `\nInline vs pool: one screen (${pool.threads} pool thread(s) on ${cpus().length} cores), and screens/s with ${pool.inFlight} in flight, each with ${pool.requestWorkUs} µs of other main-thread work`,
+    );
     console.log(formatPoolTable(pool));
     console.log(`verdict: ${pool.verdict.split('; ').join('\n  ')}`);
     result.pool = pool;
   }
   if (runs('as-of')) {
-    log('part a: as_of screens: the table derived inline and on the pool (first), from the cache (again), and its memory');
+    log(
+      'part a: as_of screens: the table derived inline and on the pool (first), from the cache (again), and its memory',
+    );
     const threads = defaultPoolThreads();
     const asOf = await asOfFigures(dataset!, 5, quick ? 3 : 9, threads);
     console.log(
@@ -160,8 +207,14 @@ try {
       halfRateSeconds: whole('half-rate-seconds', values['half-rate-seconds'], quick ? 1 : 5, 0),
       only: values.cases?.split(',').map((c) => c.trim()),
       connections: whole('connections', values.connections, 32, 1),
-      snapshotDir, stateDir, log, command,
-      serverNodeArgs: values['cpu-prof-dir'] === undefined ? undefined : ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof-dir'])],
+      snapshotDir,
+      stateDir,
+      log,
+      command,
+      serverNodeArgs:
+        values['cpu-prof-dir'] === undefined
+          ? undefined
+          : ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof-dir'])],
     });
     console.log(`\n${formatEndpoints(http)}`);
     result.http = http;
@@ -170,7 +223,14 @@ try {
   if (runs('threads')) {
     log('part b: serving threads, THREADS=1 vs 2');
     await ensureSnapshot(snapshotDir, log);
-    const threads = await runThreads({ seconds: whole('seconds', values.seconds, quick ? 1 : 5, 1), rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1), connections: whole('connections', values.connections, 32, 1), snapshotDir, stateDir, log });
+    const threads = await runThreads({
+      seconds: whole('seconds', values.seconds, quick ? 1 : 5, 1),
+      rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1),
+      connections: whole('connections', values.connections, 32, 1),
+      snapshotDir,
+      stateDir,
+      log,
+    });
     console.log(`\n${formatThreads(threads)}`);
     result.threads = threads;
   }
@@ -181,7 +241,12 @@ try {
       console.log(`\nShared limits: not measured: ${missing}`);
       result.limits = { skipped: missing };
     } else {
-      const limits = await runSharedLimits({ seconds: whole('seconds', values.seconds, quick ? 1 : 5, 1), rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1), connections: whole('connections', values.connections, 32, 1), log });
+      const limits = await runSharedLimits({
+        seconds: whole('seconds', values.seconds, quick ? 1 : 5, 1),
+        rounds: whole('rounds', values.rounds, quick ? 1 : 3, 1),
+        connections: whole('connections', values.connections, 32, 1),
+        log,
+      });
       console.log(`\n${formatSharedLimits(limits)}`);
       result.limits = limits;
     }
@@ -190,10 +255,16 @@ try {
     log('part b: resident memory over distinct requests against the cache budgets');
     await ensureSnapshot(snapshotDir, log);
     const options = {
-      stateDir, snapshotDir,
+      stateDir,
+      snapshotDir,
       requests: whole('requests', values.requests, quick ? 20_000 : 200_000, 100),
       threads: whole('memory-threads', values['memory-threads'], 2, 1),
-      concurrency: 16, port: 0, budgets: { response: 32, klineText: 16, asOf: 32 }, settleSeconds: 10, seed: 1, log,
+      concurrency: 16,
+      port: 0,
+      budgets: { response: 32, klineText: 16, asOf: 32 },
+      settleSeconds: 10,
+      seed: 1,
+      log,
     };
     const memory = await runMemory(options);
     console.log(`\n${formatMemory(memory)}`);
@@ -205,7 +276,10 @@ try {
     log('part c: data path (generate + load + open the demo in a temporary folder)');
     const script = fileURLToPath(new URL('./data-path.js', import.meta.url));
     const args = quick ? ['--scale', '0.1', '--years', '2'] : [];
-    const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = execFileSync(process.execPath, [script, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     console.log(`\nData path${quick ? ' (quick: 10 % of symbols, 2 years)' : ''}\n${out.trimEnd()}`);
     result.dataPath = JSON.parse(readFileSync(join(REPO, 'bench/results/data-path.json'), 'utf8'));
   }
@@ -213,7 +287,10 @@ try {
     log('part e: editions (open by size, restart, first requests, reloads, memory)');
     const script = fileURLToPath(new URL('./ops/editions.js', import.meta.url));
     const args = quick ? ['--sizes', '0.25:10,1:10', '--runs', '3'] : [];
-    const out = execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = execFileSync(process.execPath, [script, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     console.log(`
 Editions${quick ? ' (quick: scales 0.25 and 1, 3 runs)' : ''}
 ${out.trimEnd()}`);

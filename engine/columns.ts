@@ -6,7 +6,12 @@ import type { Market } from './markets.js';
 export const KLINE_FIELDS = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 export type KlineField = (typeof KLINE_FIELDS)[number];
 export const KLINE_SHORT_CODES: Readonly<Record<string, KlineField>> = {
-  o: 'open', h: 'high', l: 'low', c: 'close', v: 'volume', a: 'amount',
+  o: 'open',
+  h: 'high',
+  l: 'low',
+  c: 'close',
+  v: 'volume',
+  a: 'amount',
 };
 /** What each K-line column means, with its unit (published in the OpenAPI document). */
 export const KLINE_FIELD_DOCS: Readonly<Record<KlineField | 'symbol' | 'date' | 'adj_factor', string>> = {
@@ -37,13 +42,25 @@ export interface SnapshotColumn {
   readonly only?: readonly Market[];
 }
 
-const col = (name: string, category: string, kind: 'string' | 'number', source: ColumnSource, doc: string, only?: Market[]): SnapshotColumn =>
-  only ? { name, category, kind, source, doc, only } : { name, category, kind, source, doc };
+const col = (
+  name: string,
+  category: string,
+  kind: 'string' | 'number',
+  source: ColumnSource,
+  doc: string,
+  only?: Market[],
+): SnapshotColumn => (only ? { name, category, kind, source, doc, only } : { name, category, kind, source, doc });
 
 /** Every detail-snapshot column, in the order of the spec's table (the response key order). */
 export const SNAPSHOT_COLUMNS: readonly SnapshotColumn[] = [
   col('symbol', 'identifier', 'string', 'identifier', 'Symbol code, canonical case.'),
-  col('date', 'identifier', 'string', 'identifier', 'The snapshot\'s day: the latest K-line day on record, YYYY-MM-DD (null for a symbol without K-lines).'),
+  col(
+    'date',
+    'identifier',
+    'string',
+    'identifier',
+    "The snapshot's day: the latest K-line day on record, YYYY-MM-DD (null for a symbol without K-lines).",
+  ),
   col('name', 'identifier', 'string', 'symbols', 'Name (symbols.csv).'),
   col('market_name', 'identifier', 'string', 'symbols', 'Market name (symbols.csv).'),
   col('market_type', 'identifier', 'string', 'symbols', 'Market type (symbols.csv).'),
@@ -51,7 +68,13 @@ export const SNAPSHOT_COLUMNS: readonly SnapshotColumn[] = [
   col('high', 'quote', 'number', 'kline', 'Highest price of the day, local currency, unadjusted.'),
   col('low', 'quote', 'number', 'kline', 'Lowest price of the day, local currency, unadjusted.'),
   col('close', 'quote', 'number', 'kline', 'Closing price of the day, local currency, unadjusted.'),
-  col('pre_close', 'quote', 'number', 'derived', 'Previous close, in the basis of the day\'s adjustment factor, local currency.'),
+  col(
+    'pre_close',
+    'quote',
+    'number',
+    'derived',
+    "Previous close, in the basis of the day's adjustment factor, local currency.",
+  ),
   col('avg_price', 'quote', 'number', 'fundamental', 'Average traded price of the day, local currency.'),
   col('volume', 'quote', 'number', 'kline', 'Traded volume of the day, in lots.'),
   col('amount', 'quote', 'number', 'kline', 'Traded amount of the day, local currency.'),
@@ -67,15 +90,54 @@ export const SNAPSHOT_COLUMNS: readonly SnapshotColumn[] = [
   col('pe_lyr', 'valuation', 'number', 'fundamental', 'Static price/earnings of the previous year (a ratio).'),
   col('pb_ratio', 'valuation', 'number', 'fundamental', 'Price/book (a ratio).'),
   col('dividend_ratio_ttm', 'valuation', 'number', 'fundamental', 'Dividend yield, trailing twelve months, percent.'),
-  col('dividend_ttm', 'valuation', 'number', 'fundamental', 'Dividend per share, trailing twelve months, local currency.'),
-  col('wb_ratio', 'valuation', 'number', 'fundamental', 'Stock-Connect holding share, percent (hkstock only).', ['hkstock']),
-  col('eps_ttm', 'valuation', 'number', 'fundamental', 'Earnings per share, trailing twelve months, local currency (usstock only).', ['usstock']),
-  col('total_market_cap', 'size', 'number', 'fundamental', 'Total market capitalisation, in 100 million of local currency.'),
-  col('circulating_market_cap', 'size', 'number', 'fundamental', 'Circulating market capitalisation, in 100 million of local currency.'),
+  col(
+    'dividend_ttm',
+    'valuation',
+    'number',
+    'fundamental',
+    'Dividend per share, trailing twelve months, local currency.',
+  ),
+  col('wb_ratio', 'valuation', 'number', 'fundamental', 'Stock-Connect holding share, percent (hkstock only).', [
+    'hkstock',
+  ]),
+  col(
+    'eps_ttm',
+    'valuation',
+    'number',
+    'fundamental',
+    'Earnings per share, trailing twelve months, local currency (usstock only).',
+    ['usstock'],
+  ),
+  col(
+    'total_market_cap',
+    'size',
+    'number',
+    'fundamental',
+    'Total market capitalisation, in 100 million of local currency.',
+  ),
+  col(
+    'circulating_market_cap',
+    'size',
+    'number',
+    'fundamental',
+    'Circulating market capitalisation, in 100 million of local currency.',
+  ),
   col('total_shares', 'size', 'number', 'fundamental', 'Total shares, in shares.'),
   col('float_shares', 'size', 'number', 'fundamental', 'Floating shares, in shares.'),
-  col('high_52week', 'position', 'number', 'derived', 'Highest forward-adjusted high of the last 365 days, local currency.'),
-  col('low_52week', 'position', 'number', 'derived', 'Lowest forward-adjusted low of the last 365 days, local currency.'),
+  col(
+    'high_52week',
+    'position',
+    'number',
+    'derived',
+    'Highest forward-adjusted high of the last 365 days, local currency.',
+  ),
+  col(
+    'low_52week',
+    'position',
+    'number',
+    'derived',
+    'Lowest forward-adjusted low of the last 365 days, local currency.',
+  ),
   col('chg_5d', 'momentum', 'number', 'derived', 'Gain over 5 trading days, percent.'),
   col('chg_10d', 'momentum', 'number', 'derived', 'Gain over 10 trading days, percent.'),
   col('chg_20d', 'momentum', 'number', 'derived', 'Gain over 20 trading days, percent.'),
@@ -90,10 +152,14 @@ export const SNAPSHOT_COLUMNS: readonly SnapshotColumn[] = [
 ];
 
 /** Names of the numeric snapshot columns (open … close_vs_52w_high): the screen whitelist. */
-export const NUMERIC_SNAPSHOT_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number').map((c) => c.name);
+export const NUMERIC_SNAPSHOT_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number').map(
+  (c) => c.name,
+);
 
 /** Numeric columns a snapshot folder's fundamentals.csv may supply. */
-export const FUNDAMENTAL_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filter((c) => c.source === 'fundamental').map((c) => c.name);
+export const FUNDAMENTAL_COLUMNS: readonly string[] = SNAPSHOT_COLUMNS.filter((c) => c.source === 'fundamental').map(
+  (c) => c.name,
+);
 
 /** Macro indicators in listing order (rows are ordered gdp, cpi_ppi, pmi), with each one's known series keys; a snapshot may carry more. */
 export const MACRO_INDICATORS = ['gdp', 'cpi_ppi', 'pmi'] as const;

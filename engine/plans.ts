@@ -79,15 +79,32 @@ export class Plans {
    * @param specs every plan: each built-in one exactly once, each name well formed and used once (throws otherwise).
    * @param source the file they were read from (PLANS_FILE), named in messages; null for the built-in table.
    */
-  constructor(specs: readonly PlanSpec[], readonly source: string | null = null) {
+  constructor(
+    specs: readonly PlanSpec[],
+    readonly source: string | null = null,
+  ) {
     const byName = new Map<PlanName, Plan>();
-    const ordered = [...BUILT_IN_PLAN_NAMES.map((n) => specs.find((s) => s.name === n)), ...specs.filter((s) => !isBuiltInPlan(s.name))];
+    const ordered = [
+      ...BUILT_IN_PLAN_NAMES.map((n) => specs.find((s) => s.name === n)),
+      ...specs.filter((s) => !isBuiltInPlan(s.name)),
+    ];
     for (const [i, s] of ordered.entries()) {
       if (s === undefined) throw new Error(`plans: the built-in plan ${BUILT_IN_PLAN_NAMES[i]} is missing`);
       if (!wellFormedPlanName(s.name)) throw new Error(`plans: '${s.name}' is not a plan name`);
       if (byName.has(s.name)) throw new Error(`plans: ${s.name} is given twice`);
       const { name, rpm, dailyQuota, batch, rowsPerCall } = s;
-      byName.set(name, Object.freeze({ name, rpm, dailyQuota, batch, rowsPerCall, index: i, answerKey: `${name}/${batch}/${rowsPerCall}` }));
+      byName.set(
+        name,
+        Object.freeze({
+          name,
+          rpm,
+          dailyQuota,
+          batch,
+          rowsPerCall,
+          index: i,
+          answerKey: `${name}/${batch}/${rowsPerCall}`,
+        }),
+      );
     }
     if (ordered.length !== specs.length) throw new Error('plans: a plan is given twice');
     this.byName = byName;
@@ -112,7 +129,16 @@ export class Plans {
 
   /** What a serving thread is posted: plain objects, rebuilt with {@link Plans.fromMessage}. */
   toMessage(): PlansMessage {
-    return { source: this.source, plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall }) => ({ name, rpm, dailyQuota, batch, rowsPerCall })) };
+    return {
+      source: this.source,
+      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall }) => ({
+        name,
+        rpm,
+        dailyQuota,
+        batch,
+        rowsPerCall,
+      })),
+    };
   }
 
   /** The table posted by another thread. */

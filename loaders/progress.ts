@@ -35,7 +35,9 @@ const LOG_EVERY_MS = 5000;
 
 /** 15234567 → "15,234,567" (no locale dependence). */
 function thousands(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** `7 s`, `2 min 5 s`. */

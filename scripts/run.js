@@ -40,7 +40,8 @@ function newestSource() {
 function buildIfStale(entry) {
   const built = mtime(STAMP);
   if (built === -Infinity) process.stderr.write('building: first build (tsc -p .)\n');
-  else if (entry !== undefined && !existsSync(entry)) process.stderr.write(`building: ${entry} does not exist yet (tsc -p .)\n`);
+  else if (entry !== undefined && !existsSync(entry))
+    process.stderr.write(`building: ${entry} does not exist yet (tsc -p .)\n`);
   else if (newestSource() <= built) return;
   else process.stderr.write('building: sources changed since the last build (tsc -p .)\n');
   let tsc;

@@ -38,12 +38,25 @@ export class AccessLog {
   private readonly thread: string;
 
   /** `thread`: the serving thread's number, written on each line when several serve (THREADS ≥ 2). */
-  constructor(private readonly destination: { write(text: string): unknown }, thread: number | null = null) {
+  constructor(
+    private readonly destination: { write(text: string): unknown },
+    thread: number | null = null,
+  ) {
     this.thread = thread === null ? '' : `"thread":${thread},`;
   }
 
   /** One answer. `requestId` may be the client's (visible ASCII): it is JSON-escaped. */
-  write(nowMs: number, requestId: string, route: string, status: number, plan: string, keyId: string | null, rows: number, bytes: number, us: number): void {
+  write(
+    nowMs: number,
+    requestId: string,
+    route: string,
+    status: number,
+    plan: string,
+    keyId: string | null,
+    rows: number,
+    bytes: number,
+    us: number,
+  ): void {
     if (nowMs !== this.lastMs) (this.lastMs = nowMs), (this.lastTime = new Date(nowMs).toISOString());
     if (this.pending === '') setImmediate(this.flush);
     this.pending += `{"level":"info","time":"${this.lastTime}","request_id":${JSON.stringify(requestId)},"route":"${route}","status":${status},"plan":"${plan}","key_id":${keyId === null ? 'null' : `"${keyId}"`},"rows":${rows},"bytes":${bytes},"us":${us},${this.thread}"msg":"access"}\n`;

@@ -16,34 +16,42 @@ const API_BASE = '/api/v1';
 
 /** When each problem code is answered; typed so a new catalogue code needs a line here. `whenOf` adds Retry-After where the catalogue has it. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
-  invalid_parameter: 'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
+  invalid_parameter:
+    'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
   unknown_market: `\`{market}\` is not one of ${MARKETS.join(', ')}`,
   batch_too_large: "more symbols than the plan's batch size",
-  malformed_request: 'two `Host` or two `Content-Length` fields (RFC 9112), or, from nginx in front, a request line or header it cannot parse; the connection is closed after the answer',
+  malformed_request:
+    'two `Host` or two `Content-Length` fields (RFC 9112), or, from nginx in front, a request line or header it cannot parse; the connection is closed after the answer',
   unauthorized: 'no key (`X-API-Key` or `Authorization: Bearer`), an unknown or disabled key, or two different keys',
   csrf_failed: 'a dashboard write without a valid CSRF token (dashboard only)',
-  forbidden_host: 'a dashboard request whose `Host` is not that of `ADMIN_ORIGIN`, or, with it unset, is not an IP address or `localhost` (dashboard only)',
+  forbidden_host:
+    'a dashboard request whose `Host` is not that of `ADMIN_ORIGIN`, or, with it unset, is not an IP address or `localhost` (dashboard only)',
   not_found: 'an unknown route',
   unknown_symbol: 'the symbol (or every symbol of a batch) does not exist',
   macro_not_ready: 'the loaded snapshot holds no macro data',
   method_not_allowed: 'a method other than GET or OPTIONS (`Allow` lists them)',
-  not_acceptable: 'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
+  not_acceptable:
+    'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty",
   quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows',
-  header_too_large: 'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
-  http_version_not_supported: 'a request line naming an HTTP version other than 1.0 or 1.1; answered by nginx in front (deploy/nginx.conf)',
+  header_too_large:
+    'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
+  http_version_not_supported:
+    'a request line naming an HTTP version other than 1.0 or 1.1; answered by nginx in front (deploy/nginx.conf)',
   internal_error: 'an unexpected error; it is logged with the request id, no stack trace is answered',
   shutting_down: 'the server is draining before exit',
   deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
   not_ready: 'no snapshot is loaded yet',
-  limits_unavailable: 'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served',
+  limits_unavailable:
+    'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served',
 };
 
 /** The code's answers carry Retry-After (problem.ts). */
 const waits = (code: ProblemCode): boolean => 'retryAfter' in PROBLEMS[code];
 /** When `code` is answered, with the Retry-After it carries. */
-const whenOf = (code: ProblemCode): string => (waits(code) ? `${PROBLEM_WHEN[code]} (\`Retry-After\`)` : PROBLEM_WHEN[code]);
+const whenOf = (code: ProblemCode): string =>
+  waits(code) ? `${PROBLEM_WHEN[code]} (\`Retry-After\`)` : PROBLEM_WHEN[code];
 
 // ---- components -----------------------------------------------------------------------
 
@@ -55,29 +63,94 @@ const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}
 const nonNegative = { type: 'integer', minimum: 0 };
 const text = { type: 'string' };
 const HEADERS: Record<string, Json> = {
-  'X-Data-Version': { description: 'Id of the snapshot that answered (`<manifest id>.<content hash>`); on every response once data is loaded.', required: true, schema: text },
-  'X-Request-Id': { description: 'The request id: the client\'s own `X-Request-Id` when it sent one of at most 128 visible ASCII characters, else a new one. Also `instance` of a problem body and in the server\'s log lines.', required: true, schema: text },
-  'X-RateLimit-Limit': { description: "Requests per minute of the key's plan (absent for internal keys).", schema: nonNegative },
-  'X-RateLimit-Remaining': { description: 'Whole requests left in the bucket after this one (absent for internal keys).', schema: nonNegative },
-  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again, rounded up (absent for internal keys).', schema: nonNegative },
+  'X-Data-Version': {
+    description:
+      'Id of the snapshot that answered (`<manifest id>.<content hash>`); on every response once data is loaded.',
+    required: true,
+    schema: text,
+  },
+  'X-Request-Id': {
+    description:
+      "The request id: the client's own `X-Request-Id` when it sent one of at most 128 visible ASCII characters, else a new one. Also `instance` of a problem body and in the server's log lines.",
+    required: true,
+    schema: text,
+  },
+  'X-RateLimit-Limit': {
+    description: "Requests per minute of the key's plan (absent for internal keys).",
+    schema: nonNegative,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Whole requests left in the bucket after this one (absent for internal keys).',
+    schema: nonNegative,
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the bucket is full again, rounded up (absent for internal keys).',
+    schema: nonNegative,
+  },
   'X-Quota-Limit': { description: "Rows a day of the key's plan (absent for internal keys).", schema: nonNegative },
-  'X-Quota-Remaining': { description: "Rows left today after this response's charge (absent for internal keys).", schema: nonNegative },
-  'Retry-After': { description: 'Whole seconds to wait before retrying (at least 1).', required: true, schema: { type: 'integer', minimum: 1 } },
-  ETag: { description: 'Strong entity tag of this representation: it follows the data version, the request, the format and the encoding. Send it back in `If-None-Match` for a 304.', required: true, schema: text },
-  'Cache-Control': { description: '`private, no-cache`: a client may keep the answer but must revalidate it (cheap: a 304 has no body and charges no rows).', required: true, schema: text },
-  Vary: { description: '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins).', required: true, schema: text },
-  'Content-Encoding': { description: `\`br\` or \`gzip\` as \`Accept-Encoding\` prefers (q-values honoured); absent for bodies under ${MIN_COMPRESSED_BYTES} bytes.`, schema: { type: 'string', enum: ['br', 'gzip'] } },
-  Link: { description: 'RFC 8288 `<…>; rel="next"`: the same request for the next page, while rows remain (paged answers only).', schema: text },
+  'X-Quota-Remaining': {
+    description: "Rows left today after this response's charge (absent for internal keys).",
+    schema: nonNegative,
+  },
+  'Retry-After': {
+    description: 'Whole seconds to wait before retrying (at least 1).',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  ETag: {
+    description:
+      'Strong entity tag of this representation: it follows the data version, the request, the format and the encoding. Send it back in `If-None-Match` for a 304.',
+    required: true,
+    schema: text,
+  },
+  'Cache-Control': {
+    description:
+      '`private, no-cache`: a client may keep the answer but must revalidate it (cheap: a 304 has no body and charges no rows).',
+    required: true,
+    schema: text,
+  },
+  Vary: {
+    description: '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins).',
+    required: true,
+    schema: text,
+  },
+  'Content-Encoding': {
+    description: `\`br\` or \`gzip\` as \`Accept-Encoding\` prefers (q-values honoured); absent for bodies under ${MIN_COMPRESSED_BYTES} bytes.`,
+    schema: { type: 'string', enum: ['br', 'gzip'] },
+  },
+  Link: {
+    description:
+      'RFC 8288 `<…>; rel="next"`: the same request for the next page, while rows remain (paged answers only).',
+    schema: text,
+  },
 };
 const headerRefs = (...names: string[]): Json => Object.fromEntries(names.map((n) => [n, headerRef(n)]));
-const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining'];
+const LIMIT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+];
 
 // ---- parameters -----------------------------------------------------------------------
 
 /** Path parameters by name (the patterns name them). */
 const PATH_PARAMS: Record<string, Json> = {
-  market: { name: 'market', in: 'path', required: true, description: 'Market; any other value is 400 `unknown_market`.', schema: { type: 'string', enum: [...MARKETS] } },
-  symbol: { name: 'symbol', in: 'path', required: true, description: 'Symbol code, matched case-insensitively and answered in canonical case.', schema: { type: 'string' } },
+  market: {
+    name: 'market',
+    in: 'path',
+    required: true,
+    description: 'Market; any other value is 400 `unknown_market`.',
+    schema: { type: 'string', enum: [...MARKETS] },
+  },
+  symbol: {
+    name: 'symbol',
+    in: 'path',
+    required: true,
+    description: 'Symbol code, matched case-insensitively and answered in canonical case.',
+    schema: { type: 'string' },
+  },
 };
 
 /** The OpenAPI parameter of one declared query parameter. */
@@ -89,11 +162,32 @@ function queryParam(name: string, p: Param<unknown>): Json {
 }
 
 /** A parameter family (`min_<column>`): an exploded object, since OpenAPI has no parameter-name patterns. */
-const patternParam = (p: PatternParam): Json => ({ name: p.name, in: 'query', required: false, style: 'form', explode: true, description: p.doc, schema: p.schema });
+const patternParam = (p: PatternParam): Json => ({
+  name: p.name,
+  in: 'query',
+  required: false,
+  style: 'form',
+  explode: true,
+  description: p.doc,
+  schema: p.schema,
+});
 
 const HEADER_PARAMS: Json[] = [
-  { name: 'If-None-Match', in: 'header', required: false, description: 'ETags of answers held; a match answers 304 with no body (it takes a token, charges no rows). `*` matches any. A malformed value matches nothing.', schema: text },
-  { name: 'X-Request-Id', in: 'header', required: false, description: 'Your id for this request (at most 128 visible ASCII characters), echoed in `X-Request-Id`.', schema: { type: 'string', maxLength: 128 } },
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'ETags of answers held; a match answers 304 with no body (it takes a token, charges no rows). `*` matches any. A malformed value matches nothing.',
+    schema: text,
+  },
+  {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    description: 'Your id for this request (at most 128 visible ASCII characters), echoed in `X-Request-Id`.',
+    schema: { type: 'string', maxLength: 128 },
+  },
 ];
 
 // ---- responses ------------------------------------------------------------------------
@@ -108,8 +202,20 @@ function problemResponse(status: number, codes: ProblemCode[], headers: string[]
     headers: headerRefs('X-Request-Id', ...headers),
     content: {
       'application/problem+json': {
-        schema: { allOf: [schemaRef('problem'), { type: 'object', properties: { status: { const: status }, code: { enum: codes } } }] },
-        example: { type: 'about:blank', title: PROBLEMS[first].title, status, code: first, detail: `an example of ${first}`, instance: '3f9a1c02b7de-1' },
+        schema: {
+          allOf: [
+            schemaRef('problem'),
+            { type: 'object', properties: { status: { const: status }, code: { enum: codes } } },
+          ],
+        },
+        example: {
+          type: 'about:blank',
+          title: PROBLEMS[first].title,
+          status,
+          code: first,
+          detail: `an example of ${first}`,
+          instance: '3f9a1c02b7de-1',
+        },
       },
     },
   };
@@ -117,13 +223,22 @@ function problemResponse(status: number, codes: ProblemCode[], headers: string[]
 
 /** Every error a route can answer, grouped by status, in check order (route, method, key, rate, quota, parameters, existence). */
 function errorResponses(route: Route): Record<string, Json> {
-  const codes: ProblemCode[] = ['invalid_parameter', 'not_acceptable', 'internal_error', 'not_ready', 'shutting_down', ...route.problems];
+  const codes: ProblemCode[] = [
+    'invalid_parameter',
+    'not_acceptable',
+    'internal_error',
+    'not_ready',
+    'shutting_down',
+    ...route.problems,
+  ];
   if (route.mayAnswerLater) codes.push('deadline_exceeded');
   if (route.pathNames.includes('market')) codes.push('unknown_market');
   if (route.auth) codes.push('unauthorized', 'rate_limited', 'limits_unavailable');
   if (route.charges) codes.push('quota_exhausted');
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of Object.keys(PROBLEMS) as ProblemCode[]) if (codes.includes(code)) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  for (const code of Object.keys(PROBLEMS) as ProblemCode[])
+    if (codes.includes(code))
+      byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   const out: Record<string, Json> = {};
   for (const [status, group] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     // Past the key check every answer carries the limit headers; a 401 or 503 comes before it.
@@ -136,11 +251,14 @@ function errorResponses(route: Route): Record<string, Json> {
 /** The 200's content: every format the shape offers, in registry order, under its Content-Type (the JSON one with the route's example). */
 function contentOf(route: Route): Json {
   const content: Json = {};
-  for (const f of FORMATS) if (f.refusal(route.shape) === null) content[f.contentType] = f.openApi(route.shape, schemaRef(route.shape.name), route.example);
+  for (const f of FORMATS)
+    if (f.refusal(route.shape) === null)
+      content[f.contentType] = f.openApi(route.shape, schemaRef(route.shape.name), route.example);
   return content;
 }
 
-const ANY_OTHER_METHOD = 'OPTIONS answers a CORS preflight (204). Any other method than GET answers 405 `method_not_allowed`.';
+const ANY_OTHER_METHOD =
+  'OPTIONS answers a CORS preflight (204). Any other method than GET answers 405 `method_not_allowed`.';
 
 /** `/api/v1/:market/klines/:symbol` → `/{market}/klines/{symbol}` (relative to the server URL). */
 const openApiPath = (pattern: string): string => pattern.slice(API_BASE.length).replace(/:([a-z_]+)/g, '{$1}');
@@ -155,7 +273,16 @@ function operation(route: Route): Json {
     ...(route.patternQuery ? [patternParam(route.patternQuery)] : []),
     ...HEADER_PARAMS,
   ];
-  const successHeaders = ['X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...(route.paged ? ['Link'] : [])];
+  const successHeaders = [
+    'X-Data-Version',
+    'X-Request-Id',
+    ...(route.auth ? LIMIT_HEADERS : []),
+    'ETag',
+    'Cache-Control',
+    'Vary',
+    'Content-Encoding',
+    ...(route.paged ? ['Link'] : []),
+  ];
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -164,7 +291,17 @@ function operation(route: Route): Json {
     parameters,
     responses: {
       '200': { description: 'OK', headers: headerRefs(...successHeaders), content: contentOf(route) },
-      '304': { description: 'Not Modified: `If-None-Match` named the current ETag. No body; no rows charged.', headers: headerRefs('X-Data-Version', 'X-Request-Id', ...(route.auth ? LIMIT_HEADERS : []), 'ETag', 'Cache-Control', 'Vary') },
+      '304': {
+        description: 'Not Modified: `If-None-Match` named the current ETag. No body; no rows charged.',
+        headers: headerRefs(
+          'X-Data-Version',
+          'X-Request-Id',
+          ...(route.auth ? LIMIT_HEADERS : []),
+          'ETag',
+          'Cache-Control',
+          'Vary',
+        ),
+      },
       ...errorResponses(route),
     },
   };
@@ -172,7 +309,14 @@ function operation(route: Route): Json {
 
 /** The paths that need no key: the health check (outside the base), this document and the flatbuffers schema. */
 function unauthenticatedPaths(): Record<string, Json> {
-  const plain = (operationId: string, summary: string, type: string, schema: Json, example: unknown, tag: string): Json => ({
+  const plain = (
+    operationId: string,
+    summary: string,
+    type: string,
+    schema: Json,
+    example: unknown,
+    tag: string,
+  ): Json => ({
     description: ANY_OTHER_METHOD,
     get: {
       operationId,
@@ -180,10 +324,15 @@ function unauthenticatedPaths(): Record<string, Json> {
       description: 'Needs no key.',
       tags: [tag],
       security: [],
-      responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [type]: { schema, example } } } },
+      responses: {
+        '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [type]: { schema, example } } },
+      },
     },
   });
-  const outsideBase = { servers: [{ url: '/', description: 'The service endpoints live outside the API base.' }], description: ANY_OTHER_METHOD };
+  const outsideBase = {
+    servers: [{ url: '/', description: 'The service endpoints live outside the API base.' }],
+    description: ANY_OTHER_METHOD,
+  };
   const health = {
     operationId: 'health',
     summary: 'Readiness and loaded data version',
@@ -191,32 +340,77 @@ function unauthenticatedPaths(): Record<string, Json> {
     tags: ['Service'],
     security: [],
     responses: {
-      '200': { description: 'OK', headers: headerRefs('X-Data-Version', 'X-Request-Id'), content: { [JSON_TYPE]: { schema: schemaRef('health'), example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' } } } },
+      '200': {
+        description: 'OK',
+        headers: headerRefs('X-Data-Version', 'X-Request-Id'),
+        content: {
+          [JSON_TYPE]: {
+            schema: schemaRef('health'),
+            example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' },
+          },
+        },
+      },
       '503': problemResponse(503, ['not_ready', 'shutting_down'], []),
     },
   };
   return {
     '/healthz': { ...outsideBase, get: health },
-    '/readyz': { ...outsideBase, get: { ...health, operationId: 'ready', summary: 'Readiness (the same answer as /healthz)' } },
+    '/readyz': {
+      ...outsideBase,
+      get: { ...health, operationId: 'ready', summary: 'Readiness (the same answer as /healthz)' },
+    },
     '/livez': {
       ...outsideBase,
       get: {
-        operationId: 'live', summary: 'Liveness: the process is up', description: 'Needs no key. 200 whenever the process can answer, draining included.', tags: ['Service'], security: [],
-        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [JSON_TYPE]: { schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }, example: { status: 'ok' } } } } },
-      },
-    },
-    '/version': {
-      ...outsideBase,
-      get: {
-        operationId: 'version', summary: 'Service version, commit, Node.js and data version', description: 'Needs no key.', tags: ['Service'], security: [],
+        operationId: 'live',
+        summary: 'Liveness: the process is up',
+        description: 'Needs no key. 200 whenever the process can answer, draining included.',
+        tags: ['Service'],
+        security: [],
         responses: {
           '200': {
             description: 'OK',
             headers: headerRefs('X-Request-Id'),
             content: {
               [JSON_TYPE]: {
-                schema: { type: 'object', properties: { version: { type: 'string' }, commit: { type: 'string' }, node: { type: 'string' }, data_version: { type: ['string', 'null'] } }, required: ['version', 'commit', 'node', 'data_version'] },
-                example: { version: '0.1.0', commit: '3eb77b5', node: 'v20.20.2', data_version: '2025-06-30.aff0387e12bc' },
+                schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
+                example: { status: 'ok' },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/version': {
+      ...outsideBase,
+      get: {
+        operationId: 'version',
+        summary: 'Service version, commit, Node.js and data version',
+        description: 'Needs no key.',
+        tags: ['Service'],
+        security: [],
+        responses: {
+          '200': {
+            description: 'OK',
+            headers: headerRefs('X-Request-Id'),
+            content: {
+              [JSON_TYPE]: {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    version: { type: 'string' },
+                    commit: { type: 'string' },
+                    node: { type: 'string' },
+                    data_version: { type: ['string', 'null'] },
+                  },
+                  required: ['version', 'commit', 'node', 'data_version'],
+                },
+                example: {
+                  version: '0.1.0',
+                  commit: '3eb77b5',
+                  node: 'v20.20.2',
+                  data_version: '2025-06-30.aff0387e12bc',
+                },
               },
             },
           },
@@ -226,56 +420,108 @@ function unauthenticatedPaths(): Record<string, Json> {
     '/metrics': {
       ...outsideBase,
       get: {
-        operationId: 'metrics', summary: 'Prometheus metrics', description: 'Needs no key; absent (404) when the server runs with METRICS=0. Requests by route, status and plan, latency histogram, rows served, answer-cache lookups, reloads, data version, event-loop delay, pool queue.', tags: ['Service'], security: [],
-        responses: { '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' }, example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12' } } } },
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        description:
+          'Needs no key; absent (404) when the server runs with METRICS=0. Requests by route, status and plan, latency histogram, rows served, answer-cache lookups, reloads, data version, event-loop delay, pool queue.',
+        tags: ['Service'],
+        security: [],
+        responses: {
+          '200': {
+            description: 'OK',
+            headers: headerRefs('X-Request-Id'),
+            content: {
+              'text/plain; version=0.0.4; charset=utf-8': {
+                schema: { type: 'string' },
+                example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12',
+              },
+            },
+          },
+        },
       },
     },
-    '/openapi.json': plain('openapi', 'This OpenAPI document', JSON_TYPE, { type: 'object', description: 'An OpenAPI 3.1 document' }, { openapi: '3.1.0' }, 'Service'),
-    '/schema.fbs': plain('flatbuffersSchema', 'The FlatBuffers schema of `format=flatbuffers` answers', 'text/plain; charset=utf-8', { type: 'string' }, 'namespace mdq;', 'Service'),
+    '/openapi.json': plain(
+      'openapi',
+      'This OpenAPI document',
+      JSON_TYPE,
+      { type: 'object', description: 'An OpenAPI 3.1 document' },
+      { openapi: '3.1.0' },
+      'Service',
+    ),
+    '/schema.fbs': plain(
+      'flatbuffersSchema',
+      'The FlatBuffers schema of `format=flatbuffers` answers',
+      'text/plain; charset=utf-8',
+      { type: 'string' },
+      'namespace mdq;',
+      'Service',
+    ),
   };
 }
 
 /** The plans in force, one per line: `name` rows a day / requests a minute / batch symbols / rows per call. */
 function plansText(plans: Plans): string {
   const figure = (n: number | null): string => (n === null ? 'unlimited' : String(n));
-  const lines = plans.list.map((p) => `- \`${p.name}\`: ${figure(p.dailyQuota)} / ${figure(p.rpm)} / ${p.batch} / ${p.rowsPerCall}`);
+  const lines = plans.list.map(
+    (p) => `- \`${p.name}\`: ${figure(p.dailyQuota)} / ${figure(p.rpm)} / ${p.batch} / ${p.rowsPerCall}`,
+  );
   return ['Plans (rows a day / requests a minute / batch symbols / rows per call):', '', ...lines].join('\n');
 }
 
-const infoDescription = (plans: Plans): string => [
-  'Read-only queries over daily K-lines, latest detail snapshots, a screener and macroeconomic series.',
-  '',
-  '**The demo data is synthetic**: the built-in demo snapshot is seeded random data, not real market prices or statistics.',
-  '',
-  'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
-  '',
-  plansText(plans),
-  '',
-  `Formats: \`format=${FORMAT_NAMES.join('|')}\`, or \`Accept\` (the parameter wins; JSON for \`*/*\` or no \`Accept\`; 406 when nothing offered is acceptable). Encodings: \`br\` and \`gzip\` by \`Accept-Encoding\`. Every 200 has a strong \`ETag\`; \`If-None-Match\` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).`,
-  '',
-  'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
-  '',
-  ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${whenOf(c)}`),
-].join('\n');
+const infoDescription = (plans: Plans): string =>
+  [
+    'Read-only queries over daily K-lines, latest detail snapshots, a screener and macroeconomic series.',
+    '',
+    '**The demo data is synthetic**: the built-in demo snapshot is seeded random data, not real market prices or statistics.',
+    '',
+    'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
+    '',
+    plansText(plans),
+    '',
+    `Formats: \`format=${FORMAT_NAMES.join('|')}\`, or \`Accept\` (the parameter wins; JSON for \`*/*\` or no \`Accept\`; 406 when nothing offered is acceptable). Encodings: \`br\` and \`gzip\` by \`Accept-Encoding\`. Every 200 has a strong \`ETag\`; \`If-None-Match\` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).`,
+    '',
+    'Errors are RFC 9457 problem details (`application/problem+json`, schema `Problem`, `instance` = the request id), whatever the format asked. Every `code`:',
+    '',
+    ...(Object.keys(PROBLEMS) as ProblemCode[]).map((c) => `- ${PROBLEMS[c].status} \`${c}\`: ${whenOf(c)}`),
+  ].join('\n');
 
 /** The complete OpenAPI 3.1 document of the API, served at /api/v1/openapi.json; its description lists `plans` (the plans in force). */
 export function buildOpenApi(plans: Plans = DEFAULT_PLANS): Record<string, unknown> {
   const paths: Record<string, Json> = {};
   const routes = routesFor(new Guard()); // only the declarations are read: the throwaway guard is never asked anything
-  for (const route of routes) paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route) };
+  for (const route of routes)
+    paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route) };
   Object.assign(paths, unauthenticatedPaths());
-  const tags = [...new Set(routes.map((r) => r.tag)), 'Service'].map((name) => ({ name, description: TAG_DOCS[name] ?? name }));
+  const tags = [...new Set(routes.map((r) => r.tag)), 'Service'].map((name) => ({
+    name,
+    description: TAG_DOCS[name] ?? name,
+  }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Market data query service', version: '1.0.0', description: infoDescription(plans), license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+    info: {
+      title: 'Market data query service',
+      version: '1.0.0',
+      description: infoDescription(plans),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: API_BASE }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
     tags,
     paths,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'mdq_<id>_<secret>, obtained from an administrator.' },
-        Bearer: { type: 'http', scheme: 'bearer', description: 'The same key as a bearer token (`Authorization: Bearer mdq_…`). Sent together with a different X-API-Key: 401.' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'mdq_<id>_<secret>, obtained from an administrator.',
+        },
+        Bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The same key as a bearer token (`Authorization: Bearer mdq_…`). Sent together with a different X-API-Key: 401.',
+        },
       },
       headers: HEADERS,
       // The very schema objects the serialisers compile from: one source, no copies.

@@ -43,7 +43,11 @@ export const PROBLEMS = {
   quota_exhausted: { status: 429, title: 'Too Many Requests', detail: 'no rows left today', retryAfter: 'given' },
   /** Answered by nginx in front (deploy/nginx.conf), never by the server itself: a request head over 16 KiB. */
   header_too_large: { status: 431, title: 'Request Header Fields Too Large' },
-  internal_error: { status: 500, title: 'Internal Server Error', detail: 'an unexpected error occurred; it has been logged' },
+  internal_error: {
+    status: 500,
+    title: 'Internal Server Error',
+    detail: 'an unexpected error occurred; it has been logged',
+  },
   /** Answered by nginx in front, never by the server itself: a request line naming HTTP/2 or later. */
   http_version_not_supported: { status: 505, title: 'HTTP Version Not Supported' },
   /** No `close`: while draining the server closes after every answer, 200s included (not the dashboard's), so that is the server's part, not the code's. */
@@ -52,7 +56,12 @@ export const PROBLEMS = {
   mail_not_configured: { status: 503, title: 'Service Unavailable' },
   not_ready: { status: 503, title: 'Service Unavailable', detail: 'no snapshot is loaded yet', retryAfter: 1 },
   /** The shared limits store (REDIS_URL) cannot be reached: limited keys are refused until it answers again. */
-  limits_unavailable: { status: 503, title: 'Service Unavailable', detail: 'the shared limits store cannot be reached; retry shortly', retryAfter: 1 },
+  limits_unavailable: {
+    status: 503,
+    title: 'Service Unavailable',
+    detail: 'the shared limits store cannot be reached; retry shortly',
+    retryAfter: 1,
+  },
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -112,14 +121,21 @@ export class Problem extends Error {
     this.param = given.param;
     this.close = entry.close === true;
     let headers = FIXED_HEADERS[code];
-    if (entry.retryAfter === 'given' && given.retryAfter !== undefined) headers = [...headers, 'retry-after', String(Math.max(1, Math.ceil(given.retryAfter)))];
+    if (entry.retryAfter === 'given' && given.retryAfter !== undefined)
+      headers = [...headers, 'retry-after', String(Math.max(1, Math.ceil(given.retryAfter)))];
     if (entry.allow === 'given' && given.allow !== undefined) headers = [...headers, 'allow', given.allow];
     this.headers = headers;
   }
 
   /** The RFC 9457 body: type, title, status, code, detail, (for parameters) param and (given a request id) instance. */
   body(instance?: string): string {
-    const body: Record<string, unknown> = { type: 'about:blank', title: PROBLEMS[this.code].title, status: this.status, code: this.code, detail: this.detail };
+    const body: Record<string, unknown> = {
+      type: 'about:blank',
+      title: PROBLEMS[this.code].title,
+      status: this.status,
+      code: this.code,
+      detail: this.detail,
+    };
     if (this.param !== undefined) body.param = this.param;
     if (instance !== undefined) body.instance = instance;
     return JSON.stringify(body);
@@ -132,7 +148,8 @@ export class Problem extends Error {
 }
 
 /** A 400 invalid_parameter naming the parameter. */
-export const badParam = (param: string, detail: string): Problem => new Problem('invalid_parameter', `${param}: ${detail}`, param);
+export const badParam = (param: string, detail: string): Problem =>
+  new Problem('invalid_parameter', `${param}: ${detail}`, param);
 
 /** HTTP status lines uWS expects ("200 OK"). */
 export const STATUS_LINES: Record<number, string> = {

@@ -35,7 +35,16 @@ export function headerBlock(list: HeaderList, from = 0): HeaderBlock | null {
  * does it for a request handler's synchronous part (`inHandler`), anything later must. `close`
  * answers with `Connection: close` (used while draining).
  */
-export function sendBlock(res: HttpResponse, status: number, head: HeaderBlock, body: string | Buffer | BodyPart[], headers: HeaderList, close = false, headOnly = false, inHandler = false): void {
+export function sendBlock(
+  res: HttpResponse,
+  status: number,
+  head: HeaderBlock,
+  body: string | Buffer | BodyPart[],
+  headers: HeaderList,
+  close = false,
+  headOnly = false,
+  inHandler = false,
+): void {
   // A single piece is sent as it is; several are joined in a reused buffer that end() copies.
   if (Array.isArray(body)) body = body.length === 1 && typeof body[0] !== 'string' ? body[0] : assemble(body);
   const rest = headerBlock(headers);
@@ -49,12 +58,21 @@ export function sendBlock(res: HttpResponse, status: number, head: HeaderBlock, 
     else if (headOnly) res.endWithoutBody();
     else res.end(body as string | Buffer, close);
   };
-  if (inHandler) write(); // uWS already corks the handler's own writes
+  if (inHandler)
+    write(); // uWS already corks the handler's own writes
   else res.cork(write);
 }
 
 /** Writes a whole response of `contentType` with `headers`. */
-export function send(res: HttpResponse, status: number, contentType: string, body: string | Buffer | BodyPart[], headers: HeaderList, close = false, headOnly = false): void {
+export function send(
+  res: HttpResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer | BodyPart[],
+  headers: HeaderList,
+  close = false,
+  headOnly = false,
+): void {
   sendBlock(res, status, { name: 'content-type', value: contentType }, body, headers, close, headOnly);
 }
 
@@ -63,7 +81,14 @@ export function send(res: HttpResponse, status: number, contentType: string, bod
  * catalogue (Retry-After, Allow, …); closes the connection when asked or when the code always
  * does. `instance` is the request id. Returns the body.
  */
-export function sendProblem(res: HttpResponse, problem: Problem, headers: HeaderList, close = false, headOnly = false, instance?: string): string {
+export function sendProblem(
+  res: HttpResponse,
+  problem: Problem,
+  headers: HeaderList,
+  close = false,
+  headOnly = false,
+  instance?: string,
+): string {
   const answer = problem.answer(instance);
   for (const part of answer.headers) headers.push(part);
   send(res, answer.status, PROBLEM_TYPE, answer.body, headers, close || answer.close, headOnly);

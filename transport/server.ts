@@ -21,7 +21,16 @@ import type { MetricsSources } from './metrics/exposition.js';
 import { NO_PLAN, RequestMetrics, type RequestStorage } from './metrics/request-metrics.js';
 import { decode } from './params/query-string.js';
 import { Problem } from './problem.js';
-import { type HeaderBlock, headerBlock, type HeaderList, JSON_TYPE, send, sendBlock, sendEmpty, sendProblem } from './respond.js';
+import {
+  type HeaderBlock,
+  headerBlock,
+  type HeaderList,
+  JSON_TYPE,
+  send,
+  sendBlock,
+  sendEmpty,
+  sendProblem,
+} from './respond.js';
 import { parseRequest, type PoolUse, type Reply, type Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS } from './schemas/responses.js';
@@ -29,7 +38,15 @@ import { assemble, type BodyPart } from './serialise/assemble.js';
 import { compileJson } from './serialise/compile-json.js';
 import { compress, MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 import { render } from './serialise/render.js';
-import { type Answer, type CachedAnswer, DEFAULT_RESPONSE_CACHE, ENCODING_SLOTS, type ResponseCache, type ResponseCacheOptions, responseCacheOf } from './serialise/response-cache.js';
+import {
+  type Answer,
+  type CachedAnswer,
+  DEFAULT_RESPONSE_CACHE,
+  ENCODING_SLOTS,
+  type ResponseCache,
+  type ResponseCacheOptions,
+  responseCacheOf,
+} from './serialise/response-cache.js';
 import { FLATBUFFERS_SCHEMA_PATH } from './serialise/to-flatbuffers.js';
 import { fullGc } from './threads/full-gc.js';
 
@@ -116,7 +133,9 @@ export function assertNativeUws(): void {
   const require = createRequire(import.meta.url);
   require('uWebSockets.js');
   if (!Object.keys(require.cache).some((path) => /[\\/]binaries[\\/]uws_[^\\/]+\.node$/.test(path))) {
-    throw new Error('uWebSockets.js did not load its native binary (it fell back to its JavaScript implementation); refusing to start');
+    throw new Error(
+      'uWebSockets.js did not load its native binary (it fell back to its JavaScript implementation); refusing to start',
+    );
   }
 }
 
@@ -124,7 +143,16 @@ export function assertNativeUws(): void {
 const AMBIGUOUS_KEY = '\u0000ambiguous';
 
 /** The request headers the API reads, gathered in one pass over them (uWS's getHeader sees only the first of duplicates). */
-const incoming = { key: null as string | null, accept: '', acceptEncoding: '', ifNoneMatch: '', origin: '', requestId: '', hosts: 0, lengths: 0 };
+const incoming = {
+  key: null as string | null,
+  accept: '',
+  acceptEncoding: '',
+  ifNoneMatch: '',
+  origin: '',
+  requestId: '',
+  hosts: 0,
+  lengths: 0,
+};
 
 const presentKey = (value: string): void => {
   incoming.key = incoming.key !== null && incoming.key !== value ? AMBIGUOUS_KEY : value;
@@ -175,7 +203,9 @@ function readHeaders(req: HttpRequest): typeof incoming {
 
 function unauthorizedDetail(presented: string | null): string {
   if (presented === null || presented === '') return 'no key: send X-API-Key or Authorization: Bearer';
-  return presented === AMBIGUOUS_KEY ? 'two different keys were sent (X-API-Key and/or Authorization)' : 'the key is invalid or disabled';
+  return presented === AMBIGUOUS_KEY
+    ? 'two different keys were sent (X-API-Key and/or Authorization)'
+    : 'the key is invalid or disabled';
 }
 
 /** The decoded name of one `name=value` part of a query string that parsed (so it decodes). */
@@ -185,7 +215,11 @@ function queryName(part: string): string {
 }
 
 /** `Link: <path?query with offset moved on>; rel="next"` (RFC 8288) while rows remain after this page. */
-function nextLink(path: string, rawQuery: string, page: { offset: number; count: number; total: number }): string | null {
+function nextLink(
+  path: string,
+  rawQuery: string,
+  page: { offset: number; count: number; total: number },
+): string | null {
   const next = page.offset + page.count;
   if (page.count === 0 || next >= page.total) return null;
   // Names compared decoded: `%6Fffset=2` is offset too, and kept it would make the next request name offset twice (a 400).
@@ -198,7 +232,8 @@ const NO_CACHE = 'private, no-cache';
 const healthJson = compileJson(SCHEMAS.health);
 
 /** A body as one run of bytes (a view of the reused assembly buffer for pieces: valid until the next assembly). */
-const bytesOf = (body: string | Buffer | BodyPart[]): Buffer => (typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body);
+const bytesOf = (body: string | Buffer | BodyPart[]): Buffer =>
+  typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body;
 
 /**
  * No `uWebSockets: 20` field on answers: uWS.js's switch for its loop's `noMark` (the build has no
@@ -222,14 +257,20 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     const requestId = requestIdOf(req.getHeader('x-request-id'));
     const problem = internalError(error, pattern, requestId);
     let body = '';
-    const answered = answerIfOpen(res, () => (body = sendProblem(res, problem, baseHeaders(requestId, state.dataset, null), true, false, requestId)));
+    const answered = answerIfOpen(
+      res,
+      () => (body = sendProblem(res, problem, baseHeaders(requestId, state.dataset, null), true, false, requestId)),
+    );
     if (answered) observed(routeOfPattern(pattern), 500, null, 0, body, started, now(), requestId);
   });
   const meter = options.meter ?? null;
   const cors = new Cors(options.corsOrigins ?? '*');
   const routes = routesFor(guard);
   /** Every answer's route label: the API's patterns, the service paths, and UNMATCHED. */
-  const requests = new RequestMetrics([...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED], guard.plans.names);
+  const requests = new RequestMetrics(
+    [...routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED],
+    guard.plans.names,
+  );
   /** The plan of a route that needs no key (none does today): internal's figures. */
   const keylessPlan = guard.plans.builtIn('internal');
   const serviceRoute = (path: (typeof SERVICE_PATHS)[number]): number => requests.routeIndex(path);
@@ -243,11 +284,31 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
    * Every answer, told to /metrics, the access log and (API routes) the dashboard's meter.
    * Nothing is allocated unless the access log is on.
    */
-  function observed(route: number, status: number, key: KeyState | null, rows: number, body: string | Buffer | BodyPart[] | null, started: number, nowMs: number, requestId: string): void {
+  function observed(
+    route: number,
+    status: number,
+    key: KeyState | null,
+    rows: number,
+    body: string | Buffer | BodyPart[] | null,
+    started: number,
+    nowMs: number,
+    requestId: string,
+  ): void {
     const ms = performance.now() - started;
     if (meter !== null && route < routes.length) meter.record(nowMs, ms, status);
     requests.record(route, status, key === null ? null : key.plan, rows, ms / 1000);
-    if (accessLog !== null) accessLog.write(nowMs, requestId, requests.routes[route], status, key === null ? NO_PLAN : key.plan.name, key === null ? null : key.id, rows, sizeOf(body), Math.round(ms * 1000));
+    if (accessLog !== null)
+      accessLog.write(
+        nowMs,
+        requestId,
+        requests.routes[route],
+        status,
+        key === null ? NO_PLAN : key.plan.name,
+        key === null ? null : key.id,
+        rows,
+        sizeOf(body),
+        Math.round(ms * 1000),
+      );
   }
 
   /** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */
@@ -262,7 +323,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   /** The shared limits store (Redis) did not answer: a limited key is refused, never served unlimited. Logged once a second at most. */
   function limitsUnavailable(error: LimitsUnavailable): Problem {
     const t = performance.now();
-    if (t - limitsLoggedAt >= 1000) (limitsLoggedAt = t), logger?.error({ err: { message: error.message } }, 'limits unavailable: limited keys are refused 503 until the store answers');
+    if (t - limitsLoggedAt >= 1000)
+      (limitsLoggedAt = t),
+        logger?.error(
+          { err: { message: error.message } },
+          'limits unavailable: limited keys are refused 503 until the store answers',
+        );
     return new Problem('limits_unavailable');
   }
 
@@ -283,7 +349,18 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
   /** The headers an answer's body fixes (type, version, ETag, caching, Link, encoding): one block, kept with a kept answer. */
   function answerHead(a: Answer, version: string, etag: string, used: Encoding): HeaderBlock {
-    const list: HeaderList = ['content-type', a.type, 'x-data-version', version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', vary];
+    const list: HeaderList = [
+      'content-type',
+      a.type,
+      'x-data-version',
+      version,
+      'etag',
+      etag,
+      'cache-control',
+      NO_CACHE,
+      'vary',
+      vary,
+    ];
     if (a.link !== null) list.push('link', a.link);
     if (used !== 'identity') list.push('content-encoding', used);
     return headerBlock(list)!;
@@ -292,14 +369,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   /** Rate and quota headers of an authenticated response (none for internal keys). */
   function limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
     if (v === null) return headers;
-    if (v.rateLimit !== null) headers.push('x-ratelimit-limit', String(v.rateLimit), 'x-ratelimit-remaining', String(v.rateRemaining), 'x-ratelimit-reset', String(v.rateReset));
-    if (v.quotaLimit !== null) headers.push('x-quota-limit', String(v.quotaLimit), 'x-quota-remaining', String(quotaRemaining ?? v.quotaRemaining));
+    if (v.rateLimit !== null)
+      headers.push(
+        'x-ratelimit-limit',
+        String(v.rateLimit),
+        'x-ratelimit-remaining',
+        String(v.rateRemaining),
+        'x-ratelimit-reset',
+        String(v.rateReset),
+      );
+    if (v.quotaLimit !== null)
+      headers.push(
+        'x-quota-limit',
+        String(v.quotaLimit),
+        'x-quota-remaining',
+        String(quotaRemaining ?? v.quotaRemaining),
+      );
     return headers;
   }
 
   const cacheOptions = options.responseCache === undefined ? DEFAULT_RESPONSE_CACHE : options.responseCache;
   /** A WeakMap lookup, not a remembered reference: an old Dataset must stay collectable after a reload. */
-  const cacheOf = (dataset: Dataset): ResponseCache | null => (cacheOptions === null ? null : responseCacheOf(dataset, cacheOptions));
+  const cacheOf = (dataset: Dataset): ResponseCache | null =>
+    cacheOptions === null ? null : responseCacheOf(dataset, cacheOptions);
 
   const busyPollMs = options.busyPollMs ?? 0;
   let spinUntil = 0;
@@ -322,7 +414,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   let lastServed = 0;
   const collect = fullGc();
   const quiet = setInterval(() => {
-    if (servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - lastServed >= IDLE_COLLECT_MS) (servedSinceCollect = 0), collect();
+    if (servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - lastServed >= IDLE_COLLECT_MS)
+      (servedSinceCollect = 0), collect();
   }, IDLE_COLLECT_MS);
   quiet.unref();
 
@@ -389,10 +482,22 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     };
 
     const fail = (error: unknown, figures: Verdict | null): void => {
-      const problem = error instanceof Problem ? error : error instanceof LimitsUnavailable ? limitsUnavailable(error) : internalError(error, route.pattern, requestId);
+      const problem =
+        error instanceof Problem
+          ? error
+          : error instanceof LimitsUnavailable
+            ? limitsUnavailable(error)
+            : internalError(error, route.pattern, requestId);
       const remaining = key === null ? null : guard.charge(key, 0, nowMs);
       // Connection: close while draining, and after a problem whose code always closes (a misframed request).
-      const body = sendProblem(res, problem, limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining), state.draining, false, requestId);
+      const body = sendProblem(
+        res,
+        problem,
+        limitHeaders(baseHeaders(requestId, dataset, origin), figures, remaining),
+        state.draining,
+        false,
+        requestId,
+      );
       observed(routeIndex, problem.status, key, 0, body, started, nowMs, requestId);
     };
 
@@ -400,20 +505,38 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
      * 304 when If-None-Match names `etag`, else 200 with `body` in encoding `used`; the 304
      * charges no rows. A kept answer (`a` is the cache's) keeps its header block per encoding.
      */
-    const answer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null): void => {
+    const answer = (
+      a: Answer | CachedAnswer,
+      body: Answer['body'],
+      used: Encoding,
+      etag: string,
+      figures: Verdict | null,
+    ): void => {
       const notModified = ifNoneMatch !== '' && noneMatch(ifNoneMatch, etag);
       const rows = notModified ? 0 : a.rows;
-      if (key !== null && rows > 0 && guard.isShared(key)) return answerCharged(a, body, used, etag, figures, notModified, rows);
+      if (key !== null && rows > 0 && guard.isShared(key))
+        return answerCharged(a, body, used, etag, figures, notModified, rows);
       const remaining = key === null ? null : guard.charge(key, rows, nowMs);
       sendAnswer(a, body, used, etag, figures, notModified, remaining);
     };
 
-    const sendAnswer = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, remaining: number | null): void => {
+    const sendAnswer = (
+      a: Answer | CachedAnswer,
+      body: Answer['body'],
+      used: Encoding,
+      etag: string,
+      figures: Verdict | null,
+      notModified: boolean,
+      remaining: number | null,
+    ): void => {
       const headers = limitHeaders(baseHeaders(requestId, null, origin, false), figures, remaining);
       if (!notModified) {
         // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
         const slot = ENCODING_SLOTS[used];
-        const head = 'heads' in a ? (a.heads[slot] ?? cache!.keepHead(a, slot, answerHead(a, dataset!.version, etag, used))) : answerHead(a, dataset!.version, etag, used);
+        const head =
+          'heads' in a
+            ? (a.heads[slot] ?? cache!.keepHead(a, slot, answerHead(a, dataset!.version, etag, used)))
+            : answerHead(a, dataset!.version, etag, used);
         sendBlock(res, 200, head, body, headers, state.draining, false, synchronous);
         return observed(routeIndex, 200, key, a.rows, body, started, nowMs, requestId);
       }
@@ -428,14 +551,25 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
      * next request on any instance sees them. The body is copied first: a joined body is a
      * view of the reused assembly buffer, which the next answer overwrites.
      */
-    const answerCharged = (a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string, figures: Verdict | null, notModified: boolean, rows: number): void => {
+    const answerCharged = (
+      a: Answer | CachedAnswer,
+      body: Answer['body'],
+      used: Encoding,
+      etag: string,
+      figures: Verdict | null,
+      notModified: boolean,
+      rows: number,
+    ): void => {
       const kept = typeof body === 'string' ? body : Buffer.from(bytesOf(body));
       watch(null);
       hold(dataset);
-      guard.chargeShared(key!, rows, nowMs).then(
-        (remaining) => gone || sendAnswer(a, kept, used, etag, figures, notModified, remaining),
-        (error: unknown) => gone || fail(error, figures),
-      ).finally(() => settled(dataset));
+      guard
+        .chargeShared(key!, rows, nowMs)
+        .then(
+          (remaining) => gone || sendAnswer(a, kept, used, etag, figures, notModified, remaining),
+          (error: unknown) => gone || fail(error, figures),
+        )
+        .finally(() => settled(dataset));
     };
 
     const finish = (reply: Reply, format: Format, figures: Verdict | null): void => {
@@ -448,7 +582,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       // Bytes are joined here only when they must be read: to compress them, or to tag them by content (/quota).
       let body = encoding !== 'identity' || tag === null ? bytesOf(rendered.body) : rendered.body;
       let used: Encoding = 'identity';
-      if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES) (body = compress(body as Buffer, encoding)), (used = encoding);
+      if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES)
+        (body = compress(body as Buffer, encoding)), (used = encoding);
       const etag = tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used);
       answer(fresh, body, used, etag, figures);
     };
@@ -509,9 +644,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       if (refusal !== null) throw new Problem('not_acceptable', refusal);
       let abort: AbortController | null = null;
       const signal = route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
-      const reply = route.handle({ dataset: dataset!, params, query, key, plan, nowMs, signal, pool: options.pool ?? null }, p as never);
+      const reply = route.handle(
+        { dataset: dataset!, params, query, key, plan, nowMs, signal, pool: options.pool ?? null },
+        p as never,
+      );
       if (!(reply instanceof Promise)) return finish(reply, format, figures);
-      answerLater(reply, format, figures === null ? null : { ...figures }, () => (abort as AbortController | null)?.abort());
+      answerLater(reply, format, figures === null ? null : { ...figures }, () =>
+        (abort as AbortController | null)?.abort(),
+      );
     }
 
     /**
@@ -525,19 +665,30 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const rows = notModified ? 0 : hit.rows;
       watch(null);
       hold(dataset);
-      guard.admitShared(limited, nowMs, route.charges, rows).then(
-        (v) => {
-          if (gone) return;
-          verdict = v;
-          try {
-            refuseIf(v);
-            sendAnswer(hit, body, used, etag, v, notModified, v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows));
-          } catch (error) {
-            fail(error, v);
-          }
-        },
-        (error: unknown) => gone || fail(error, null),
-      ).finally(() => settled(dataset));
+      guard
+        .admitShared(limited, nowMs, route.charges, rows)
+        .then(
+          (v) => {
+            if (gone) return;
+            verdict = v;
+            try {
+              refuseIf(v);
+              sendAnswer(
+                hit,
+                body,
+                used,
+                etag,
+                v,
+                notModified,
+                v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows),
+              );
+            } catch (error) {
+              fail(error, v);
+            }
+          },
+          (error: unknown) => gone || fail(error, null),
+        )
+        .finally(() => settled(dataset));
     }
 
     /**
@@ -548,18 +699,21 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       path = url;
       watch(null);
       hold(dataset);
-      guard.admitShared(limited, nowMs, route.charges).then(
-        (v) => {
-          if (gone) return;
-          verdict = v;
-          try {
-            proceed(v);
-          } catch (error) {
-            fail(error, v);
-          }
-        },
-        (error: unknown) => gone || fail(error, null),
-      ).finally(() => settled(dataset));
+      guard
+        .admitShared(limited, nowMs, route.charges)
+        .then(
+          (v) => {
+            if (gone) return;
+            verdict = v;
+            try {
+              proceed(v);
+            } catch (error) {
+              fail(error, v);
+            }
+          },
+          (error: unknown) => gone || fail(error, null),
+        )
+        .finally(() => settled(dataset));
     }
 
     /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
@@ -606,33 +760,52 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   /** /metrics refuses what a serving thread could not forward to this one (http/framing.ts), whichever thread it reaches. */
   const strictFraming = (route: number): boolean => requests.routes[route] === '/metrics';
   /** A handler answering without a key: `make` gives the 200 body or a problem. */
-  const plain = (route: number, withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }) => (res: HttpResponse, req: HttpRequest): void => {
-    const started = performance.now();
-    const nowMs = now();
-    const { headers, requestId } = plainHeaders(req, withCors);
-    const misframed = requestFramingProblem(req, strictFraming(route));
-    const made = misframed ?? make(req);
-    const headOnly = req.getMethod() === 'head';
-    if (made instanceof Problem) {
-      const body = sendProblem(res, made, headers, state.draining, headOnly, requestId);
-      return observed(route, made.status, null, 0, body, started, nowMs, requestId);
-    }
-    send(res, 200, made.type, made.body, headers, state.draining, headOnly);
-    observed(route, 200, null, 0, made.body, started, nowMs, requestId);
-  };
-  const notAllowed = (route: number, allow: string) => plain(route, true, () => new Problem('method_not_allowed', `only ${allow} is served`, { allow }));
-  const preflight = (route: number) => (res: HttpResponse, req: HttpRequest): void => {
-    const started = performance.now();
-    const { headers, requestId } = plainHeaders(req, false);
-    const misframed = requestFramingProblem(req, strictFraming(route));
-    if (misframed !== null) return observed(route, misframed.status, null, 0, sendProblem(res, misframed, headers, false, false, requestId), started, now(), requestId);
-    headers.push('allow', 'GET, OPTIONS');
-    cors.preflight(req.getHeader('origin'), headers);
-    sendEmpty(res, 204, headers);
-    observed(route, 204, null, 0, null, started, now(), requestId);
-  };
+  const plain =
+    (route: number, withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }) =>
+    (res: HttpResponse, req: HttpRequest): void => {
+      const started = performance.now();
+      const nowMs = now();
+      const { headers, requestId } = plainHeaders(req, withCors);
+      const misframed = requestFramingProblem(req, strictFraming(route));
+      const made = misframed ?? make(req);
+      const headOnly = req.getMethod() === 'head';
+      if (made instanceof Problem) {
+        const body = sendProblem(res, made, headers, state.draining, headOnly, requestId);
+        return observed(route, made.status, null, 0, body, started, nowMs, requestId);
+      }
+      send(res, 200, made.type, made.body, headers, state.draining, headOnly);
+      observed(route, 200, null, 0, made.body, started, nowMs, requestId);
+    };
+  const notAllowed = (route: number, allow: string) =>
+    plain(route, true, () => new Problem('method_not_allowed', `only ${allow} is served`, { allow }));
+  const preflight =
+    (route: number) =>
+    (res: HttpResponse, req: HttpRequest): void => {
+      const started = performance.now();
+      const { headers, requestId } = plainHeaders(req, false);
+      const misframed = requestFramingProblem(req, strictFraming(route));
+      if (misframed !== null)
+        return observed(
+          route,
+          misframed.status,
+          null,
+          0,
+          sendProblem(res, misframed, headers, false, false, requestId),
+          started,
+          now(),
+          requestId,
+        );
+      headers.push('allow', 'GET, OPTIONS');
+      cors.preflight(req.getHeader('origin'), headers);
+      sendEmpty(res, 204, headers);
+      observed(route, 204, null, 0, null, started, now(), requestId);
+    };
   /** GET (and OPTIONS) of a path needing no key; any other method is a 405. */
-  const servePlain = (pattern: (typeof SERVICE_PATHS)[number], withCors: boolean, make: (req: HttpRequest) => Problem | { type: string; body: string }): void => {
+  const servePlain = (
+    pattern: (typeof SERVICE_PATHS)[number],
+    withCors: boolean,
+    make: (req: HttpRequest) => Problem | { type: string; body: string },
+  ): void => {
     const route = serviceRoute(pattern);
     app.get(pattern, plain(route, withCors, make));
     app.options(pattern, preflight(route));
@@ -654,19 +827,39 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   servePlain('/healthz', true, readiness);
   servePlain('/readyz', true, readiness);
   servePlain('/livez', true, () => ({ type: JSON_TYPE, body: LIVE_BODY }));
-  servePlain('/version', true, () => ({ type: JSON_TYPE, body: JSON.stringify({ version: service.version, commit: service.commit, node: process.version, data_version: state.dataset?.version ?? null }) }));
+  servePlain('/version', true, () => ({
+    type: JSON_TYPE,
+    body: JSON.stringify({
+      version: service.version,
+      commit: service.commit,
+      node: process.version,
+      data_version: state.dataset?.version ?? null,
+    }),
+  }));
   const peers = options.peerRequests ?? null;
   /** This thread's figures, or every serving thread's. */
-  const figures = peers === null ? requests : { cells: () => requests.combined(peers()).cells(), latencies: () => requests.combined(peers()).latencies() };
+  const figures =
+    peers === null
+      ? requests
+      : { cells: () => requests.combined(peers()).cells(), latencies: () => requests.combined(peers()).latencies() };
   if (options.metrics != null) {
-    const sources: MetricsSources = { ...options.metrics, requests: figures, service, dataVersion: () => state.dataset?.version ?? null, answerCache: cacheFigures };
+    const sources: MetricsSources = {
+      ...options.metrics,
+      requests: figures,
+      service,
+      dataVersion: () => state.dataset?.version ?? null,
+      answerCache: cacheFigures,
+    };
     // prom-client is loaded beside the start (50 ms of imports), not before it: ready by the first scrape.
     mountMetrics(import('./metrics/exposition.js').then((m) => m.metricsRegistry(sources)));
   }
   const openapi = options.openapi;
   if (openapi !== undefined) {
     let document: string | null = typeof openapi === 'string' ? openapi : null;
-    servePlain('/api/v1/openapi.json', true, () => ({ type: JSON_TYPE, body: (document ??= (openapi as () => string)()) }));
+    servePlain('/api/v1/openapi.json', true, () => ({
+      type: JSON_TYPE,
+      body: (document ??= (openapi as () => string)()),
+    }));
   }
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
   servePlain('/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
@@ -674,13 +867,19 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const unmatched = requests.routeIndex(UNMATCHED);
   app.any('/*', (res, req) => {
     const url = req.getUrl();
-    plain(unmatched, url.startsWith('/api/'), () => new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`))(res, req);
+    plain(
+      unmatched,
+      url.startsWith('/api/'),
+      () => new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`),
+    )(res, req);
   });
 
   /** The answer cache of the data version served now, for /metrics. */
   function cacheFigures(): { hits: number; misses: number; entries: number; bytes: number } {
     const cache = state.dataset === null ? null : cacheOf(state.dataset);
-    return cache === null ? { hits: 0, misses: 0, entries: 0, bytes: 0 } : { hits: cache.hits, misses: cache.misses, ...cache.stats };
+    return cache === null
+      ? { hits: 0, misses: 0, entries: 0, bytes: 0 }
+      : { hits: cache.hits, misses: cache.misses, ...cache.stats };
   }
 
   /** GET /metrics: the exposition is written asynchronously (prom-client), so the answer corks once it is ready. */
@@ -690,14 +889,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       const started = performance.now();
       const { headers, requestId } = plainHeaders(req, false);
       const misframed = requestFramingProblem(req, true);
-      if (misframed !== null) return observed(route, misframed.status, null, 0, sendProblem(res, misframed, headers, false, false, requestId), started, now(), requestId);
+      if (misframed !== null)
+        return observed(
+          route,
+          misframed.status,
+          null,
+          0,
+          sendProblem(res, misframed, headers, false, false, requestId),
+          started,
+          now(),
+          requestId,
+        );
       let aborted = false;
       res.onAborted(() => (aborted = true));
-      const done = (status: number, body: string): void => observed(route, status, null, 0, body, started, now(), requestId);
-      registered.then(async (registry) => ({ text: await registry.metrics(), type: registry.contentType })).then(
-        ({ text, type }) => aborted || (send(res, 200, type, text, headers), done(200, text)),
-        (error: unknown) => aborted || done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
-      );
+      const done = (status: number, body: string): void =>
+        observed(route, status, null, 0, body, started, now(), requestId);
+      registered
+        .then(async (registry) => ({ text: await registry.metrics(), type: registry.contentType }))
+        .then(
+          ({ text, type }) => aborted || (send(res, 200, type, text, headers), done(200, text)),
+          (error: unknown) =>
+            aborted ||
+            done(500, sendProblem(res, internalError(error, '/metrics', requestId), headers, false, false, requestId)),
+        );
     });
     app.options('/metrics', preflight(route));
     app.any('/metrics', notAllowed(route, 'GET, OPTIONS'));
@@ -708,8 +922,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   // in the package's typings.
   const listen = (host: string, port: number, exclusive: boolean): Promise<us_listen_socket> =>
     new Promise((resolve, reject) => {
-      const native = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => TemplatedApp;
-      native.call(app, host, port, exclusive ? 1 : 0, (token: us_listen_socket | false) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`))));
+      const native = app.listen as unknown as (
+        host: string,
+        port: number,
+        options: number,
+        cb: (token: us_listen_socket | false) => void,
+      ) => TemplatedApp;
+      native.call(app, host, port, exclusive ? 1 : 0, (token: us_listen_socket | false) =>
+        token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`)),
+      );
     });
   /**
    * A port the other serving threads can join: Linux lets no second SO_REUSEPORT socket onto an
@@ -730,7 +951,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     }
   };
   return (async (): Promise<RunningServer> => {
-    const token = options.sharedPort === true ? await listenShared(options.host, options.port) : await listen(options.host, options.port, true);
+    const token =
+      options.sharedPort === true
+        ? await listenShared(options.host, options.port)
+        : await listen(options.host, options.port, true);
     const forward = options.forwardListen === true ? await listen('127.0.0.1', 0, true) : null;
     return {
       port: uWS.us_socket_local_port(token),
@@ -741,7 +965,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       },
       closeAll: () => (app as unknown as { close(): void }).close(), // in the native app, not in the typings
       idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => idleWaiters.push(done))),
-      released: (dataset) => (holds.has(dataset) ? new Promise<void>((done) => releaseWaiters.set(dataset, [...(releaseWaiters.get(dataset) ?? []), done])) : Promise.resolve()),
+      released: (dataset) =>
+        holds.has(dataset)
+          ? new Promise<void>((done) => releaseWaiters.set(dataset, [...(releaseWaiters.get(dataset) ?? []), done]))
+          : Promise.resolve(),
       requests,
     };
   })();
@@ -754,9 +981,23 @@ const IDLE_COLLECT_REQUESTS = 1000;
 /** The route label of answers no route matched (404s). */
 const UNMATCHED = 'unmatched';
 /** Paths served without a key, beside the API's routes. */
-const SERVICE_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/api/v1/openapi.json', '/api/v1/schema.fbs'] as const;
+const SERVICE_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/livez',
+  '/version',
+  '/metrics',
+  '/api/v1/openapi.json',
+  '/api/v1/schema.fbs',
+] as const;
 const LIVE_BODY = JSON.stringify({ status: 'ok' });
 
 /** A body's size in bytes (for the access log only: a string body is measured by encoding it). */
 const sizeOf = (body: string | Buffer | BodyPart[] | null): number =>
-  body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : Array.isArray(body) ? body.reduce((n, part) => n + sizeOf(part), 0) : body.length;
+  body === null
+    ? 0
+    : typeof body === 'string'
+      ? Buffer.byteLength(body)
+      : Array.isArray(body)
+        ? body.reduce((n, part) => n + sizeOf(part), 0)
+        : body.length;

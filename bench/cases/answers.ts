@@ -38,7 +38,10 @@ export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = DEF
     const params = matchPattern(route.pattern, path);
     if (params === null) continue;
     const { params: decoded, query, p } = parseRequest(route, dataset, params, rawQuery);
-    const reply = route.handle({ dataset, params: decoded, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null }, p as never);
+    const reply = route.handle(
+      { dataset, params: decoded, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null },
+      p as never,
+    );
     if (reply instanceof Promise) throw new Error(`${pathAndQuery}: the route answered later (pool work), not inline`);
     return reply;
   }
@@ -64,7 +67,11 @@ export function contextOf(dataset: Dataset, market: string): CaseContext {
   const symbols = (listed.shape.value(listed.result) as { data: { symbol: string }[] }).data.map((d) => d.symbol);
   if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
   const overview = replyOf(dataset, '/api/v1/markets');
-  const row = (overview.shape.value(overview.result) as { data: { market: string; start_date: string | null; end_date: string | null }[] }).data.find((m) => m.market === market);
+  const row = (
+    overview.shape.value(overview.result) as {
+      data: { market: string; start_date: string | null; end_date: string | null }[];
+    }
+  ).data.find((m) => m.market === market);
   if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date`);
   return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
 }

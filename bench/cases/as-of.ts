@@ -21,12 +21,23 @@ export interface AsOfFigure {
   tableBytes: number;
 }
 
-const QUERY = { bounds: new Map([['pe_ratio', { min: 0, max: 30 }]]), sort: 'chg_20d', descending: true, offset: 0, limit: 50 };
+const QUERY = {
+  bounds: new Map([['pe_ratio', { min: 0, max: 30 }]]),
+  sort: 'chg_20d',
+  descending: true,
+  offset: 0,
+  limit: 50,
+};
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Each market with symbols, as of days around `yearsBack` years before its last day (a new day per round: nothing is kept between them). */
-export async function asOfFigures(dataset: Dataset, yearsBack: number, rounds: number, poolThreads: number): Promise<AsOfFigure[]> {
+export async function asOfFigures(
+  dataset: Dataset,
+  yearsBack: number,
+  rounds: number,
+  poolThreads: number,
+): Promise<AsOfFigure[]> {
   const pool = new KernelPool(poolThreads, POOL_SOURCE_MODULE);
   const figures: AsOfFigure[] = [];
   try {
@@ -53,7 +64,15 @@ export async function asOfFigures(dataset: Dataset, yearsBack: number, rounds: n
         repeated.push((performance.now() - t) * 1000);
       }
       const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
-      figures.push({ market: m.market, symbols: kept.symbols.size, day: iso, inlineMs: median(inline), poolMs: median(pooled), repeatedUs: median(repeated), tableBytes: asOfBytes(kept) });
+      figures.push({
+        market: m.market,
+        symbols: kept.symbols.size,
+        day: iso,
+        inlineMs: median(inline),
+        poolMs: median(pooled),
+        repeatedUs: median(repeated),
+        tableBytes: asOfBytes(kept),
+      });
     }
   } finally {
     await pool.close();
@@ -62,7 +81,9 @@ export async function asOfFigures(dataset: Dataset, yearsBack: number, rounds: n
 }
 
 export function formatAsOfTable(figures: AsOfFigure[]): string {
-  const lines = [`  ${'market'.padEnd(8)} ${'symbols'.padStart(8)} ${'as of'.padStart(11)} ${'inline (ms)'.padStart(12)} ${'pool (ms)'.padStart(10)} ${'again (µs)'.padStart(11)} ${'table'.padStart(9)}`];
+  const lines = [
+    `  ${'market'.padEnd(8)} ${'symbols'.padStart(8)} ${'as of'.padStart(11)} ${'inline (ms)'.padStart(12)} ${'pool (ms)'.padStart(10)} ${'again (µs)'.padStart(11)} ${'table'.padStart(9)}`,
+  ];
   for (const f of figures) {
     lines.push(
       `  ${f.market.padEnd(8)} ${String(f.symbols).padStart(8)} ${f.day.padStart(11)} ${f.inlineMs.toFixed(1).padStart(12)} ${f.poolMs.toFixed(1).padStart(10)} ${f.repeatedUs.toFixed(1).padStart(11)} ${`${(f.tableBytes / 1048576).toFixed(2)} MB`.padStart(9)}`,

@@ -29,14 +29,23 @@ export function detailCases(dataset: Dataset): MicroCase[] {
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[one]}","count":1,"data":`;
     return assemble([head, cache.row(m, one, COLUMNS, KEY), '}']);
   };
-  const singleValue = () => ({ market: m.market, symbol: m.symbols.codes[one], count: 1, data: snapshotRow(m, one, COLUMNS) });
+  const singleValue = () => ({
+    market: m.market,
+    symbol: m.symbols.codes[one],
+    count: 1,
+    data: snapshotRow(m, one, COLUMNS),
+  });
   const batch = (): Buffer => {
     const body: BodyPart[] = [`{"market":"${m.market}","count":${picks.length},"data":{`];
     picks.forEach((i, n) => body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, COLUMNS, KEY)));
     body.push('}}');
     return assemble(body);
   };
-  const batchValue = () => ({ market: m.market, count: picks.length, data: Object.fromEntries(picks.map((i) => [m.symbols.codes[i], snapshotRow(m, i, COLUMNS)])) });
+  const batchValue = () => ({
+    market: m.market,
+    count: picks.length,
+    data: Object.fromEntries(picks.map((i) => [m.symbols.codes[i], snapshotRow(m, i, COLUMNS)])),
+  });
   return [
     {
       group: 'detail',

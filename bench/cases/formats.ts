@@ -8,7 +8,16 @@ import { klineSlice } from '../../engine/queries/klines.js';
 import type { Reply } from '../../transport/route.js';
 import { fieldNames, klinesShape } from '../../transport/shapes/klines.js';
 import { klineRows } from '../../transport/serialise/rows.js';
-import { type CaseContext, DETAIL, DETAIL_BATCH_50, KLINES_100_BFQ, KLINES_BATCH_50, MARKETS, SCREEN, SYMBOLS_SEARCH } from '../http/cases.js';
+import {
+  type CaseContext,
+  DETAIL,
+  DETAIL_BATCH_50,
+  KLINES_100_BFQ,
+  KLINES_BATCH_50,
+  MARKETS,
+  SCREEN,
+  SYMBOLS_SEARCH,
+} from '../http/cases.js';
 import { bodyOf, contextOf, replyOf } from './answers.js';
 import { type MicroCase, thousands } from './case.js';
 
@@ -94,7 +103,10 @@ function sumFlatColumns(bytes: Uint8Array): Sums {
     }
     const start = bytes.byteOffset + bb.__vector(columns + o);
     const length = bb.__vector_len(columns + o);
-    const values = start % 8 === 0 ? new Float64Array(bytes.buffer, start, length) : new Float64Array(bytes.slice(start - bytes.byteOffset, start - bytes.byteOffset + 8 * length).buffer);
+    const values =
+      start % 8 === 0
+        ? new Float64Array(bytes.buffer, start, length)
+        : new Float64Array(bytes.slice(start - bytes.byteOffset, start - bytes.byteOffset + 8 * length).buffer);
     let sum = 0;
     for (let i = 0; i < length; i++) sum += values[i];
     out.push(sum);
@@ -113,7 +125,10 @@ const own = (body: Buffer): Uint8Array => new Uint8Array(body);
 function bigKlinesValue(dataset: Dataset): { value: unknown; detail: string } {
   const m = dataset.markets.crypto;
   const fields = [...KLINE_FIELDS];
-  const lengths = Array.from({ length: m.symbols.size }, (_, i) => ({ i, rows: m.klines.offsets[i + 1] - m.klines.offsets[i] })).sort((a, b) => b.rows - a.rows || a.i - b.i);
+  const lengths = Array.from({ length: m.symbols.size }, (_, i) => ({
+    i,
+    rows: m.klines.offsets[i + 1] - m.klines.offsets[i],
+  })).sort((a, b) => b.rows - a.rows || a.i - b.i);
   const code = m.symbols.codes[lengths[0]?.i ?? 0];
   const data: Record<string, unknown>[] = [];
   const parts: string[] = [];
@@ -124,7 +139,16 @@ function bigKlinesValue(dataset: Dataset): { value: unknown; detail: string } {
     for (const row of klineRows(slice, code, fields)) data.push(row);
     parts.push(`${thousands(take)} of ${m.symbols.codes[i]}`);
   }
-  const value = { market: m.market, symbol: code, count: data.length, total: data.length, offset: 0, limit: data.length, fields: fieldNames(fields), data };
+  const value = {
+    market: m.market,
+    symbol: code,
+    count: data.length,
+    total: data.length,
+    offset: 0,
+    limit: data.length,
+    fields: fieldNames(fields),
+    data,
+  };
   return { value, detail: `crypto ${parts.join(' + ')} (its latest rows), as one symbol` };
 }
 
@@ -143,8 +167,14 @@ function decodeCase(name: string, detail: string, reply: Reply): MicroCase {
     name,
     detail: `${detail}; json ${thousands(json.length)} B, msgpack ${thousands(msgpack.length)} B, flatbuffers ${thousands(flat.length)} B`,
     variants: [
-      { name: 'JSON.parse + sum columns', run: () => sumRows((JSON.parse(json.toString('utf8')) as { data: Record<string, unknown>[] }).data) },
-      { name: 'msgpackr unpack + sum columns', run: () => sumRows((unpack(msgpack) as { data: Record<string, unknown>[] }).data) },
+      {
+        name: 'JSON.parse + sum columns',
+        run: () => sumRows((JSON.parse(json.toString('utf8')) as { data: Record<string, unknown>[] }).data),
+      },
+      {
+        name: 'msgpackr unpack + sum columns',
+        run: () => sumRows((unpack(msgpack) as { data: Record<string, unknown>[] }).data),
+      },
       { name: 'flatbuffers Float64Array columns + sum', run: () => sumFlatColumns(flat) },
     ],
     baseline: 'JSON.parse + sum columns',
@@ -161,5 +191,8 @@ export function decodeCases(dataset: Dataset): MicroCase[] {
   const code = (reply.shape.value(reply.result) as { symbol: string }).symbol;
   const big = bigKlinesValue(dataset);
   const rows = (big.value as { count: number }).count;
-  return [decodeCase('klines 100 rows', `ashare ${code}, all fields`, reply), decodeCase(`klines ${thousands(rows)} rows`, big.detail, replyWithValue(big.value, rows))];
+  return [
+    decodeCase('klines 100 rows', `ashare ${code}, all fields`, reply),
+    decodeCase(`klines ${thousands(rows)} rows`, big.detail, replyWithValue(big.value, rows)),
+  ];
 }

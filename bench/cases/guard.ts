@@ -29,7 +29,14 @@ function benchGuard(n: number): { guard: Guard; keys: string[] } {
   const keys: string[] = [];
   for (let i = 0; i < n; i++) {
     const { id, secret, key } = keyText(i);
-    recs.push({ id, plan: PLANS[i % 3], org: 'bench', created: '2024-01-01T00:00:00.000Z', disabled: false, hash: secretHash(secret) });
+    recs.push({
+      id,
+      plan: PLANS[i % 3],
+      org: 'bench',
+      created: '2024-01-01T00:00:00.000Z',
+      disabled: false,
+      hash: secretHash(secret),
+    });
     keys.push(key);
   }
   const guard = new Guard('America/New_York');
@@ -53,7 +60,11 @@ export const GUARD_TINY: GuardOptions = { hotPathMs: 5, keys: 20, requests: 2_00
  * The hot path's key lookups as data: each resolves request `i`'s key text to its state (or
  * null), the guard's way or a naive way. The tests check they all find the same key.
  */
-export function hotPathLookups(): { keys: string[]; guard: Guard; lookups: Record<string, (i: number) => KeyState | null> } {
+export function hotPathLookups(): {
+  keys: string[];
+  guard: Guard;
+  lookups: Record<string, (i: number) => KeyState | null>;
+} {
   const { guard, keys } = benchGuard(BATCH);
   // What the HTTP layer hands over is a new string per request: rebuild it from bytes.
   const raw = keys.map((k) => Buffer.from(k, 'latin1'));
@@ -109,7 +120,8 @@ async function hotPath(o: GuardOptions): Promise<Record<string, number>> {
 
 /** Sends `total` requests round-robin over `states`, `chunk` every `paceMs`; returns the longest chunk, ms. */
 function paced(guard: Guard, states: KeyState[], total: number, chunk: number, paceMs: number): Promise<number> {
-  let done = 0, worst = 0;
+  let done = 0,
+    worst = 0;
   return new Promise((resolve) => {
     const step = () => {
       const c0 = performance.now();
@@ -128,7 +140,10 @@ function paced(guard: Guard, states: KeyState[], total: number, chunk: number, p
 
 /** (b) 1M requests from 10,000 keys paced over ~5 s (full size), with or without the state sync flushing. */
 async function persistence(withSync: boolean, o: GuardOptions): Promise<Record<string, number>> {
-  const KEYS = o.keys, TOTAL = o.requests, CHUNK = Math.min(5_000, TOTAL / 10), PACE_MS = 25;
+  const KEYS = o.keys,
+    TOTAL = o.requests,
+    CHUNK = Math.min(5_000, TOTAL / 10),
+    PACE_MS = 25;
   const dir = mkdtempSync(join(tmpdir(), 'mdq-bench-'));
   const store = StateStore.open(dir);
   try {
@@ -176,7 +191,9 @@ async function persistence(withSync: boolean, o: GuardOptions): Promise<Record<s
 export async function run(o: GuardOptions = GUARD_FULL): Promise<Record<string, number>> {
   console.log('guard: authenticate + admit + charge, per request');
   const a = await hotPath(o);
-  console.log(`guard: ${o.requests.toLocaleString('en-US')} requests from ${o.keys.toLocaleString('en-US')} keys, paced`);
+  console.log(
+    `guard: ${o.requests.toLocaleString('en-US')} requests from ${o.keys.toLocaleString('en-US')} keys, paced`,
+  );
   const off = await persistence(false, o);
   const on = await persistence(true, o);
   console.table(Object.keys(on).map((k) => ({ figure: k, 'no persistence': off[k], 'state sync on': on[k] })));
@@ -186,4 +203,5 @@ export async function run(o: GuardOptions = GUARD_FULL): Promise<Record<string, 
   return out;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run(process.argv.includes('--quick') ? GUARD_QUICK : GUARD_FULL);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await run(process.argv.includes('--quick') ? GUARD_QUICK : GUARD_FULL);

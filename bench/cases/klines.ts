@@ -57,11 +57,21 @@ export function klineCases(dataset: Dataset): MicroCase[] {
     /** Objects as the design first had them: a slice, row objects, then a serialiser. */
     const value = () => {
       const slice = klineSlice(m, i, q, spec.adj, FIELDS);
-      return { market: m.market, symbol: code, count: slice.count, total: slice.total, offset: 0, limit: spec.rows, fields: fieldNames(FIELDS), data: klineRows(slice, code, FIELDS) };
+      return {
+        market: m.market,
+        symbol: code,
+        count: slice.count,
+        total: slice.total,
+        offset: 0,
+        limit: spec.rows,
+        fields: fieldNames(FIELDS),
+        data: klineRows(slice, code, FIELDS),
+      };
     };
     const rendered = (cache: KlineTextCache | null): Buffer => {
       const parts: BodyPart[] = [envelope];
-      if (cache === null) renderKlineRows(dataset, m, i, spec.adj, FIELDS, w.from, w.to, parts); // the route's path: the Dataset's cache
+      if (cache === null)
+        renderKlineRows(dataset, m, i, spec.adj, FIELDS, w.from, w.to, parts); // the route's path: the Dataset's cache
       else cache.rows(m, i, spec.adj, FIELDS, MASK, w.from, w.to, parts);
       parts.push(']}');
       return assemble(parts); // a view of the reused scratch buffer, as send() gets it

@@ -56,8 +56,16 @@ export function syntheticTable(source: SnapshotTable, rows: number, random = prn
   }
   const ascending: Record<string, Uint32Array> = {};
   for (const name of SCREEN_QUERY.bounds.keys()) ascending[name] = sortOrder(values[name], false, sharedUint32);
-  const order = SCREEN_QUERY.descending ? sortOrder(values[SCREEN_QUERY.sort], true, sharedUint32) : (ascending[SCREEN_QUERY.sort] ??= sortOrder(values[SCREEN_QUERY.sort], false, sharedUint32));
-  return { size: rows, date: sharedInt32(rows), values, ascending, descending: SCREEN_QUERY.descending ? { [SCREEN_QUERY.sort]: order } : {} };
+  const order = SCREEN_QUERY.descending
+    ? sortOrder(values[SCREEN_QUERY.sort], true, sharedUint32)
+    : (ascending[SCREEN_QUERY.sort] ??= sortOrder(values[SCREEN_QUERY.sort], false, sharedUint32));
+  return {
+    size: rows,
+    date: sharedInt32(rows),
+    values,
+    ascending,
+    descending: SCREEN_QUERY.descending ? { [SCREEN_QUERY.sort]: order } : {},
+  };
 }
 
 /** A stand-in Dataset whose ashare snapshot is `table` (other markets empty): what KernelPool.screen needs. */

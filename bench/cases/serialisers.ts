@@ -19,8 +19,18 @@ import { pickDistinct } from './seeded.js';
 
 /** Columns of a screen row by default (the route's rule: identity, close, change, valuation, size, momentum) plus bounded and sort columns. */
 function screenColumns(): string[] {
-  const wanted = new Set(['symbol', 'name', 'date', 'close', 'change_percent', ...SCREEN_QUERY.bounds.keys(), SCREEN_QUERY.sort]);
-  return SNAPSHOT_COLUMNS.filter((c) => wanted.has(c.name) || ['valuation', 'size', 'momentum'].includes(c.category)).map((c) => c.name);
+  const wanted = new Set([
+    'symbol',
+    'name',
+    'date',
+    'close',
+    'change_percent',
+    ...SCREEN_QUERY.bounds.keys(),
+    SCREEN_QUERY.sort,
+  ]);
+  return SNAPSHOT_COLUMNS.filter(
+    (c) => wanted.has(c.name) || ['valuation', 'size', 'momentum'].includes(c.category),
+  ).map((c) => c.name);
 }
 
 /**
@@ -36,32 +46,102 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
   const day = a.lastDate ?? 0;
   const batchFields = ['close', 'volume'] as const;
   const batchData = Object.fromEntries(
-    picks.map((i) => [a.symbols.codes[i], klineRows(klineSlice(a, i, { start: day, end: day, offset: 0, limit: 100 }, 'bfq', batchFields), a.symbols.codes[i], batchFields)]),
+    picks.map((i) => [
+      a.symbols.codes[i],
+      klineRows(
+        klineSlice(a, i, { start: day, end: day, offset: 0, limit: 100 }, 'bfq', batchFields),
+        a.symbols.codes[i],
+        batchFields,
+      ),
+    ]),
   );
   const search = searchSymbols(a.symbols, SEARCH_TEXT, 0, 50);
   const scr = screen(a.snapshots, SCREEN_QUERY);
   const cols = screenColumns();
-  const macro = queryMacro(dataset.macro, { indicator: null, startYear: null, endYear: null, offset: 0, limit: 100 }).rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
+  const macro = queryMacro(dataset.macro, {
+    indicator: null,
+    startYear: null,
+    endYear: null,
+    offset: 0,
+    limit: 100,
+  }).rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
   return {
-    problem: { type: 'about:blank', title: 'Bad parameter', status: 400, code: 'bad_param', detail: "limit must be a whole number, got '1e3'", param: 'limit' },
+    problem: {
+      type: 'about:blank',
+      title: 'Bad parameter',
+      status: 400,
+      code: 'bad_param',
+      detail: "limit must be a whole number, got '1e3'",
+      param: 'limit',
+    },
     health: { status: 'ok', data_version: dataset.version },
     markets: {
       count: 6,
       data: marketsOverview(dataset).map((m) => ({
-        market: m.market, symbols: m.symbols, rows: m.rows, start_date: m.startDate === null ? null : dateText(m.startDate), end_date: m.endDate === null ? null : dateText(m.endDate),
+        market: m.market,
+        symbols: m.symbols,
+        rows: m.rows,
+        start_date: m.startDate === null ? null : dateText(m.startDate),
+        end_date: m.endDate === null ? null : dateText(m.endDate),
       })),
     },
-    symbols: { market: 'ashare', total: search.total, count: search.indices.length, limit: 50, offset: 0, data: search.indices.map((i) => ({ symbol: a.symbols.codes[i], name: a.symbols.name(i) })) },
-    klines: { market: 'ashare', symbol: a.symbols.codes[picks[0]], count: k.count, total: k.total, offset: 0, limit: 100, fields: fieldNames(['open', 'high', 'low', 'close', 'volume', 'amount']), data: klineRows(k, a.symbols.codes[picks[0]], ['open', 'high', 'low', 'close', 'volume', 'amount']) },
-    klinesBatch: { market: 'ashare', count: picks.length, limit: 100, offset: 0, fields: fieldNames([...batchFields]), data: batchData },
-    detail: { market: 'ashare', symbol: a.symbols.codes[picks[0]], count: 1, data: snapshotRow(a, picks[0], allColumns) },
-    detailBatch: { market: 'ashare', count: picks.length, data: Object.fromEntries(picks.map((i) => [a.symbols.codes[i], snapshotRow(a, i, allColumns)])) },
+    symbols: {
+      market: 'ashare',
+      total: search.total,
+      count: search.indices.length,
+      limit: 50,
+      offset: 0,
+      data: search.indices.map((i) => ({ symbol: a.symbols.codes[i], name: a.symbols.name(i) })),
+    },
+    klines: {
+      market: 'ashare',
+      symbol: a.symbols.codes[picks[0]],
+      count: k.count,
+      total: k.total,
+      offset: 0,
+      limit: 100,
+      fields: fieldNames(['open', 'high', 'low', 'close', 'volume', 'amount']),
+      data: klineRows(k, a.symbols.codes[picks[0]], ['open', 'high', 'low', 'close', 'volume', 'amount']),
+    },
+    klinesBatch: {
+      market: 'ashare',
+      count: picks.length,
+      limit: 100,
+      offset: 0,
+      fields: fieldNames([...batchFields]),
+      data: batchData,
+    },
+    detail: {
+      market: 'ashare',
+      symbol: a.symbols.codes[picks[0]],
+      count: 1,
+      data: snapshotRow(a, picks[0], allColumns),
+    },
+    detailBatch: {
+      market: 'ashare',
+      count: picks.length,
+      data: Object.fromEntries(picks.map((i) => [a.symbols.codes[i], snapshotRow(a, i, allColumns)])),
+    },
     screen: {
-      market: 'ashare', total: scr.total, count: scr.rows.length, limit: 50, offset: 0, sort: SCREEN_QUERY.sort, order: 'desc',
+      market: 'ashare',
+      total: scr.total,
+      count: scr.rows.length,
+      limit: 50,
+      offset: 0,
+      sort: SCREEN_QUERY.sort,
+      order: 'desc',
       data: Array.from(scr.rows, (i) => snapshotRow(a, i, cols)),
     },
     macro: { count: macro.length, total: dataset.macro.length, limit: 100, offset: 0, data: macro },
-    quota: { plan: 'internal', org_name: 'bench', daily_quota: null, used: 123_456, remaining: null, requests_today: 789, reset_at: '2026-10-31T00:00:00.000Z' },
+    quota: {
+      plan: 'internal',
+      org_name: 'bench',
+      daily_quota: null,
+      used: 123_456,
+      remaining: null,
+      requests_today: 789,
+      reset_at: '2026-10-31T00:00:00.000Z',
+    },
   };
 }
 

@@ -56,7 +56,11 @@ export interface ProbeAnswer {
 }
 
 /** The Content-Type each case format must come back with (parameters ignored). */
-const MEDIA_TYPES: Record<CaseFormat, string> = { json: 'application/json', msgpack: 'application/msgpack', flatbuffers: 'application/x-flatbuffers' };
+const MEDIA_TYPES: Record<CaseFormat, string> = {
+  json: 'application/json',
+  msgpack: 'application/msgpack',
+  flatbuffers: 'application/x-flatbuffers',
+};
 
 const headerText = (h: string | string[] | undefined): string => (Array.isArray(h) ? h.join(', ') : (h ?? ''));
 
@@ -68,8 +72,14 @@ const headerText = (h: string | string[] | undefined): string => (Array.isArray(
  */
 export function checkAnswer(c: HttpCase, answer: ProbeAnswer, ctx: CaseContext): void {
   const encoding = headerText(answer.headers['content-encoding']);
-  if (encoding !== (c.encoding ?? '')) throw new Error(`expected Content-Encoding '${c.encoding ?? '(none)'}', got '${encoding || '(none)'}'`);
-  const bytes = c.encoding === 'gzip' ? gunzipSync(answer.body) : c.encoding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+  if (encoding !== (c.encoding ?? ''))
+    throw new Error(`expected Content-Encoding '${c.encoding ?? '(none)'}', got '${encoding || '(none)'}'`);
+  const bytes =
+    c.encoding === 'gzip'
+      ? gunzipSync(answer.body)
+      : c.encoding === 'br'
+        ? brotliDecompressSync(answer.body)
+        : answer.body;
   const format = c.format ?? 'json';
   const type = headerText(answer.headers['content-type']).split(';')[0].trim().toLowerCase();
   if (type !== MEDIA_TYPES[format]) throw new Error(`expected Content-Type ${MEDIA_TYPES[format]}, got '${type}'`);
@@ -98,20 +108,28 @@ export function inFormat(base: HttpCase, format: Exclude<CaseFormat, 'json'>): H
 
 /** The same question as `base` with `Accept-Encoding: <encoding>`: the answer comes compressed, decompressed before checking. */
 export function compressed(base: HttpCase, encoding: CaseEncoding): HttpCase {
-  return { ...base, name: `${base.name} ${encoding}`, encoding, headers: { ...base.headers, 'Accept-Encoding': encoding } };
+  return {
+    ...base,
+    name: `${base.name} ${encoding}`,
+    encoding,
+    headers: { ...base.headers, 'Accept-Encoding': encoding },
+  };
 }
 
 /** Symbols in a batch case: the most a plan allows in one request. */
 export const BATCH_SYMBOLS = 50;
 
 type Body = { count?: number; total?: number; data?: unknown };
-const rowsOf = (b: Body): number => (Array.isArray(b.data) ? b.data.length : b.data && typeof b.data === 'object' ? Object.keys(b.data).length : -1);
+const rowsOf = (b: Body): number =>
+  Array.isArray(b.data) ? b.data.length : b.data && typeof b.data === 'object' ? Object.keys(b.data).length : -1;
 
 /** A check that `count` and the number of data items are both `n`. */
-const expectRows = (n: number) => (body: unknown): void => {
-  const b = body as Body;
-  if (b.count !== n || rowsOf(b) !== n) throw new Error(`expected ${n} rows, got count=${b.count} rows=${rowsOf(b)}`);
-};
+const expectRows =
+  (n: number) =>
+  (body: unknown): void => {
+    const b = body as Body;
+    if (b.count !== n || rowsOf(b) !== n) throw new Error(`expected ${n} rows, got count=${b.count} rows=${rowsOf(b)}`);
+  };
 
 /** GET /{market}/klines/{symbol}?limit=100: bfq (the default), all fields, 100 rows. */
 export const KLINES_100_BFQ: HttpCase = {
@@ -133,10 +151,12 @@ export const KLINES_100_QFQ: HttpCase = {
 export const KLINES_BATCH_50: HttpCase = {
   name: 'klines batch 50×1d',
   market: 'ashare',
-  path: ({ symbols, date }) => `/api/v1/ashare/klines?symbols=${symbols.map(encodeURIComponent).join(',')}&date=${date}`,
+  path: ({ symbols, date }) =>
+    `/api/v1/ashare/klines?symbols=${symbols.map(encodeURIComponent).join(',')}&date=${date}`,
   check(body, { symbols }) {
     const b = body as Body;
-    if (b.count !== symbols.length || rowsOf(b) !== symbols.length) throw new Error(`expected ${symbols.length} symbols × 1 row, got count=${b.count} symbols=${rowsOf(b)}`);
+    if (b.count !== symbols.length || rowsOf(b) !== symbols.length)
+      throw new Error(`expected ${symbols.length} symbols × 1 row, got count=${b.count} symbols=${rowsOf(b)}`);
   },
 };
 
@@ -147,7 +167,8 @@ export const DETAIL: HttpCase = {
   path: ({ symbol }) => `/api/v1/ashare/detail/${encodeURIComponent(symbol)}`,
   check(body) {
     const b = body as { count?: number; data?: { symbol?: string } };
-    if (b.count !== 1 || typeof b.data?.symbol !== 'string') throw new Error(`expected one snapshot, got count=${b.count}`);
+    if (b.count !== 1 || typeof b.data?.symbol !== 'string')
+      throw new Error(`expected one snapshot, got count=${b.count}`);
   },
 };
 
@@ -167,7 +188,8 @@ export const SCREEN: HttpCase = {
   check(body) {
     const b = body as Body;
     const page = Math.min(SCREEN_QUERY.limit, b.total ?? -1); // the full demo matches far more than a page
-    if (!(page > 0) || b.count !== page || rowsOf(b) !== page) throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)} total=${b.total}`);
+    if (!(page > 0) || b.count !== page || rowsOf(b) !== page)
+      throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)} total=${b.total}`);
   },
 };
 
@@ -186,12 +208,18 @@ export const SYMBOLS_SEARCH: HttpCase = {
   check(body) {
     const b = body as Body;
     const page = Math.min(50, b.total ?? -1); // 84 matches in the full demo; a tiny one may have none
-    if (!(page >= 0) || b.count !== page || rowsOf(b) !== page) throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)}`);
+    if (!(page >= 0) || b.count !== page || rowsOf(b) !== page)
+      throw new Error(`expected a page of ${page} matches, got count=${b.count} rows=${rowsOf(b)}`);
   },
 };
 
 /** GET /markets: the six markets' overview. */
-export const MARKETS: HttpCase = { name: 'markets', market: 'ashare', path: () => '/api/v1/markets', check: expectRows(6) };
+export const MARKETS: HttpCase = {
+  name: 'markets',
+  market: 'ashare',
+  path: () => '/api/v1/markets',
+  check: expectRows(6),
+};
 
 /** GET /quota: the calling key's plan and usage (charges nothing). */
 export const QUOTA: HttpCase = {
@@ -207,13 +235,30 @@ export const QUOTA: HttpCase = {
 export const DEFAULT_CASES: HttpCase[] = [KLINES_100_BFQ];
 
 /** Every endpoint class of the full bench, JSON without compression, in table order. */
-export const ALL_CASES: HttpCase[] = [KLINES_100_BFQ, KLINES_100_QFQ, KLINES_BATCH_50, DETAIL, DETAIL_BATCH_50, SCREEN, SCREEN_AS_OF, SYMBOLS_SEARCH, MARKETS, QUOTA];
+export const ALL_CASES: HttpCase[] = [
+  KLINES_100_BFQ,
+  KLINES_100_QFQ,
+  KLINES_BATCH_50,
+  DETAIL,
+  DETAIL_BATCH_50,
+  SCREEN,
+  SCREEN_AS_OF,
+  SYMBOLS_SEARCH,
+  MARKETS,
+  QUOTA,
+];
 
 /**
  * K-lines 100 and the screen in the binary formats (`format=`) and as JSON compressed
  * (`Accept-Encoding`): what the other ways out cost once an answer is cached.
  */
 export const FORMAT_CASES: HttpCase[] = [
-  inFormat(KLINES_100_BFQ, 'msgpack'), inFormat(KLINES_100_BFQ, 'flatbuffers'), inFormat(SCREEN, 'msgpack'), inFormat(SCREEN, 'flatbuffers'),
-  compressed(KLINES_100_BFQ, 'gzip'), compressed(KLINES_100_BFQ, 'br'), compressed(SCREEN, 'gzip'), compressed(SCREEN, 'br'),
+  inFormat(KLINES_100_BFQ, 'msgpack'),
+  inFormat(KLINES_100_BFQ, 'flatbuffers'),
+  inFormat(SCREEN, 'msgpack'),
+  inFormat(SCREEN, 'flatbuffers'),
+  compressed(KLINES_100_BFQ, 'gzip'),
+  compressed(KLINES_100_BFQ, 'br'),
+  compressed(SCREEN, 'gzip'),
+  compressed(SCREEN, 'br'),
 ];

@@ -69,13 +69,20 @@ export function startChild(name: string, command: string, args: string[], option
         };
         const onLine = (line: string): void => {
           const m = line.match(pattern);
-          if (m) (done(), resolve(m));
+          if (m) done(), resolve(m);
         };
-        const timer = setTimeout(() => (done(), reject(new Error(`${name}: no line matching ${pattern} within ${timeoutMs} ms`))), timeoutMs);
+        const timer = setTimeout(
+          () => (done(), reject(new Error(`${name}: no line matching ${pattern} within ${timeoutMs} ms`))),
+          timeoutMs,
+        );
         waiters.add(onLine);
         void exited.then((code) => {
           done();
-          reject(new Error(`${name} exited (${code}) before printing ${pattern}; stderr tail:\n  ${stderrTail.join('\n  ')}`));
+          reject(
+            new Error(
+              `${name} exited (${code}) before printing ${pattern}; stderr tail:\n  ${stderrTail.join('\n  ')}`,
+            ),
+          );
         });
       });
     },
@@ -107,7 +114,11 @@ export async function stopAll(): Promise<void> {
 }
 
 /** Runs a command to its end and returns its stdout (rejecting with stderr on a non-zero exit). */
-export function runToEnd(command: string, args: string[], options: { onStderr?: (line: string) => void } = {}): Promise<string> {
+export function runToEnd(
+  command: string,
+  args: string[],
+  options: { onStderr?: (line: string) => void } = {},
+): Promise<string> {
   const child = startChild(command, command, args, options);
   let out = '';
   child.proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));

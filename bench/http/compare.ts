@@ -52,13 +52,24 @@ try {
     log,
     command: ['node', 'dist/bench/http/compare.js', ...process.argv.slice(2)].join(' '),
   });
-  console.log(`\nHTTP: ours vs raw uWS, same body bytes — ${result.loadTool.version}, -t1 -c${result.loadTool.connections}, keep-alive, ${result.loadTool.seconds} s per side × ${result.loadTool.rounds} alternating rounds (median shown) after ${result.loadTool.warmupSeconds} s warm-up`);
-  const busy = result.machine.busyBefore === null ? '' : `, ${Math.round(result.machine.busyBefore * 100)}% busy before the run`;
-  console.log(`machine: ${result.machine.cores} cores (${result.machine.cpuModel})${busy}, Node ${result.machine.node}; ${result.pinning.note}`);
+  console.log(
+    `\nHTTP: ours vs raw uWS, same body bytes — ${result.loadTool.version}, -t1 -c${result.loadTool.connections}, keep-alive, ${result.loadTool.seconds} s per side × ${result.loadTool.rounds} alternating rounds (median shown) after ${result.loadTool.warmupSeconds} s warm-up`,
+  );
+  const busy =
+    result.machine.busyBefore === null ? '' : `, ${Math.round(result.machine.busyBefore * 100)}% busy before the run`;
+  console.log(
+    `machine: ${result.machine.cores} cores (${result.machine.cpuModel})${busy}, Node ${result.machine.node}; ${result.pinning.note}`,
+  );
   console.log(formatTable(result.cases));
-  if (result.cases.some((c) => c.ours.noisy || c.raw.noisy)) console.log('* other processes used > 15% of a core during that measurement even after retries: treat it with care');
-  for (const c of result.cases) console.log(`${c.name}: ratio per round ${c.rounds.map((r) => `${(r.ratio * 100).toFixed(1)}%`).join(', ')}`);
-  console.log(`wrk -R (fixed-rate mode): ${result.loadTool.rateFlag ? 'supported' : 'not supported by this wrk build (the harness approximates a rate with a Lua delay())'}`);
+  if (result.cases.some((c) => c.ours.noisy || c.raw.noisy))
+    console.log(
+      '* other processes used > 15% of a core during that measurement even after retries: treat it with care',
+    );
+  for (const c of result.cases)
+    console.log(`${c.name}: ratio per round ${c.rounds.map((r) => `${(r.ratio * 100).toFixed(1)}%`).join(', ')}`);
+  console.log(
+    `wrk -R (fixed-rate mode): ${result.loadTool.rateFlag ? 'supported' : 'not supported by this wrk build (the harness approximates a rate with a Lua delay())'}`,
+  );
   if (profileDir !== undefined) console.log(`our server's CPU profile: ${profileDir}`);
   console.log(`JSON: ${values.out}`);
 } catch (err) {

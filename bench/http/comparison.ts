@@ -95,8 +95,17 @@ export interface ComparisonResult {
   /** `busyBefore`: share of all cores busy in the second before the run (other work skews figures). */
   machine: { cores: number; cpuModel: string; node: string; platform: string; busyBefore: number | null };
   loadTool: {
-    name: 'wrk'; version: string; threads: 1; connections: number; seconds: number; warmupSeconds: number; rounds: number;
-    maxOtherCpu: number; retries: number; keepAlive: true; rateFlag: boolean;
+    name: 'wrk';
+    version: string;
+    threads: 1;
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    maxOtherCpu: number;
+    retries: number;
+    keepAlive: true;
+    rateFlag: boolean;
   };
   /** The code measured: HEAD and whether the working tree differed from it (dist/ is built from the tree). */
   code: { commit: string | null; dirty: boolean | null };
@@ -128,9 +137,24 @@ interface Ask {
 }
 
 /** One measured wrk run against `target`, with the server's and everyone else's CPU. */
-async function measure(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, seconds: number, rate?: number): Promise<SideResult> {
+async function measure(
+  target: Target,
+  ask: Ask,
+  key: string,
+  pin: Pinning,
+  o: ComparisonOptions,
+  seconds: number,
+  rate?: number,
+): Promise<SideResult> {
   // The same request bytes to both sides: the raw server parses the headers and ignores them.
-  const load = { url: `http://127.0.0.1:${target.server.port}${ask.path}`, headers: { 'X-API-Key': key, ...ask.headers }, connections: o.connections, core: pin.loadCore, seconds, rate };
+  const load = {
+    url: `http://127.0.0.1:${target.server.port}${ask.path}`,
+    headers: { 'X-API-Key': key, ...ask.headers },
+    connections: o.connections,
+    core: pin.loadCore,
+    seconds,
+    rate,
+  };
   const cpu = watchCpu(target.server.child.pid);
   const machine = watchMachine();
   let serverCpu: number | null = null;
@@ -141,7 +165,10 @@ async function measure(target: Target, ask: Ask, key: string, pin: Pinning, o: C
     serverCpu = cpu.stop();
   }
   const busy = machine.stop();
-  const otherCpu = busy === null || serverCpu === null || result.wrkCpu === null ? null : Math.max(0, busy - serverCpu - result.wrkCpu);
+  const otherCpu =
+    busy === null || serverCpu === null || result.wrkCpu === null
+      ? null
+      : Math.max(0, busy - serverCpu - result.wrkCpu);
   return { ...result, serverCpu, otherCpu, noisy: otherCpu !== null && otherCpu > o.maxOtherCpu };
 }
 
@@ -159,10 +186,20 @@ async function waitQuiet(o: ComparisonOptions, maxMs = 30_000): Promise<void> {
 }
 
 /** A measurement retried while other processes disturbed it (see `maxOtherCpu`). */
-async function measureQuietly(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, seconds = o.seconds, rate?: number): Promise<SideResult> {
+async function measureQuietly(
+  target: Target,
+  ask: Ask,
+  key: string,
+  pin: Pinning,
+  o: ComparisonOptions,
+  seconds = o.seconds,
+  rate?: number,
+): Promise<SideResult> {
   let result = await measure(target, ask, key, pin, o, seconds, rate);
   for (let attempt = 1; result.noisy && attempt <= o.retries; attempt++) {
-    o.log(`${target.label}: others used ${Math.round(result.otherCpu! * 100)}% of a core; retry ${attempt}/${o.retries}`);
+    o.log(
+      `${target.label}: others used ${Math.round(result.otherCpu! * 100)}% of a core; retry ${attempt}/${o.retries}`,
+    );
     await waitQuiet(o);
     result = await measure(target, ask, key, pin, o, seconds, rate);
   }
@@ -175,7 +212,14 @@ async function measureQuietly(target: Target, ask: Ask, key: string, pin: Pinnin
  * to the gap. Up to three short probes (secant steps from the ask to the rate achieved)
  * find the ask that lands within 5 %; the measured runs use the best of them.
  */
-async function askForRate(target: Target, ask: Ask, key: string, pin: Pinning, o: ComparisonOptions, rate: number): Promise<number> {
+async function askForRate(
+  target: Target,
+  ask: Ask,
+  key: string,
+  pin: Pinning,
+  o: ComparisonOptions,
+  rate: number,
+): Promise<number> {
   const probeSeconds = Math.min(2, o.halfRateSeconds!);
   let best: { ask: number; got: number } | null = null;
   let prev: { ask: number; got: number } | null = null;
@@ -184,7 +228,10 @@ async function askForRate(target: Target, ask: Ask, key: string, pin: Pinning, o
     const point = { ask: asked, got: (await measure(target, ask, key, pin, o, probeSeconds, asked)).rps };
     if (best === null || Math.abs(point.got - rate) < Math.abs(best.got - rate)) best = point;
     if (Math.abs(point.got - rate) <= 0.05 * rate) break;
-    const next: number = prev !== null && point.got !== prev.got ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got) : (asked * rate) / Math.max(point.got, 1);
+    const next: number =
+      prev !== null && point.got !== prev.got
+        ? prev.ask + ((rate - prev.got) * (point.ask - prev.ask)) / (point.got - prev.got)
+        : (asked * rate) / Math.max(point.got, 1);
     [prev, asked] = [point, Math.min(Math.max(next, rate / 2), rate * 4)];
   }
   return best!.ask;
@@ -193,7 +240,8 @@ async function askForRate(target: Target, ask: Ask, key: string, pin: Pinning, o
 /** GET of a JSON answer that must be 200. */
 async function getJson<T>(port: number, path: string, key: string): Promise<T> {
   const res = await httpGet(`http://127.0.0.1:${port}${path}`, { 'x-api-key': key });
-  if (res.status !== 200) throw new Error(`GET ${path}: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  if (res.status !== 200)
+    throw new Error(`GET ${path}: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
   return JSON.parse(res.body.toString('utf8')) as T;
 }
 
@@ -202,10 +250,18 @@ async function getJson<T>(port: number, path: string, key: string): Promise<T> {
  * trading day, read from the running server.
  */
 export async function caseContext(port: number, market: string, key: string): Promise<CaseContext> {
-  const listed = await getJson<{ data: { symbol: string }[] }>(port, `/api/v1/${market}/symbols?limit=${BATCH_SYMBOLS}`, key);
+  const listed = await getJson<{ data: { symbol: string }[] }>(
+    port,
+    `/api/v1/${market}/symbols?limit=${BATCH_SYMBOLS}`,
+    key,
+  );
   const symbols = listed.data.map((d) => d.symbol);
   if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
-  const markets = await getJson<{ data: { market: string; start_date: string | null; end_date: string | null }[] }>(port, '/api/v1/markets', key);
+  const markets = await getJson<{ data: { market: string; start_date: string | null; end_date: string | null }[] }>(
+    port,
+    '/api/v1/markets',
+    key,
+  );
   const row = markets.data.find((m) => m.market === market);
   if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date in /markets`);
   return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
@@ -220,7 +276,8 @@ export const WRITTEN_BY_UWS = /^(date|content-length|uwebsockets|connection|tran
  */
 export function replayedHeaders(rawHeaders: readonly string[]): [string, string][] {
   const out: [string, string][] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (!WRITTEN_BY_UWS.test(rawHeaders[i])) out.push([rawHeaders[i], rawHeaders[i + 1]]);
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (!WRITTEN_BY_UWS.test(rawHeaders[i])) out.push([rawHeaders[i], rawHeaders[i + 1]]);
   return out;
 }
 
@@ -254,15 +311,31 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
     await ensureSnapshot(o.snapshotDir, o.log);
     const key = await internalKey(o.stateDir, o.log);
     o.log(`starting our server (snapshot ${o.snapshotDir}, state ${o.stateDir})`);
-    const ours = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: pin.serverCore, nodeArgs: o.serverNodeArgs, env: o.serverEnv, log: o.log });
+    const ours = await startOurServer({
+      stateDir: o.stateDir,
+      snapshotDir: o.snapshotDir,
+      core: pin.serverCore,
+      nodeArgs: o.serverNodeArgs,
+      env: o.serverEnv,
+      log: o.log,
+    });
     const contexts = new Map<string, CaseContext>();
-    const prepared: { c: HttpCase; ask: Ask; bodyBytes: number; answerHeaders: [string, string][]; raw: RunningServer }[] = [];
+    const prepared: {
+      c: HttpCase;
+      ask: Ask;
+      bodyBytes: number;
+      answerHeaders: [string, string][];
+      raw: RunningServer;
+    }[] = [];
     for (const [i, c] of o.cases.entries()) {
       if (!contexts.has(c.market)) contexts.set(c.market, await caseContext(ours.port, c.market, key));
       const ask: Ask = { path: c.path(contexts.get(c.market)!), headers: c.headers ?? {} };
       // The probe sends what wrk will send and keeps the bytes as they came (compressed, binary).
       const res = await httpGet(`http://127.0.0.1:${ours.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
-      if (res.status !== 200) throw new Error(`${c.name}: GET ${ask.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      if (res.status !== 200)
+        throw new Error(
+          `${c.name}: GET ${ask.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`,
+        );
       try {
         checkAnswer(c, res, contexts.get(c.market)!);
       } catch (err) {
@@ -275,10 +348,16 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       writeFileSync(headersFile, JSON.stringify(answerHeaders));
       const raw = await startRawServer({ bodyFile, headersFile, core: pin.serverCore, log: o.log });
       const check = await httpGet(`http://127.0.0.1:${raw.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
-      if (!check.body.equals(res.body)) throw new Error(`raw server answered ${check.body.length} bytes, not the ${res.body.length} of ours`);
+      if (!check.body.equals(res.body))
+        throw new Error(`raw server answered ${check.body.length} bytes, not the ${res.body.length} of ours`);
       const rawHeaders = replayedHeaders(check.rawHeaders);
-      if (JSON.stringify(rawHeaders) !== JSON.stringify(answerHeaders)) throw new Error(`raw server sent headers ${JSON.stringify(rawHeaders)}, not ours ${JSON.stringify(answerHeaders)}`);
-      o.log(`${c.name}: GET ${ask.path} → ${res.body.length} bytes and ${answerHeaders.length} headers (${answerHeaders.map(([n]) => n).join(', ')}); raw server on :${raw.port} sends the same`);
+      if (JSON.stringify(rawHeaders) !== JSON.stringify(answerHeaders))
+        throw new Error(
+          `raw server sent headers ${JSON.stringify(rawHeaders)}, not ours ${JSON.stringify(answerHeaders)}`,
+        );
+      o.log(
+        `${c.name}: GET ${ask.path} → ${res.body.length} bytes and ${answerHeaders.length} headers (${answerHeaders.map(([n]) => n).join(', ')}); raw server on :${raw.port} sends the same`,
+      );
       prepared.push({ c, ask, bodyBytes: res.body.length, answerHeaders, raw });
     }
     const busyBefore = await machineBusy();
@@ -286,7 +365,10 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
 
     const cases: CaseResult[] = [];
     for (const { c, ask, bodyBytes, answerHeaders, raw } of prepared) {
-      const sides: Target[] = [{ label: 'ours', server: ours }, { label: 'raw', server: raw }];
+      const sides: Target[] = [
+        { label: 'ours', server: ours },
+        { label: 'raw', server: raw },
+      ];
       if (o.warmupSeconds > 0) {
         for (const t of sides) {
           o.log(`${c.name} / ${t.label}: warm-up ${o.warmupSeconds} s`);
@@ -313,24 +395,57 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
         const runs: Record<string, SideResult[]> = { ours: [], raw: [] };
         for (let r = 0; r < o.rounds; r++) {
           for (const t of r % 2 === 0 ? sides : [...sides].reverse()) {
-            o.log(`${c.name} / ${t.label} (half-rate round ${r + 1}/${o.rounds}): ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`);
+            o.log(
+              `${c.name} / ${t.label} (half-rate round ${r + 1}/${o.rounds}): ${o.halfRateSeconds} s at half of ours' maximum (${Math.round(targetRps)} req/s offered)`,
+            );
             const got = await measureQuietly(t, ask, key, pin, o, o.halfRateSeconds!, asks[t.label]);
             runs[t.label].push(got);
             o.log(`${c.name} / ${t.label} at half rate: ${summary(got)}`);
           }
         }
-        halfRate = { targetRps, ours: medianP99(runs.ours), raw: medianP99(runs.raw), rounds: runs.ours.map((ours, r) => ({ ours, raw: runs.raw[r] })) };
+        halfRate = {
+          targetRps,
+          ours: medianP99(runs.ours),
+          raw: medianP99(runs.raw),
+          rounds: runs.ours.map((ours, r) => ({ ours, raw: runs.raw[r] })),
+        };
       }
-      cases.push({ name: c.name, path: ask.path, requestHeaders: { ...ask.headers }, answerHeaders, bodyBytes, ours: mo, raw: mr, ratio: mo.rps / mr.rps, rounds, halfRate });
+      cases.push({
+        name: c.name,
+        path: ask.path,
+        requestHeaders: { ...ask.headers },
+        answerHeaders,
+        bodyBytes,
+        ours: mo,
+        raw: mr,
+        ratio: mo.rps / mr.rps,
+        rounds,
+        halfRate,
+      });
     }
     await stopAll(); // a profiled server writes its profile on the way out
     const result: ComparisonResult = {
       generated: new Date().toISOString(),
       command: o.command,
-      machine: { cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, busyBefore },
+      machine: {
+        cores: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        busyBefore,
+      },
       loadTool: {
-        name: 'wrk', version: wrkVersion(), threads: 1, connections: o.connections, seconds: o.seconds, warmupSeconds: o.warmupSeconds, rounds: o.rounds,
-        maxOtherCpu: o.maxOtherCpu, retries: o.retries, keepAlive: true, rateFlag: wrkHasRateFlag(),
+        name: 'wrk',
+        version: wrkVersion(),
+        threads: 1,
+        connections: o.connections,
+        seconds: o.seconds,
+        warmupSeconds: o.warmupSeconds,
+        rounds: o.rounds,
+        maxOtherCpu: o.maxOtherCpu,
+        retries: o.retries,
+        keepAlive: true,
+        rateFlag: wrkHasRateFlag(),
       },
       code: codeVersion(),
       pinning: pin,

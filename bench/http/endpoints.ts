@@ -55,26 +55,47 @@ export interface TargetCheck {
 export const P99_TARGET_MS = 2;
 /** Minimum ours/raw req/s per case name: how close a cached answer comes to uWS sending the same bytes. */
 export const RATIO_TARGETS: Readonly<Record<string, number>> = {
-  'klines 100 bfq': 0.8, detail: 0.7, screen: 0.85, 'screen as_of': 0.8,
+  'klines 100 bfq': 0.8,
+  detail: 0.7,
+  screen: 0.85,
+  'screen as_of': 0.8,
   // msgpack, flatbuffers, gzip and br answers of K-lines 100 and the screen, served from the answer cache.
   ...Object.fromEntries(FORMAT_CASES.map((c) => [c.name, 0.8])),
   // The same figures without the answer cache: shown beside, for the cost of a first request.
-  'klines 100 bfq (uncached)': 0.6, 'detail (uncached)': 0.7, 'screen (uncached)': 0.4, 'screen as_of (uncached)': 0.4, 'screen (pool)': 0.4,
+  'klines 100 bfq (uncached)': 0.6,
+  'detail (uncached)': 0.7,
+  'screen (uncached)': 0.4,
+  'screen as_of (uncached)': 0.4,
+  'screen (pool)': 0.4,
 };
 
 export const POOL_SCREEN: HttpCase = { ...SCREEN, name: 'screen (pool)' };
 /** Every case but /quota (never cached) again, named `… (uncached)`. */
-export const UNCACHED_CASES: HttpCase[] = ALL_CASES.filter((c) => c !== QUOTA).map((c) => ({ ...c, name: `${c.name} (uncached)` }));
+export const UNCACHED_CASES: HttpCase[] = ALL_CASES.filter((c) => c !== QUOTA).map((c) => ({
+  ...c,
+  name: `${c.name} (uncached)`,
+}));
 
 export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult> {
   const common = {
-    seconds: o.seconds, warmupSeconds: o.warmupSeconds, rounds: o.rounds, retries: 3, maxOtherCpu: 0.15, connections: o.connections,
-    snapshotDir: o.snapshotDir, stateDir: o.stateDir, serverNodeArgs: o.serverNodeArgs, halfRateSeconds: o.halfRateSeconds, log: o.log, command: o.command,
+    seconds: o.seconds,
+    warmupSeconds: o.warmupSeconds,
+    rounds: o.rounds,
+    retries: 3,
+    maxOtherCpu: 0.15,
+    connections: o.connections,
+    snapshotDir: o.snapshotDir,
+    stateDir: o.stateDir,
+    serverNodeArgs: o.serverNodeArgs,
+    halfRateSeconds: o.halfRateSeconds,
+    log: o.log,
+    command: o.command,
   };
   const chosen = (c: HttpCase): boolean => o.only === undefined || o.only.includes(c.name);
   const every = [...ALL_CASES, ...FORMAT_CASES, ...UNCACHED_CASES, POOL_SCREEN];
   const unknown = (o.only ?? []).filter((name) => !every.some((c) => c.name === name));
-  if (unknown.length > 0) throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${every.map((c) => c.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${every.map((c) => c.name).join(', ')}`);
   const cases = ALL_CASES.filter(chosen);
   const formatCases = FORMAT_CASES.filter(chosen);
   const uncachedCases = UNCACHED_CASES.filter(chosen);
@@ -96,26 +117,46 @@ export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult
   }
   if (chosen(POOL_SCREEN)) {
     o.log('HTTP: the screen again with SCREEN_POOL_MIN_ROWS=0 and no answer cache (every screen on the pool)');
-    pool = await runComparison({ ...common, cases: [POOL_SCREEN], serverEnv: { ...NO_ANSWER_CACHE, SCREEN_POOL_MIN_ROWS: '0' } });
+    pool = await runComparison({
+      ...common,
+      cases: [POOL_SCREEN],
+      serverEnv: { ...NO_ANSWER_CACHE, SCREEN_POOL_MIN_ROWS: '0' },
+    });
   }
   return { inline, formats, uncached, pool, targets: targetChecks(casesOf({ inline, formats, uncached, pool })) };
 }
 
 /** Every case result, in table order. */
 function casesOf(r: Pick<EndpointsResult, 'inline' | 'formats' | 'uncached' | 'pool'>): CaseResult[] {
-  return [...(r.inline?.cases ?? []), ...(r.formats?.cases ?? []), ...(r.uncached?.cases ?? []), ...(r.pool?.cases ?? [])];
+  return [
+    ...(r.inline?.cases ?? []),
+    ...(r.formats?.cases ?? []),
+    ...(r.uncached?.cases ?? []),
+    ...(r.pool?.cases ?? []),
+  ];
 }
 
 function targetChecks(cases: CaseResult[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const c of cases) {
     const min = RATIO_TARGETS[c.name];
-    if (min !== undefined) checks.push({ what: `${c.name}: ours/raw req/s`, value: `${(c.ratio * 100).toFixed(1)}%`, target: `≥ ${Math.round(min * 100)}%`, met: c.ratio >= min });
+    if (min !== undefined)
+      checks.push({
+        what: `${c.name}: ours/raw req/s`,
+        value: `${(c.ratio * 100).toFixed(1)}%`,
+        target: `≥ ${Math.round(min * 100)}%`,
+        met: c.ratio >= min,
+      });
   }
   for (const c of cases) {
     if (c.halfRate === null) continue;
     const h = c.halfRate.ours;
-    checks.push({ what: `${c.name}: p99 at ${Math.round(h.rps).toLocaleString('en-US')} req/s (half of max)`, value: `${h.p99.toFixed(3)} ms`, target: `< ${P99_TARGET_MS} ms`, met: h.p99 < P99_TARGET_MS });
+    checks.push({
+      what: `${c.name}: p99 at ${Math.round(h.rps).toLocaleString('en-US')} req/s (half of max)`,
+      value: `${h.p99.toFixed(3)} ms`,
+      target: `< ${P99_TARGET_MS} ms`,
+      met: h.p99 < P99_TARGET_MS,
+    });
   }
   return checks;
 }
@@ -131,13 +172,19 @@ export function formatEndpoints(r: EndpointsResult): string {
     'cases as served by default (answers cached per Dataset, kept on their second ask); "… msgpack", "… flatbuffers": format=, "… gzip", "… br": JSON with that Accept-Encoding (the compressed body kept with the cached answer), body B as sent; "(uncached)": RESPONSE_CACHE_MB=0, every answer rendered from the row caches; "(pool)": that and SCREEN_POOL_MIN_ROWS=0, the pool worker pinned with the server',
     formatTable(all),
   ];
-  if (all.some((c) => c.ours.noisy || c.raw.noisy)) lines.push('* other processes used > 15% of a core during that measurement even after retries');
-  lines.push(`ours/raw per round: ${all.map((c) => `${c.name} ${c.rounds.map((x) => `${(x.ratio * 100).toFixed(0)}%`).join('/')}`).join('; ')}`);
+  if (all.some((c) => c.ours.noisy || c.raw.noisy))
+    lines.push('* other processes used > 15% of a core during that measurement even after retries');
+  lines.push(
+    `ours/raw per round: ${all.map((c) => `${c.name} ${c.rounds.map((x) => `${(x.ratio * 100).toFixed(0)}%`).join('/')}`).join('; ')}`,
+  );
   lines.push(
     '',
     `Latency at half of ours' maximum rate (both servers offered the same rate; wrk ${lt.rateFlag ? 'with -R' : 'has no -R: a Lua delay() per connection, the ask tuned by up to 3 short probes; req/s is the rate achieved'})`,
     formatHalfRateTable(all, P99_TARGET_MS),
-    `ours p99 per half-rate round (ms): ${all.filter((c) => c.halfRate !== null).map((c) => `${c.name} ${c.halfRate!.rounds.map((x) => x.ours.p99.toFixed(2)).join('/')}`).join('; ')}`,
+    `ours p99 per half-rate round (ms): ${all
+      .filter((c) => c.halfRate !== null)
+      .map((c) => `${c.name} ${c.halfRate!.rounds.map((x) => x.ours.p99.toFixed(2)).join('/')}`)
+      .join('; ')}`,
     '',
     "Targets: ours/raw req/s per case (cached JSON, msgpack, flatbuffers, gzip, br; uncached and pool beside), and ours' p99 at half of its maximum rate",
     ...r.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.what}: ${t.value} (target ${t.target})`),

@@ -12,12 +12,23 @@ export interface GetResult {
 
 export function httpGet(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<GetResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers: { connection: 'close', ...headers }, agent: false, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'GET', headers: { connection: 'close', ...headers }, agent: false, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end();

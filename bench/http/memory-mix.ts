@@ -72,14 +72,19 @@ export class RequestMix {
   /** Requests drawn by kind (for the report). */
   readonly drawn: Record<string, number> = {};
 
-  constructor(private readonly data: MixData, seed: number) {
+  constructor(
+    private readonly data: MixData,
+    seed: number,
+  ) {
     this.rng = new Rng(seed);
     let sum = 0;
     this.kinds = Object.entries(MIX_WEIGHTS).map(([k, w]) => [k as keyof typeof MIX_WEIGHTS, (sum += w)]);
     for (const m of data.markets) {
       const first = Date.parse(m.start) + 30 * DAY_MS;
       const last = Date.parse(m.end) - DAY_MS;
-      this.asOfDays[m.market] = Array.from({ length: AS_OF_DAYS }, () => dayText(first + Math.floor(this.rng.next() * ((last - first) / DAY_MS)) * DAY_MS));
+      this.asOfDays[m.market] = Array.from({ length: AS_OF_DAYS }, () =>
+        dayText(first + Math.floor(this.rng.next() * ((last - first) / DAY_MS)) * DAY_MS),
+      );
     }
   }
 
@@ -206,8 +211,19 @@ export class RequestMix {
       case 'bad': {
         // 400s and 404s: unknown symbols and parameters, bad values (answered as problems, never kept).
         const which = r.int(0, 3);
-        path = which === 0 ? `/api/v1/${market}/klines/zz${r.int(0, 1e9)}` : which === 1 ? `/api/v1/${market}/detail/${r.pick(codes)}` : `/api/v1/${market}/screen`;
-        q.push(which === 1 ? `colour=${r.int(0, 1e9)}` : which === 2 ? `limit=-${r.int(1, 1e9)}` : `sort=nope${r.int(0, 1e9)}`);
+        path =
+          which === 0
+            ? `/api/v1/${market}/klines/zz${r.int(0, 1e9)}`
+            : which === 1
+              ? `/api/v1/${market}/detail/${r.pick(codes)}`
+              : `/api/v1/${market}/screen`;
+        q.push(
+          which === 1
+            ? `colour=${r.int(0, 1e9)}`
+            : which === 2
+              ? `limit=-${r.int(1, 1e9)}`
+              : `sort=nope${r.int(0, 1e9)}`,
+        );
         break;
       }
       default:
@@ -222,7 +238,11 @@ export class RequestMix {
       else if (how === 1) accept = ACCEPT_OF[format];
     }
     const order = q.length > 1 && r.chance(0.2) ? [...q.slice(1), q[0]] : q; // parameter order varies too
-    return { path: order.length === 0 ? path : `${path}?${order.join('&')}`, accept, acceptEncoding: r.pick(ENCODINGS) };
+    return {
+      path: order.length === 0 ? path : `${path}?${order.join('&')}`,
+      accept,
+      acceptEncoding: r.pick(ENCODINGS),
+    };
   }
 
   /** `start`/`end` now and then. */

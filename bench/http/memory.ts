@@ -94,7 +94,8 @@ export interface MemoryResult {
 function procFigures(pid: number): { rss: number; anon: number; file: number; hwm: number; pss: number | null } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    const kb = (name: string): number =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN) * 1024;
     let pss: number | null = null;
     try {
       pss = Number(/^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN) * 1024;
@@ -108,7 +109,13 @@ function procFigures(pid: number): { rss: number; anon: number; file: number; hw
 }
 
 /** One GET on a kept-alive connection: status and body length (the body is read and dropped). */
-function get(agent: Agent, port: number, key: string, r: MixRequest, timeoutMs = 60_000): Promise<{ status: number; bytes: number; body?: Buffer }> {
+function get(
+  agent: Agent,
+  port: number,
+  key: string,
+  r: MixRequest,
+  timeoutMs = 60_000,
+): Promise<{ status: number; bytes: number; body?: Buffer }> {
   return new Promise((resolvePromise, reject) => {
     const headers: Record<string, string> = { 'x-api-key': key };
     if (r.accept !== null) headers.accept = r.accept;
@@ -132,7 +139,11 @@ async function getJson(agent: Agent, port: number, key: string, path: string): P
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? resolvePromise(JSON.parse(text)) : reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolvePromise(JSON.parse(text))
+          : reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`)),
+      );
     })
       .on('error', reject)
       .end();
@@ -142,8 +153,14 @@ async function getJson(agent: Agent, port: number, key: string, path: string): P
 /** What the mix draws from: markets, every symbol, and a screen page of values per market (~70 requests, counted in the load). */
 async function readMixData(agent: Agent, port: number, key: string): Promise<{ data: MixData; requests: number }> {
   let requests = 1;
-  const markets = (await getJson(agent, port, key, '/api/v1/markets')).data.filter((m: any) => m.symbols > 0 && m.start_date !== null);
-  const data: MixData = { markets: markets.map((m: any) => ({ market: m.market, start: m.start_date, end: m.end_date })), symbols: {}, samples: {} };
+  const markets = (await getJson(agent, port, key, '/api/v1/markets')).data.filter(
+    (m: any) => m.symbols > 0 && m.start_date !== null,
+  );
+  const data: MixData = {
+    markets: markets.map((m: any) => ({ market: m.market, start: m.start_date, end: m.end_date })),
+    symbols: {},
+    samples: {},
+  };
   for (const { market } of data.markets) {
     const codes: string[] = [];
     const names: string[] = [];
@@ -158,7 +175,10 @@ async function readMixData(agent: Agent, port: number, key: string): Promise<{ d
     requests++;
     data.samples[market] = {};
     for (const column of NUMERIC_SNAPSHOT_COLUMNS) {
-      data.samples[market][column] = sample.data.map((row: any) => row[column]).filter((v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)).map((v: number) => Number(v.toFixed(4)));
+      data.samples[market][column] = sample.data
+        .map((row: any) => row[column])
+        .filter((v: unknown): v is number => typeof v === 'number' && Number.isFinite(v))
+        .map((v: number) => Number(v.toFixed(4)));
     }
   }
   return { data, requests };
@@ -195,7 +215,15 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     AS_OF_CACHE_MB: String(o.budgets.asOf),
     ...o.env,
   };
-  const server = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, port: o.port, core: null, env, nodeArgs: o.nodeArgs, log: o.log });
+  const server = await startOurServer({
+    stateDir: o.stateDir,
+    snapshotDir: o.snapshotDir,
+    port: o.port,
+    core: null,
+    env,
+    nodeArgs: o.nodeArgs,
+    log: o.log,
+  });
   const pid = server.child.pid;
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
   const t0 = performance.now();
@@ -210,14 +238,18 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
   };
   try {
     for (let tries = 0; ; tries++) {
-      const ready = await get(agent, server.port, key, { path: '/readyz', accept: null, acceptEncoding: null }).catch(() => null);
+      const ready = await get(agent, server.port, key, { path: '/readyz', accept: null, acceptEncoding: null }).catch(
+        () => null,
+      );
       if (ready?.status === 200) break;
       if (tries > 100) throw new Error('the server never answered /readyz with 200');
       await sleep(100);
     }
     await sleep(1000);
     const start = sample();
-    o.log(`start: RSS ${mb(start.rss)}, Pss ${mb(start.pss)} (${o.threads} serving threads, budgets ${o.budgets.response}+${o.budgets.klineText}+${o.budgets.asOf} MB each)`);
+    o.log(
+      `start: RSS ${mb(start.rss)}, Pss ${mb(start.pss)} (${o.threads} serving threads, budgets ${o.budgets.response}+${o.budgets.klineText}+${o.budgets.asOf} MB each)`,
+    );
 
     const cpu0 = cpuSeconds(pid);
     const { data, requests: setup } = await readMixData(agent, server.port, key);
@@ -251,7 +283,9 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
         const now = performance.now();
         if (now - lastLog > 10_000) {
           const s = samples[samples.length - 1];
-          o.log(`${done.toLocaleString('en-US')} requests, ${Math.round(((done - lastDone) * 1000) / (now - lastLog))} req/s, RSS ${mb(s.rss)} (peak ${mb(peak.rss)})`);
+          o.log(
+            `${done.toLocaleString('en-US')} requests, ${Math.round(((done - lastDone) * 1000) / (now - lastLog))} req/s, RSS ${mb(s.rss)} (peak ${mb(peak.rss)})`,
+          );
           lastLog = now;
           lastDone = done;
         }
@@ -266,7 +300,9 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     if (end.rss > peak.rss) peak = end;
     if (end.anon > peakAnon.anon) peakAnon = end;
     agent.destroy(); // idle: no connection kept open, as after a real burst
-    o.log(`${done.toLocaleString('en-US')} requests in ${loadSeconds.toFixed(0)} s; RSS ${mb(end.rss)}, peak ${mb(peak.rss)}; idle ${o.settleSeconds} s`);
+    o.log(
+      `${done.toLocaleString('en-US')} requests in ${loadSeconds.toFixed(0)} s; RSS ${mb(end.rss)}, peak ${mb(peak.rss)}; idle ${o.settleSeconds} s`,
+    );
     for (let s = 0; s < o.settleSeconds; s++) {
       await sleep(1000);
       sample();
@@ -279,9 +315,28 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
     const strictBound = start.anon + budgetBytes * 1.15;
     const high = Math.max(peakAnon.anon, settled.anon);
     return {
-      requests: done, threads: o.threads, concurrency: o.concurrency, budgets: o.budgets, budgetBytes,
-      start, peak, peakAnon, hwm, end, settled, bound, met: high <= bound, strictBound, strictMet: high <= strictBound,
-      seconds: loadSeconds, cpuUs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / done, statuses, drawn: mix.drawn, bodyBytes, answerCacheBytes: cacheBytes, samples,
+      requests: done,
+      threads: o.threads,
+      concurrency: o.concurrency,
+      budgets: o.budgets,
+      budgetBytes,
+      start,
+      peak,
+      peakAnon,
+      hwm,
+      end,
+      settled,
+      bound,
+      met: high <= bound,
+      strictBound,
+      strictMet: high <= strictBound,
+      seconds: loadSeconds,
+      cpuUs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / done,
+      statuses,
+      drawn: mix.drawn,
+      bodyBytes,
+      answerCacheBytes: cacheBytes,
+      samples,
     };
   } finally {
     agent.destroy();
@@ -289,7 +344,8 @@ export async function runMemory(o: MemoryOptions): Promise<MemoryResult> {
   }
 }
 
-const mb = (bytes: number | null): string => (bytes === null || !Number.isFinite(bytes) ? '–' : `${Math.round(bytes / MiB).toLocaleString('en-US')} MB`);
+const mb = (bytes: number | null): string =>
+  bytes === null || !Number.isFinite(bytes) ? '–' : `${Math.round(bytes / MiB).toLocaleString('en-US')} MB`;
 const over = (now: number, start: number): string => `+${mb(now - start)}`;
 
 /**
@@ -313,8 +369,12 @@ export function formatCachesShare(on: MemoryResult, off: MemoryResult): { text: 
 export function formatMemory(r: MemoryResult): string {
   const row = (what: string, s: MemorySample): string =>
     `| ${what} | ${s.done.toLocaleString('en-US')} | ${mb(s.anon)} | ${over(s.anon, r.start.anon)} | ${mb(s.file)} | ${mb(s.rss)} | ${mb(s.pss)} |`;
-  const statuses = Object.entries(r.statuses).map(([s, n]) => `${s}: ${n.toLocaleString('en-US')}`).join(', ');
-  const kinds = Object.entries(r.drawn).map(([k, n]) => `${k} ${n.toLocaleString('en-US')}`).join(', ');
+  const statuses = Object.entries(r.statuses)
+    .map(([s, n]) => `${s}: ${n.toLocaleString('en-US')}`)
+    .join(', ');
+  const kinds = Object.entries(r.drawn)
+    .map(([k, n]) => `${k} ${n.toLocaleString('en-US')}`)
+    .join(', ');
   const b = r.budgets;
   return [
     `Memory over ${r.requests.toLocaleString('en-US')} distinct requests (THREADS=${r.threads}, RESPONSE_CACHE_MB=${b.response} KLINE_TEXT_CACHE_MB=${b.klineText} AS_OF_CACHE_MB=${b.asOf}; ${r.concurrency} in flight on keep-alive connections; ${r.seconds.toFixed(0)} s)`,
@@ -354,7 +414,8 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  if (values.state === undefined) throw new Error('--state DIR is required (the server takes its lock and writes usage there: use a copy)');
+  if (values.state === undefined)
+    throw new Error('--state DIR is required (the server takes its lock and writes usage there: use a copy)');
   const whole = (name: string, text: string): number => {
     if (!/^\d+$/.test(text)) throw new Error(`--${name} must be a whole number, got '${text}'`);
     return Number(text);
@@ -366,7 +427,11 @@ async function main(): Promise<void> {
     threads: whole('threads', values.threads!),
     concurrency: whole('concurrency', values.concurrency!),
     port: whole('port', values.port!),
-    budgets: { response: whole('response-cache-mb', values['response-cache-mb']!), klineText: whole('kline-text-cache-mb', values['kline-text-cache-mb']!), asOf: whole('as-of-cache-mb', values['as-of-cache-mb']!) },
+    budgets: {
+      response: whole('response-cache-mb', values['response-cache-mb']!),
+      klineText: whole('kline-text-cache-mb', values['kline-text-cache-mb']!),
+      asOf: whole('as-of-cache-mb', values['as-of-cache-mb']!),
+    },
     settleSeconds: whole('settle', values.settle!),
     seed: whole('seed', values.seed!),
     log: (line: string) => console.error(`[memory] ${line}`),
@@ -376,12 +441,16 @@ async function main(): Promise<void> {
   let share: { text: string; met: boolean } | null = null;
   let off: MemoryResult | null = null;
   if (!values['no-baseline']) {
-    options.log('again with every cache off, for the runtime\'s own working size');
+    options.log("again with every cache off, for the runtime's own working size");
     off = await runMemory({ ...options, budgets: { response: 0, klineText: 0, asOf: 0 } });
     share = formatCachesShare(result, off);
     console.log(share.text);
   }
-  if (values.json !== undefined) (await import('node:fs')).writeFileSync(values.json, `${JSON.stringify({ ...result, withoutCaches: off }, null, 2)}\n`);
+  if (values.json !== undefined)
+    (await import('node:fs')).writeFileSync(
+      values.json,
+      `${JSON.stringify({ ...result, withoutCaches: off }, null, 2)}\n`,
+    );
   if (!(share?.met ?? result.met)) process.exitCode = 1;
 }
 

@@ -29,8 +29,14 @@ function allowedCpus(): number[] | null {
 /** Server on the first allowed core, wrk on the second; no pinning without taskset or with one core. */
 export function choosePinning(): Pinning {
   const cpus = allowedCpus();
-  if (cpus === null) return { serverCore: null, loadCore: null, note: `not pinned: taskset unavailable (${availableParallelism()} cores shared)` };
-  if (cpus.length < 2) return { serverCore: null, loadCore: null, note: `not pinned: only CPU ${cpus.join(',')} is available` };
+  if (cpus === null)
+    return {
+      serverCore: null,
+      loadCore: null,
+      note: `not pinned: taskset unavailable (${availableParallelism()} cores shared)`,
+    };
+  if (cpus.length < 2)
+    return { serverCore: null, loadCore: null, note: `not pinned: only CPU ${cpus.join(',')} is available` };
   const [serverCore, loadCore] = cpus;
   return { serverCore, loadCore, note: `server pinned to core ${serverCore}, wrk to core ${loadCore} (taskset)` };
 }

@@ -5,15 +5,32 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; hitCount?: number }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  hitCount?: number;
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Where a frame's code lives, short: a repo-relative file, a package, or V8's own bucket. */
 function place(f: CallFrame): string {
-  if (f.url === '') return f.functionName.startsWith('(') ? f.functionName : '(compiled code without a file: new Function, e.g. fast-json-stringify)';
+  if (f.url === '')
+    return f.functionName.startsWith('(')
+      ? f.functionName
+      : '(compiled code without a file: new Function, e.g. fast-json-stringify)';
   const path = f.url.startsWith('file://') ? fileURLToPath(f.url) : f.url;
   const pkg = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (pkg) return `pkg ${pkg[1]}`;
@@ -39,13 +56,28 @@ function print(title: string, times: Map<string, number>, total: number, top: nu
   }
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
-if (positionals.length === 0) throw new Error('usage: profile-top FILE.cpuprofile… [--top N] (one file per thread: --cpu-prof writes one for each worker too)');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+});
+if (positionals.length === 0)
+  throw new Error(
+    'usage: profile-top FILE.cpuprofile… [--top N] (one file per thread: --cpu-prof writes one for each worker too)',
+  );
 for (const file of positionals) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const total = (profile.endTime - profile.startTime) / 1000;
-  const busy = [...selfTimes(profile, (f) => f.functionName)].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
-  console.log(`\nprofile ${file}: ${total.toFixed(0)} ms wall, ${busy.toFixed(0)} ms not idle (shares below are of wall time)`);
-  print('self time by function', selfTimes(profile, (f) => `${f.functionName || '(anonymous)'}  ${place(f)}${f.url ? `:${f.lineNumber + 1}` : ''}`), total, Number(values.top));
+  const busy = [...selfTimes(profile, (f) => f.functionName)]
+    .filter(([k]) => k !== '(idle)')
+    .reduce((a, [, v]) => a + v, 0);
+  console.log(
+    `\nprofile ${file}: ${total.toFixed(0)} ms wall, ${busy.toFixed(0)} ms not idle (shares below are of wall time)`,
+  );
+  print(
+    'self time by function',
+    selfTimes(profile, (f) => `${f.functionName || '(anonymous)'}  ${place(f)}${f.url ? `:${f.lineNumber + 1}` : ''}`),
+    total,
+    Number(values.top),
+  );
   print('self time by place', selfTimes(profile, place), total, Number(values.top));
 }

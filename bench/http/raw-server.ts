@@ -27,21 +27,28 @@ function paddedJson(size: number): Buffer {
 function headersOf(file: string | undefined): [Buffer, Buffer][] {
   if (file === undefined) return [[Buffer.from('content-type'), Buffer.from('application/json; charset=utf-8')]];
   const pairs: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string'))) {
+  if (
+    !Array.isArray(pairs) ||
+    !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string'))
+  ) {
     throw new Error(`${file}: expected a JSON list of [name, value] string pairs`);
   }
   for (const [name] of pairs as [string, string][]) {
-    if (/^(content-length|date|uwebsockets|connection|transfer-encoding)$/i.test(name)) throw new Error(`${file}: ${name} is written by uWS, not replayed`);
+    if (/^(content-length|date|uwebsockets|connection|transfer-encoding)$/i.test(name))
+      throw new Error(`${file}: ${name} is written by uWS, not replayed`);
   }
   return (pairs as [string, string][]).map(([name, value]) => [Buffer.from(name), Buffer.from(value)]);
 }
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, got ${values.port}`);
-if ((values['body-file'] === undefined) === (values['body-size'] === undefined)) throw new Error('give exactly one of --body-file F or --body-size N');
-if (values['headers-file'] !== undefined && values['body-file'] === undefined) throw new Error('--headers-file goes with --body-file');
+if ((values['body-file'] === undefined) === (values['body-size'] === undefined))
+  throw new Error('give exactly one of --body-file F or --body-size N');
+if (values['headers-file'] !== undefined && values['body-file'] === undefined)
+  throw new Error('--headers-file goes with --body-file');
 // A Buffer, not a string: uWS copies it without a UTF-8 encode, which is the fastest a handler can answer.
-const body = values['body-file'] !== undefined ? readFileSync(values['body-file']) : paddedJson(Number(values['body-size']));
+const body =
+  values['body-file'] !== undefined ? readFileSync(values['body-file']) : paddedJson(Number(values['body-size']));
 const headers = headersOf(values['headers-file']);
 
 assertNativeUws(); // a ceiling measured on the JS fallback would be meaningless
@@ -60,7 +67,9 @@ app.listen(values.host, port, (token) => {
     process.exit(1);
   }
   listenSocket = token;
-  console.log(`raw-server listening on ${uWS.us_socket_local_port(token)} (${body.length} byte body, ${headers.length} header(s))`);
+  console.log(
+    `raw-server listening on ${uWS.us_socket_local_port(token)} (${body.length} byte body, ${headers.length} header(s))`,
+  );
 });
 
 function stop(): void {

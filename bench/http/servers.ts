@@ -27,7 +27,10 @@ type Log = (line: string) => void;
 /** Generates the full demo snapshot when the default demo folder holds none (≈10 s, ≈1 GB); any other folder must exist. */
 export async function ensureSnapshot(dir: string, log: Log): Promise<void> {
   if (existsSync(join(dir, 'manifest.json'))) return;
-  if (dir !== DEMO_SNAPSHOT) throw new Error(`no snapshot in ${dir} (manifest.json missing); only the default ${DEMO_SNAPSHOT} is generated on demand`);
+  if (dir !== DEMO_SNAPSHOT)
+    throw new Error(
+      `no snapshot in ${dir} (manifest.json missing); only the default ${DEMO_SNAPSHOT} is generated on demand`,
+    );
   log(`no snapshot in ${dir}: generating the full demo snapshot`);
   await runToEnd(process.execPath, [GEN_CLI, '--out', dir], { onStderr: (l) => log(`  gen: ${l.trim()}`) });
 }
@@ -42,7 +45,16 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
   const file = join(stateDir, 'bench-internal.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   log(`issuing an internal key for the bench in ${stateDir}`);
-  const out = await runToEnd(process.execPath, [KEYS_CLI, 'create', '--plan', 'internal', '--org', 'http bench', '--state', stateDir]);
+  const out = await runToEnd(process.execPath, [
+    KEYS_CLI,
+    'create',
+    '--plan',
+    'internal',
+    '--org',
+    'http bench',
+    '--state',
+    stateDir,
+  ]);
   const key = out.trim().split('\n').pop()!.trim();
   if (!/^mdq_\S+$/.test(key)) throw new Error(`keys create printed no key:\n${out}`);
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
@@ -57,10 +69,29 @@ export async function internalKey(stateDir: string, log: Log): Promise<string> {
  * `nodeArgs` go before the script (e.g. `--cpu-prof`); `env` is added to this process's;
  * `main` is another build's entry point (default: this one's).
  */
-export async function startOurServer(options: { stateDir: string; snapshotDir: string | null; port?: number; core: number | null; nodeArgs?: string[]; env?: Record<string, string>; log: Log; main?: string }): Promise<RunningServer> {
+export async function startOurServer(options: {
+  stateDir: string;
+  snapshotDir: string | null;
+  port?: number;
+  core: number | null;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  log: Log;
+  main?: string;
+}): Promise<RunningServer> {
   const { stateDir, snapshotDir, core, log } = options;
   const snapshot = snapshotDir === null ? [] : ['--snapshot', snapshotDir];
-  const args = [...(options.nodeArgs ?? []), options.main ?? MAIN, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', stateDir, ...snapshot];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    options.main ?? MAIN,
+    '--port',
+    String(options.port ?? 0),
+    '--host',
+    '127.0.0.1',
+    '--state',
+    stateDir,
+    ...snapshot,
+  ];
   // One serving thread unless asked (THREADS defaults to the cores): the comparisons pin the server to one core, like raw uWS.
   const env = { ...process.env, THREADS: '1', ...options.env };
   const child = startChild('server', process.execPath, args, { onStderr: (l) => log(`  server: ${l.trim()}`), env });
@@ -77,11 +108,21 @@ export async function startOurServer(options: { stateDir: string; snapshotDir: s
 }
 
 /** The raw uWS server answering `bodyFile`'s bytes with the headers of `headersFile` (a JSON list of [name, value]), pinned to `core`. */
-export async function startRawServer(options: { bodyFile: string; headersFile?: string; core: number | null; log: Log }): Promise<RunningServer> {
+export async function startRawServer(options: {
+  bodyFile: string;
+  headersFile?: string;
+  core: number | null;
+  log: Log;
+}): Promise<RunningServer> {
   const headers = options.headersFile === undefined ? [] : ['--headers-file', options.headersFile];
-  const child = startChild('raw-server', process.execPath, [RAW, '--port', '0', '--host', '127.0.0.1', '--body-file', options.bodyFile, ...headers], {
-    onStderr: (l) => options.log(`  raw: ${l.trim()}`),
-  });
+  const child = startChild(
+    'raw-server',
+    process.execPath,
+    [RAW, '--port', '0', '--host', '127.0.0.1', '--body-file', options.bodyFile, ...headers],
+    {
+      onStderr: (l) => options.log(`  raw: ${l.trim()}`),
+    },
+  );
   try {
     const m = await child.waitForLine(/^raw-server listening on (\d+)/, 30_000);
     pinProcess(child.pid, options.core);

@@ -79,7 +79,18 @@ async function stateWithKeys(dir: string, n: number): Promise<string[]> {
 async function startRedisServer(core: number | null, dir: string): Promise<{ child: Child; port: number }> {
   for (let attempt = 0; ; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const [cmd, args] = pinned(core, 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']);
+    const [cmd, args] = pinned(core, 'redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
     const child = startChild('redis', cmd, args);
     try {
       await child.waitForLine(/Ready to accept connections/, 10_000);
@@ -99,9 +110,12 @@ async function admitFigures(url: string, ids: string[]): Promise<AdmitFigures> {
     let n = 0;
     const until = performance.now() + 2000;
     const seen = { used: 0, requests: 0 };
-    await Promise.all(Array.from({ length: 32 }, async (_, w) => {
-      for (let i = w; performance.now() < until; i += 32) await limits.admit(ids[i % ids.length], '2026-01-01', 600, 2_000_000, true, seen), n++;
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async (_, w) => {
+        for (let i = w; performance.now() < until; i += 32)
+          await limits.admit(ids[i % ids.length], '2026-01-01', 600, 2_000_000, true, seen), n++;
+      }),
+    );
     redis.disconnect();
     return n / 2;
   };
@@ -129,9 +143,20 @@ export async function runSharedLimits(o: LimitsOptions): Promise<LimitsResult> {
     const redis = await startRedisServer(pin.serverCore, dir);
     children.push(redis.child);
     const url = `redis://127.0.0.1:${redis.port}`;
-    const local = await startOurServer({ stateDir: join(dir, 'local'), snapshotDir: FIXTURE, core: pin.serverCore, log: o.log });
+    const local = await startOurServer({
+      stateDir: join(dir, 'local'),
+      snapshotDir: FIXTURE,
+      core: pin.serverCore,
+      log: o.log,
+    });
     children.push(local.child);
-    const shared = await startOurServer({ stateDir: join(dir, 'redis'), snapshotDir: FIXTURE, core: pin.serverCore, env: { REDIS_URL: url }, log: o.log });
+    const shared = await startOurServer({
+      stateDir: join(dir, 'redis'),
+      snapshotDir: FIXTURE,
+      core: pin.serverCore,
+      env: { REDIS_URL: url },
+      log: o.log,
+    });
     children.push(shared.child);
     const servers = { local: { ...local, keys: localKeys }, redis: { ...shared, keys: redisKeys } };
 
@@ -139,11 +164,27 @@ export async function runSharedLimits(o: LimitsOptions): Promise<LimitsResult> {
       const s = servers[mode];
       const c0 = cpuSeconds(s.child.pid);
       const r0 = cpuSeconds(redis.child.pid);
-      const w = await runWrk({ url: `http://127.0.0.1:${s.port}${PATH}`, connections: o.connections, seconds, core: pin.loadCore, rate, rotate: { header: 'x-api-key', values: s.keys } });
+      const w = await runWrk({
+        url: `http://127.0.0.1:${s.port}${PATH}`,
+        connections: o.connections,
+        seconds,
+        core: pin.loadCore,
+        rate,
+        rotate: { header: 'x-api-key', values: s.keys },
+      });
       const c1 = cpuSeconds(s.child.pid);
       const r1 = cpuSeconds(redis.child.pid);
-      const perRequest = (a: number | null, b: number | null): number | null => (a === null || b === null || w.requests === 0 ? null : ((b - a) * 1e6) / w.requests);
-      return { mode, rps: w.rps, p50: w.p50, p99: w.p99, non2xx: w.non2xx, serverUs: perRequest(c0, c1), redisUs: mode === 'redis' ? perRequest(r0, r1) : null };
+      const perRequest = (a: number | null, b: number | null): number | null =>
+        a === null || b === null || w.requests === 0 ? null : ((b - a) * 1e6) / w.requests;
+      return {
+        mode,
+        rps: w.rps,
+        p50: w.p50,
+        p99: w.p99,
+        non2xx: w.non2xx,
+        serverUs: perRequest(c0, c1),
+        redisUs: mode === 'redis' ? perRequest(r0, r1) : null,
+      };
     };
     for (const mode of ['local', 'redis'] as const) await run(mode, 1); // warm-up (JIT, connections, Redis's script cache)
     const best: Record<'local' | 'redis', ModeRun | null> = { local: null, redis: null };
@@ -159,7 +200,13 @@ export async function runSharedLimits(o: LimitsOptions): Promise<LimitsResult> {
     o.log('admit round trips in-process');
     const ids = redisKeys.map((k) => k.split('_')[1]);
     const admit = await admitFigures(url, ids);
-    return { pinning: `${pin.note}; Redis on the server's core`, max: [best.local!, best.redis!], paced, pacedRate, admit };
+    return {
+      pinning: `${pin.note}; Redis on the server's core`,
+      max: [best.local!, best.redis!],
+      paced,
+      pacedRate,
+      admit,
+    };
   } finally {
     for (const c of children.reverse()) await c.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -171,7 +218,8 @@ const fixed = (n: number | null, digits: number): string => (n === null ? '–' 
 export function formatSharedLimits(r: LimitsResult): string {
   const row = (m: ModeRun, base: ModeRun): string =>
     `| ${m.mode} | ${Math.round(m.rps).toLocaleString('en-US')} | ${(m.rps / base.rps).toFixed(2)} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} | ${fixed(m.serverUs, 1)} | ${fixed(m.redisUs, 1)} | ${m.non2xx} |`;
-  const head = '| limits | req/s | vs local | p50 ms | p99 ms | server CPU µs/req | Redis CPU µs/req | non-2xx |\n|---|---|---|---|---|---|---|---|';
+  const head =
+    '| limits | req/s | vs local | p50 ms | p99 ms | server CPU µs/req | Redis CPU µs/req | non-2xx |\n|---|---|---|---|---|---|---|---|';
   return [
     `A limited (enterprise) key's cached K-line answer, limits in this process vs in Redis (${r.pinning})`,
     `Full load (best round):\n${head}\n${r.max.map((m) => row(m, r.max[0])).join('\n')}`,

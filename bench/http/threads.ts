@@ -44,7 +44,11 @@ function getJson(port: number, path: string, key: string): Promise<any> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve(JSON.parse(text))
+          : reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`)),
+      );
     }).on('error', reject);
   });
 }
@@ -71,22 +75,52 @@ export async function runThreads(o: ThreadsOptions): Promise<ThreadsResult> {
   const rss: ThreadsResult['rss'] = [];
   for (const threads of [1, 2]) {
     // The server is not pinned: its threads may use every core, wrk keeps its own beside them.
-    const server = await startOurServer({ stateDir: o.stateDir, snapshotDir: o.snapshotDir, core: null, env: { THREADS: String(threads) }, log: o.log });
+    const server = await startOurServer({
+      stateDir: o.stateDir,
+      snapshotDir: o.snapshotDir,
+      core: null,
+      env: { THREADS: String(threads) },
+      log: o.log,
+    });
     try {
       const paths = await casePaths(server.port, key);
       for (const [name, list] of Object.entries(paths)) {
         const url = `http://127.0.0.1:${server.port}${list[0]}`;
-        await runWrk({ url, connections: o.connections, seconds: 2, core: pin.loadCore, headers: { 'x-api-key': key }, paths: list }); // warm-up: every answer cached on every thread
+        await runWrk({
+          url,
+          connections: o.connections,
+          seconds: 2,
+          core: pin.loadCore,
+          headers: { 'x-api-key': key },
+          paths: list,
+        }); // warm-up: every answer cached on every thread
         let best: ThreadsRun | null = null;
         for (let round = 0; round < o.rounds; round++) {
           const c0 = cpuSeconds(server.child.pid);
           const t0 = performance.now();
-          const w = await runWrk({ url, connections: o.connections, seconds: o.seconds, core: pin.loadCore, headers: { 'x-api-key': key }, paths: list });
+          const w = await runWrk({
+            url,
+            connections: o.connections,
+            seconds: o.seconds,
+            core: pin.loadCore,
+            headers: { 'x-api-key': key },
+            paths: list,
+          });
           const c1 = cpuSeconds(server.child.pid);
           const wall = (performance.now() - t0) / 1000;
-          if (w.non2xx > 0 || w.errors > 0) throw new Error(`THREADS=${threads} ${name}: ${w.non2xx} non-2xx answers, ${w.errors} socket errors`);
-          const run: ThreadsRun = { threads, case: name, rps: w.rps, p99: w.p99, cpuUs: c0 === null || c1 === null ? null : ((c1 - c0) * 1e6) / w.requests, cores: c0 === null || c1 === null ? null : (c1 - c0) / wall };
-          o.log(`THREADS=${threads} ${name} round ${round + 1}: ${Math.round(run.rps)} req/s, ${run.cpuUs?.toFixed(1)} µs CPU/request`);
+          if (w.non2xx > 0 || w.errors > 0)
+            throw new Error(`THREADS=${threads} ${name}: ${w.non2xx} non-2xx answers, ${w.errors} socket errors`);
+          const run: ThreadsRun = {
+            threads,
+            case: name,
+            rps: w.rps,
+            p99: w.p99,
+            cpuUs: c0 === null || c1 === null ? null : ((c1 - c0) * 1e6) / w.requests,
+            cores: c0 === null || c1 === null ? null : (c1 - c0) / wall,
+          };
+          o.log(
+            `THREADS=${threads} ${name} round ${round + 1}: ${Math.round(run.rps)} req/s, ${run.cpuUs?.toFixed(1)} µs CPU/request`,
+          );
           if (best === null || run.rps > best.rps) best = run;
         }
         runs.push(best!);
@@ -96,7 +130,11 @@ export async function runThreads(o: ThreadsOptions): Promise<ThreadsResult> {
       await server.child.stop();
     }
   }
-  return { pinning: `wrk ${pin.loadCore === null ? 'not pinned' : `pinned to core ${pin.loadCore}`}, the server on every core`, runs, rss };
+  return {
+    pinning: `wrk ${pin.loadCore === null ? 'not pinned' : `pinned to core ${pin.loadCore}`}, the server on every core`,
+    runs,
+    rss,
+  };
 }
 
 export function formatThreads(r: ThreadsResult): string {

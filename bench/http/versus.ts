@@ -33,7 +33,8 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-for (const name of ['base', 'base-state', 'state'] as const) if (values[name] === undefined) throw new Error(`--${name} DIR is required`);
+for (const name of ['base', 'base-state', 'state'] as const)
+  if (values[name] === undefined) throw new Error(`--${name} DIR is required`);
 const log = (line: string): void => console.error(`[versus] ${line}`);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -41,7 +42,20 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 function keyOf(root: string, stateDir: string): string {
   const file = join(stateDir, 'bench-internal.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const out = execFileSync(process.execPath, [join(root, 'dist/loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'versus bench', '--state', stateDir], { encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [
+      join(root, 'dist/loaders/cli/keys.js'),
+      'create',
+      '--plan',
+      'internal',
+      '--org',
+      'versus bench',
+      '--state',
+      stateDir,
+    ],
+    { encoding: 'utf8' },
+  );
   const key = out.trim().split('\n').at(-1)!.trim();
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
@@ -53,7 +67,11 @@ function getJson(port: number, path: string, key: string): Promise<any> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? done(JSON.parse(text)) : fail(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? done(JSON.parse(text))
+          : fail(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`)),
+      );
     }).on('error', fail);
   });
 }
@@ -80,11 +98,21 @@ async function main(): Promise<void> {
   const env: Record<string, string> = values.uncached ? { RESPONSE_CACHE_MB: '0' } : {};
   const snapshotDir = resolve(values.snapshot!);
   const sides: { label: string; server: RunningServer; key: string }[] = [];
-  for (const [label, root, state] of [['this build', null, values.state!], ['base', baseRoot, values['base-state']!]] as const) {
+  for (const [label, root, state] of [
+    ['this build', null, values.state!],
+    ['base', baseRoot, values['base-state']!],
+  ] as const) {
     const stateDir = resolve(state);
     const key = root === null ? await internalKey(stateDir, log) : keyOf(root, stateDir);
     log(`starting ${label} (state ${stateDir})`);
-    const server = await startOurServer({ stateDir, snapshotDir, core: pin.serverCore, env, log, main: root === null ? undefined : join(root, 'dist/main.js') });
+    const server = await startOurServer({
+      stateDir,
+      snapshotDir,
+      core: pin.serverCore,
+      env,
+      log,
+      main: root === null ? undefined : join(root, 'dist/main.js'),
+    });
     sides.push({ label, server, key });
   }
   const paths = await casePaths(sides[0].server.port, sides[0].key);
@@ -94,27 +122,44 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = {};
   for (const [name, list] of Object.entries(paths)) {
     const run = (side: (typeof sides)[number], s: number) =>
-      runWrk({ url: `http://127.0.0.1:${side.server.port}${list[0]}`, connections: Number(values.connections), seconds: s, core: pin.loadCore, headers: { 'x-api-key': side.key }, paths: list });
+      runWrk({
+        url: `http://127.0.0.1:${side.server.port}${list[0]}`,
+        connections: Number(values.connections),
+        seconds: s,
+        core: pin.loadCore,
+        headers: { 'x-api-key': side.key },
+        paths: list,
+      });
     for (const side of sides) await run(side, 2); // warm-up: pages touched, answers cached
     const rps: Record<string, number[]> = { 'this build': [], base: [] };
     for (let r = 0; r < rounds; r++) {
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         const w = await run(side, seconds);
-        if (w.non2xx > 0 || w.errors > 0) throw new Error(`${side.label} ${name}: ${w.non2xx} non-2xx answers, ${w.errors} socket errors`);
+        if (w.non2xx > 0 || w.errors > 0)
+          throw new Error(`${side.label} ${name}: ${w.non2xx} non-2xx answers, ${w.errors} socket errors`);
         rps[side.label].push(w.rps);
         log(`${name} / ${side.label} round ${r + 1}: ${Math.round(w.rps)} req/s`);
       }
     }
     const ratios = rps['this build'].map((x, i) => x / rps.base[i]);
     result[name] = { rps, ratios };
-    rows.push(`| ${name} | ${list.length} | ${Math.round(median(rps['this build'])).toLocaleString('en-US')} | ${Math.round(median(rps.base)).toLocaleString('en-US')} | ${(median(ratios) * 100).toFixed(1)} % | ${ratios.map((x) => (x * 100).toFixed(0)).join(' / ')} |`);
+    rows.push(
+      `| ${name} | ${list.length} | ${Math.round(median(rps['this build'])).toLocaleString('en-US')} | ${Math.round(median(rps.base)).toLocaleString('en-US')} | ${(median(ratios) * 100).toFixed(1)} % | ${ratios.map((x) => (x * 100).toFixed(0)).join(' / ')} |`,
+    );
   }
   await stopAll();
-  console.log(`This build against ${baseRoot} (${values.uncached ? 'RESPONSE_CACHE_MB=0: every answer rendered' : 'answers cached after a warm-up'}; ${pin.note}; ${rounds} alternating rounds of ${seconds} s, medians)`);
-  console.log('| case | distinct requests | this build req/s | base req/s | this / base | per round (%) |\n|---|---|---|---|---|---|');
+  console.log(
+    `This build against ${baseRoot} (${values.uncached ? 'RESPONSE_CACHE_MB=0: every answer rendered' : 'answers cached after a warm-up'}; ${pin.note}; ${rounds} alternating rounds of ${seconds} s, medians)`,
+  );
+  console.log(
+    '| case | distinct requests | this build req/s | base req/s | this / base | per round (%) |\n|---|---|---|---|---|---|',
+  );
   for (const row of rows) console.log(row);
   mkdirSync(join(REPO, 'bench/results'), { recursive: true });
-  writeFileSync(join(REPO, 'bench/results/versus-latest.json'), JSON.stringify({ base: baseRoot, uncached: values.uncached, result }, null, 2));
+  writeFileSync(
+    join(REPO, 'bench/results/versus-latest.json'),
+    JSON.stringify({ base: baseRoot, uncached: values.uncached, result }, null, 2),
+  );
 }
 
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));

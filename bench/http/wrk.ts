@@ -67,9 +67,13 @@ export function ensureWrk(log: (line: string) => void = () => {}): string | null
   }
   log('wrk missing: apt-get update && apt-get install -y wrk');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'wrk'],
+  ]) {
     const out = spawnSync('apt-get', args, { encoding: 'utf8', env, timeout: 300_000 });
-    if (out.status !== 0) return `${missing}; apt-get ${args.join(' ')} failed: ${(out.stderr || String(out.error)).trim().split('\n').pop()}`;
+    if (out.status !== 0)
+      return `${missing}; apt-get ${args.join(' ')} failed: ${(out.stderr || String(out.error)).trim().split('\n').pop()}`;
   }
   return wrkMissing();
 }
@@ -77,7 +81,10 @@ export function ensureWrk(log: (line: string) => void = () => {}): string | null
 /** "wrk debian/4.1.0-3+b2 [epoll]" → that text (wrk -v exits 1 and writes to stdout). */
 export function wrkVersion(): string {
   const out = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
-  return (out.stdout || out.stderr).split('\n')[0].replace(/\s*Copyright.*$/, '').trim();
+  return (out.stdout || out.stderr)
+    .split('\n')[0]
+    .replace(/\s*Copyright.*$/, '')
+    .trim();
 }
 
 /** True when this wrk accepts `-R` (wrk2); the Debian wrk does not. */
@@ -97,18 +104,39 @@ function luaString(text: string): string {
  * for the rate mode, and `done()` printing one JSON line. No `response()` hook: it makes
  * wrk hand every response to Lua and would cap the load tool well below the server.
  */
-function script(headers: Record<string, string>, gapMs: number | null, rotate?: WrkOptions['rotate'], paths?: WrkOptions['paths']): string {
+function script(
+  headers: Record<string, string>,
+  gapMs: number | null,
+  rotate?: WrkOptions['rotate'],
+  paths?: WrkOptions['paths'],
+): string {
   const lines = ['-- written by bench/http/wrk.ts for one run', 'wrk.method = "GET"'];
-  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`); // spaced: `t[[` would open a long string
+  for (const [name, value] of Object.entries(headers))
+    lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`); // spaced: `t[[` would open a long string
   if (rotate !== undefined || paths !== undefined) {
     // A request() hook costs a Lua call per request; only runs that turn over headers or paths pay it.
-    lines.push(`local turn, paths, at = { ${(rotate?.values ?? []).map(luaString).join(', ')} }, { ${(paths ?? []).map(luaString).join(', ')} }, 0`, 'function request()', '  at = at + 1');
+    lines.push(
+      `local turn, paths, at = { ${(rotate?.values ?? []).map(luaString).join(', ')} }, { ${(paths ?? []).map(luaString).join(', ')} }, 0`,
+      'function request()',
+      '  at = at + 1',
+    );
     if (rotate !== undefined) lines.push(`  wrk.headers[ ${luaString(rotate.header)} ] = turn[at % #turn + 1]`);
-    lines.push(paths === undefined ? '  return wrk.format()' : '  return wrk.format(nil, paths[at % #paths + 1])', 'end');
+    lines.push(
+      paths === undefined ? '  return wrk.format()' : '  return wrk.format(nil, paths[at % #paths + 1])',
+      'end',
+    );
   }
   if (gapMs !== null) {
     // delay() is whole milliseconds: carry the fraction over so the mean gap is exact.
-    lines.push(`local gap, acc = ${gapMs}, 0`, 'function delay()', '  acc = acc + gap', '  local d = math.floor(acc)', '  acc = acc - d', '  return d', 'end');
+    lines.push(
+      `local gap, acc = ${gapMs}, 0`,
+      'function delay()',
+      '  acc = acc + gap',
+      '  local d = math.floor(acc)',
+      '  acc = acc - d',
+      '  return d',
+      'end',
+    );
   }
   lines.push(
     'function done(summary, latency, requests)',
@@ -122,8 +150,18 @@ function script(headers: Record<string, string>, gapMs: number | null, rotate?: 
 }
 
 interface WrkJson {
-  requests: number; duration_us: number; bytes: number; p50_us: number; p99_us: number; p999_us: number; max_us: number;
-  status: number; connect: number; read: number; write: number; timeout: number;
+  requests: number;
+  duration_us: number;
+  bytes: number;
+  p50_us: number;
+  p99_us: number;
+  p999_us: number;
+  max_us: number;
+  status: number;
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
 }
 
 /** Turns the `WRK_JSON` line of wrk's output into figures. */
@@ -149,13 +187,23 @@ export function parseWrkOutput(stdout: string): Omit<WrkResult, 'wrkCpu'> {
 /** One wrk run: `-t1 -c<N> -d<s>`, keep-alive (wrk's default), bounded by its duration. */
 export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const { connections, seconds } = options;
-  if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(options.url)) throw new Error(`load goes to 127.0.0.1 only, not ${options.url}`);
+  if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(options.url))
+    throw new Error(`load goes to 127.0.0.1 only, not ${options.url}`);
   // wrk's -d takes whole seconds only (no fractions, no ms unit in 4.1).
-  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 600)) throw new Error(`seconds must be a whole number in [1, 600], got ${seconds}`);
+  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 600))
+    throw new Error(`seconds must be a whole number in [1, 600], got ${seconds}`);
   const dir = mkdtempSync(join(tmpdir(), 'mdq-wrk-'));
   try {
     const lua = join(dir, 'run.lua');
-    writeFileSync(lua, script(options.headers ?? {}, options.rate ? (connections * 1000) / options.rate : null, options.rotate, options.paths));
+    writeFileSync(
+      lua,
+      script(
+        options.headers ?? {},
+        options.rate ? (connections * 1000) / options.rate : null,
+        options.rotate,
+        options.paths,
+      ),
+    );
     chmodSync(lua, 0o600); // it may hold an API key
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', lua, options.url];
     const [cmd, argv] = pinned(options.core, 'wrk', args);

@@ -27,7 +27,8 @@ function memory(): { js: number; rss: number } {
 function body(n: number, seed: number): Buffer {
   const words = randomBytes(64).toString('hex');
   let text = `{"seed":${seed},"data":[`;
-  while (text.length < n) text += `{"close":${(seed % 97) + text.length / 7},"tag":"${words.slice(text.length % 48, (text.length % 48) + 16)}"},`;
+  while (text.length < n)
+    text += `{"close":${(seed % 97) + text.length / 7},"tag":"${words.slice(text.length % 48, (text.length % 48) + 16)}"},`;
   return Buffer.from(text.slice(0, n));
 }
 
@@ -41,13 +42,27 @@ function fill(size: number): { counted: number; js: number; rss: number } {
   const before = memory();
   for (let i = 0; i < entries; i++) {
     const key = `json /api/v1/:market/klines/:symbol internal ashare/sh${600000 + i}?limit=100&fields=close,volume&adj=qfq`;
-    const answer = { rows: 100, type: 'application/json; charset=utf-8', link: `</api/v1/ashare/klines/sh${600000 + i}?limit=100&offset=100>; rel="next"`, body: bodies[i % 64], format: 'json' as const, tag: `demo.0123456789ab\n${key.slice(5)}\njson` };
+    const answer = {
+      rows: 100,
+      type: 'application/json; charset=utf-8',
+      link: `</api/v1/ashare/klines/sh${600000 + i}?limit=100&offset=100>; rel="next"`,
+      body: bodies[i % 64],
+      format: 'json' as const,
+      tag: `demo.0123456789ab\n${key.slice(5)}\njson`,
+    };
     cache.offer(key, answer);
     const kept = cache.offer(key, answer)!;
-    for (const [slot, encoding] of [[0, 'identity'], [1, 'gzip'], [2, 'br']] as const) {
+    for (const [slot, encoding] of [
+      [0, 'identity'],
+      [1, 'gzip'],
+      [2, 'br'],
+    ] as const) {
       cache.encoded(kept, encoding);
       const etag = (kept.etags[slot] = etagOf(kept.tag!, encoding));
-      cache.keepHead(kept, slot, { name: 'content-type', value: `application/json; charset=utf-8\r\nx-data-version: demo.0123456789ab\r\netag: ${etag}\r\ncache-control: private, no-cache\r\nvary: Origin, Accept, Accept-Encoding\r\nlink: ${kept.link}${slot === 0 ? '' : `\r\ncontent-encoding: ${encoding}`}` });
+      cache.keepHead(kept, slot, {
+        name: 'content-type',
+        value: `application/json; charset=utf-8\r\nx-data-version: demo.0123456789ab\r\netag: ${etag}\r\ncache-control: private, no-cache\r\nvary: Origin, Accept, Accept-Encoding\r\nlink: ${kept.link}${slot === 0 ? '' : `\r\ncontent-encoding: ${encoding}`}`,
+      });
     }
   }
   const after = memory();
@@ -60,11 +75,21 @@ const per = (n: number): string => Math.round(n / entries).toLocaleString('en-US
 if (process.argv[3] !== undefined) {
   const size = Number(process.argv[3]);
   const r = fill(size);
-  console.log(`| ${size.toLocaleString('en-US')} B | ${per(r.counted)} | ${per(r.js)} | ${per(r.rss)} | ${(r.rss / r.counted).toFixed(2)} |`);
+  console.log(
+    `| ${size.toLocaleString('en-US')} B | ${per(r.counted)} | ${per(r.js)} | ${per(r.rss)} | ${(r.rss / r.counted).toFixed(2)} |`,
+  );
 } else {
-  console.log(`${entries.toLocaleString('en-US')} kept answers, each with gzip and br bodies, 3 ETags and 3 header blocks; bytes per entry (Node ${process.version})`);
+  console.log(
+    `${entries.toLocaleString('en-US')} kept answers, each with gzip and br bodies, 3 ETags and 3 header blocks; bytes per entry (Node ${process.version})`,
+  );
   console.log('| body | counted | heap + external | resident | resident / counted |');
   console.log('|---|---|---|---|---|');
   const self = fileURLToPath(import.meta.url);
-  for (const size of SIZES) process.stdout.write(execFileSync(process.execPath, ['--expose-gc', self, String(entries), String(size)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  for (const size of SIZES)
+    process.stdout.write(
+      execFileSync(process.execPath, ['--expose-gc', self, String(entries), String(size)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
 }

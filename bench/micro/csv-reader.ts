@@ -11,7 +11,10 @@ import { readCsv } from '../../loaders/snapshot/read-csv.js';
 /** Rows and cells of `file` as the loader reads it (readCsv: lines, cells, the file's sha256). */
 async function ownReader(file: string): Promise<{ rows: number; cells: number }> {
   let cells = 0;
-  const { rows } = await readCsv({ path: file, display: file, limits: DEFAULT_LOAD_LIMITS }, { header: (names) => (cells += names.length), row: (row) => (cells += row.length) });
+  const { rows } = await readCsv(
+    { path: file, display: file, limits: DEFAULT_LOAD_LIMITS },
+    { header: (names) => (cells += names.length), row: (row) => (cells += row.length) },
+  );
   return { rows: rows + 1, cells }; // + 1: csv-parse counts the header as a record
 }
 
@@ -27,7 +30,10 @@ async function csvParse(file: string): Promise<{ rows: number; cells: number }> 
   return { rows, cells };
 }
 
-export async function compareCsvReaders(file: string, rounds: number): Promise<{ ownSeconds: number; csvParseSeconds: number; rows: number }> {
+export async function compareCsvReaders(
+  file: string,
+  rounds: number,
+): Promise<{ ownSeconds: number; csvParseSeconds: number; rows: number }> {
   const best = { own: Infinity, lib: Infinity };
   let rows = 0;
   for (let r = 0; r < rounds; r++) {
@@ -37,14 +43,20 @@ export async function compareCsvReaders(file: string, rounds: number): Promise<{
     t = performance.now();
     const lib = await csvParse(file);
     best.lib = Math.min(best.lib, (performance.now() - t) / 1000);
-    if (own.rows !== lib.rows || own.cells !== lib.cells) throw new Error(`the readers disagree: ${JSON.stringify({ own, lib })}`);
+    if (own.rows !== lib.rows || own.cells !== lib.cells)
+      throw new Error(`the readers disagree: ${JSON.stringify({ own, lib })}`);
     rows = own.rows;
   }
   return { ownSeconds: best.own, csvParseSeconds: best.lib, rows };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string', default: '3' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { rounds: { type: 'string', default: '3' } },
+  });
   const got = await compareCsvReaders(positionals[0], Number(values.rounds));
-  console.log(`${positionals[0]}: ${got.rows.toLocaleString('en-US')} lines; own line reader ${got.ownSeconds.toFixed(2)} s, csv-parse ${got.csvParseSeconds.toFixed(2)} s (${(got.csvParseSeconds / got.ownSeconds).toFixed(1)}× slower)`);
+  console.log(
+    `${positionals[0]}: ${got.rows.toLocaleString('en-US')} lines; own line reader ${got.ownSeconds.toFixed(2)} s, csv-parse ${got.csvParseSeconds.toFixed(2)} s (${(got.csvParseSeconds / got.ownSeconds).toFixed(1)}× slower)`,
+  );
 }

@@ -20,7 +20,14 @@ export type Coding = 'br' | 'gzip';
 
 /** `body` compressed as transport/serialise/encode.ts's `compress` does, at `level` instead of its constant. */
 export function compressAt(body: Uint8Array, coding: Coding, level: number): Buffer {
-  if (coding === 'br') return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) } });
+  if (coding === 'br')
+    return brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: level,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
+      },
+    });
   return gzipSync(body, { level });
 }
 
@@ -49,23 +56,41 @@ export interface LevelTable {
 }
 
 /** Every level of both codings on the JSON body of each question, timed with tinybench; progress per body and coding. */
-export async function levelSweep(dataset: Dataset, questions: Question[], o: MicroOptions, log: (line: string) => void = () => {}): Promise<LevelTable> {
+export async function levelSweep(
+  dataset: Dataset,
+  questions: Question[],
+  o: MicroOptions,
+  log: (line: string) => void = () => {},
+): Promise<LevelTable> {
   const bodies: LevelBody[] = [];
   for (const { q, path, reply } of repliesOf(dataset, questions)) {
     const body = bodyOf(reply, 'json');
     const points: LevelPoint[] = [];
-    for (const [coding, levels, chosen] of [['br', BROTLI_QUALITIES, BROTLI_QUALITY], ['gzip', GZIP_LEVELS, GZIP_LEVEL]] as const) {
+    for (const [coding, levels, chosen] of [
+      ['br', BROTLI_QUALITIES, BROTLI_QUALITY],
+      ['gzip', GZIP_LEVELS, GZIP_LEVEL],
+    ] as const) {
       log(`levels: ${q.name} (${thousands(body.length)} B), ${coding} ${levels[0]}…${levels.at(-1)}`);
       const fig = await measureCase(
         {
-          group: 'levels', name: `${q.name} ${coding}`, detail: '',
+          group: 'levels',
+          name: `${q.name} ${coding}`,
+          detail: '',
           variants: levels.map((level) => ({ name: String(level), run: () => compressAt(body, coding, level) })),
-          baseline: String(chosen), answer: (out) => out,
+          baseline: String(chosen),
+          answer: (out) => out,
         },
         o,
       );
       for (const [k, level] of levels.entries()) {
-        points.push({ coding, level, bytes: compressAt(body, coding, level).length, us: fig.variants[k].us, p99Us: fig.variants[k].p99Us, chosen: level === chosen });
+        points.push({
+          coding,
+          level,
+          bytes: compressAt(body, coding, level).length,
+          us: fig.variants[k].us,
+          p99Us: fig.variants[k].p99Us,
+          chosen: level === chosen,
+        });
       }
     }
     bodies.push({ name: q.name, path, identityBytes: body.length, points });
@@ -82,12 +107,22 @@ export function formatLevelTable(t: LevelTable): string {
       const chosen = points.find((p) => p.chosen)!;
       points.forEach((p, k) => {
         rows.push([
-          k === 0 ? `${b.name} (${thousands(b.identityBytes)} B)` : '', k === 0 ? coding : '', String(p.level) + (p.chosen ? ' [in use]' : ''),
-          thousands(p.bytes), `${((100 * p.bytes) / b.identityBytes).toFixed(1)}%`, us(p.us), us(p.p99Us),
-          `${((100 * p.bytes) / chosen.bytes).toFixed(0)}%`, `${(p.us / chosen.us).toFixed(2)}×`,
+          k === 0 ? `${b.name} (${thousands(b.identityBytes)} B)` : '',
+          k === 0 ? coding : '',
+          String(p.level) + (p.chosen ? ' [in use]' : ''),
+          thousands(p.bytes),
+          `${((100 * p.bytes) / b.identityBytes).toFixed(1)}%`,
+          us(p.us),
+          us(p.p99Us),
+          `${((100 * p.bytes) / chosen.bytes).toFixed(0)}%`,
+          `${(p.us / chosen.us).toFixed(2)}×`,
         ]);
       });
     }
   }
-  return alignedTable(['JSON body', 'coding', 'level', 'bytes', 'of identity', 'µs', 'p99 µs', 'bytes vs in use', 'time vs in use'], rows, [0, 1, 2]);
+  return alignedTable(
+    ['JSON body', 'coding', 'level', 'bytes', 'of identity', 'µs', 'p99 µs', 'bytes vs in use', 'time vs in use'],
+    rows,
+    [0, 1, 2],
+  );
 }

@@ -64,22 +64,45 @@ export async function measureCase(c: MicroCase, o: MicroOptions): Promise<CaseFi
   for (const v of c.variants) {
     const n = callsPerSample(v.run, o.sampleUs);
     const fn = v.run;
-    const bench = new Bench({ time: o.timeMs, warmupTime: o.warmupMs, warmup: o.warmupMs > 0, iterations: o.minSamples, throws: true });
+    const bench = new Bench({
+      time: o.timeMs,
+      warmupTime: o.warmupMs,
+      warmup: o.warmupMs > 0,
+      iterations: o.minSamples,
+      throws: true,
+    });
     bench.add(v.name, () => {
       for (let k = 0; k < n; k++) sink = fn();
     });
     await bench.run();
     const r = bench.tasks[0].result;
-    if (!('latency' in r)) throw new Error(`${c.group} / ${c.name} / ${v.name}: tinybench gave no figures (${r.state})`);
-    timed.push({ name: v.name, us: (r.latency.p50 * 1000) / n, p99Us: (r.latency.p99 * 1000) / n, callsPerSample: n, samples: r.latency.samplesCount });
+    if (!('latency' in r))
+      throw new Error(`${c.group} / ${c.name} / ${v.name}: tinybench gave no figures (${r.state})`);
+    timed.push({
+      name: v.name,
+      us: (r.latency.p50 * 1000) / n,
+      p99Us: (r.latency.p99 * 1000) / n,
+      callsPerSample: n,
+      samples: r.latency.samplesCount,
+    });
   }
   const base = timed.find((v) => v.name === c.baseline);
   if (base === undefined) throw new Error(`${c.group} / ${c.name}: no variant named '${c.baseline}'`);
-  return { group: c.group, name: c.name, detail: c.detail, baseline: c.baseline, variants: timed.map((v) => ({ ...v, speedup: base.us / v.us })) };
+  return {
+    group: c.group,
+    name: c.name,
+    detail: c.detail,
+    baseline: c.baseline,
+    variants: timed.map((v) => ({ ...v, speedup: base.us / v.us })),
+  };
 }
 
 /** Runs every case in order, one progress line per case. */
-export async function measureAll(cases: MicroCase[], o: MicroOptions, log: (line: string) => void = () => {}): Promise<CaseFigure[]> {
+export async function measureAll(
+  cases: MicroCase[],
+  o: MicroOptions,
+  log: (line: string) => void = () => {},
+): Promise<CaseFigure[]> {
   const out: CaseFigure[] = [];
   for (const [k, c] of cases.entries()) {
     log(`micro ${k + 1}/${cases.length}: ${c.group} / ${c.name}`);

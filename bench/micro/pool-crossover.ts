@@ -60,10 +60,16 @@ function spin(micros: number): void {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const quantile = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** Sequential round trips: each screen waits for the previous one, so this is the latency of one screen. */
-async function poolLatency(pool: KernelPool, dataset: Dataset, runMs: number, minSamples: number): Promise<{ us: number; p99Us: number }> {
+async function poolLatency(
+  pool: KernelPool,
+  dataset: Dataset,
+  runMs: number,
+  minSamples: number,
+): Promise<{ us: number; p99Us: number }> {
   for (let k = 0; k < 20; k++) await pool.screen(dataset, 'ashare', SCREEN_QUERY); // attach + warm
   const samples: number[] = [];
   const end = performance.now() + runMs;
@@ -115,7 +121,12 @@ const round2 = (n: number): number => {
 };
 
 /** Measures every size; the pool is started here and destroyed before returning. */
-export async function poolCrossover(dataset: Dataset, sizes: PoolSize[], o: PoolOptions, log: (line: string) => void = () => {}): Promise<PoolResult> {
+export async function poolCrossover(
+  dataset: Dataset,
+  sizes: PoolSize[],
+  o: PoolOptions,
+  log: (line: string) => void = () => {},
+): Promise<PoolResult> {
   const pool = new KernelPool(o.threads, POOL_SOURCE_MODULE);
   const points: PoolPoint[] = [];
   try {
@@ -125,13 +136,34 @@ export async function poolCrossover(dataset: Dataset, sizes: PoolSize[], o: Pool
       const ds = size.rows === null ? dataset : datasetWith(table, `bench-synthetic-${size.rows}`);
       log(`pool ${points.length + 1}/${sizes.length}: ${size.name} (${table.size.toLocaleString('en-US')} rows)`);
       const matched = screen(table, SCREEN_QUERY).total;
-      const inline = (await measureCase({ group: 'pool', name: size.name, detail: '', variants: [{ name: 'inline', run: () => screen(table, SCREEN_QUERY) }], baseline: 'inline', answer: (x) => x }, o.micro)).variants[0];
+      const inline = (
+        await measureCase(
+          {
+            group: 'pool',
+            name: size.name,
+            detail: '',
+            variants: [{ name: 'inline', run: () => screen(table, SCREEN_QUERY) }],
+            baseline: 'inline',
+            answer: (x) => x,
+          },
+          o.micro,
+        )
+      ).variants[0];
       const onPool = await poolLatency(pool, ds, o.runMs, o.micro.minSamples);
       const inlineRun = await throughput(o.runMs, () => screen(table, SCREEN_QUERY));
       const poolRun = await throughput(o.runMs, () => pool.screen(ds, 'ashare', SCREEN_QUERY));
       points.push({
-        name: size.name, rows: table.size, matched, inlineUs: inline.us, inlineP99Us: inline.p99Us, poolUs: onPool.us, poolP99Us: onPool.p99Us,
-        inlineRps: inlineRun.rps, poolRps: poolRun.rps, inlineMainUs: inlineRun.mainUs, poolMainUs: poolRun.mainUs,
+        name: size.name,
+        rows: table.size,
+        matched,
+        inlineUs: inline.us,
+        inlineP99Us: inline.p99Us,
+        poolUs: onPool.us,
+        poolP99Us: onPool.p99Us,
+        inlineRps: inlineRun.rps,
+        poolRps: poolRun.rps,
+        inlineMainUs: inlineRun.mainUs,
+        poolMainUs: poolRun.mainUs,
       });
     }
   } finally {
@@ -141,8 +173,14 @@ export async function poolCrossover(dataset: Dataset, sizes: PoolSize[], o: Pool
   const throughputCrossoverRows = crossing(points, (p) => p.poolRps / p.inlineRps, PAYS_OFF);
   const mainThreadCrossoverRows = crossing(points, (p) => p.inlineMainUs / p.poolMainUs, 1);
   return {
-    threads: pool.threads, requestWorkUs: REQUEST_WORK_US, inFlight: IN_FLIGHT, points, throughputCrossoverRows, mainThreadCrossoverRows,
-    defaultMinScreenRows: DEFAULT_MIN_SCREEN_ROWS, verdict: verdict(points, throughputCrossoverRows, mainThreadCrossoverRows),
+    threads: pool.threads,
+    requestWorkUs: REQUEST_WORK_US,
+    inFlight: IN_FLIGHT,
+    points,
+    throughputCrossoverRows,
+    mainThreadCrossoverRows,
+    defaultMinScreenRows: DEFAULT_MIN_SCREEN_ROWS,
+    verdict: verdict(points, throughputCrossoverRows, mainThreadCrossoverRows),
   };
 }
 
@@ -154,14 +192,27 @@ function verdict(points: PoolPoint[], throughputAt: number | null, mainAt: numbe
   const fits = (x: number): boolean => x / 2 <= DEFAULT_MIN_SCREEN_ROWS && DEFAULT_MIN_SCREEN_ROWS <= x * 2;
   const last = n(points.at(-1)!.rows);
   const parts: string[] = [];
-  parts.push(points.every((p) => p.poolUs >= p.inlineUs) ? 'one screen: always faster inline (the pool adds its round trip to the same walk)' : 'one screen: the pool was faster at the largest sizes');
-  if (throughputAt === null) parts.push(`screens/s: the pool never served ≥ 5 % more than inline up to ${last} rows, so no threshold is supported by throughput here`);
-  else if (points[0].poolRps > points[0].inlineRps) parts.push(`screens/s: the pool already served more at ${n(points[0].rows)} rows, the smallest size run`);
-  else parts.push(`screens/s: the pool serves ≥ 5 % more above ≈ ${n(round2(throughputAt))} rows (${fits(throughputAt) ? 'DEFAULT_MIN_SCREEN_ROWS fits it' : `DEFAULT_MIN_SCREEN_ROWS (${d}) does not fit it`})`);
+  parts.push(
+    points.every((p) => p.poolUs >= p.inlineUs)
+      ? 'one screen: always faster inline (the pool adds its round trip to the same walk)'
+      : 'one screen: the pool was faster at the largest sizes',
+  );
+  if (throughputAt === null)
+    parts.push(
+      `screens/s: the pool never served ≥ 5 % more than inline up to ${last} rows, so no threshold is supported by throughput here`,
+    );
+  else if (points[0].poolRps > points[0].inlineRps)
+    parts.push(`screens/s: the pool already served more at ${n(points[0].rows)} rows, the smallest size run`);
+  else
+    parts.push(
+      `screens/s: the pool serves ≥ 5 % more above ≈ ${n(round2(throughputAt))} rows (${fits(throughputAt) ? 'DEFAULT_MIN_SCREEN_ROWS fits it' : `DEFAULT_MIN_SCREEN_ROWS (${d}) does not fit it`})`,
+    );
   if (mainAt !== null) {
     parts.push(
       `main-thread time: a pooled screen costs the serving thread less than an inline one above ≈ ${n(round2(mainAt))} rows ` +
-        (fits(mainAt) ? `(DEFAULT_MIN_SCREEN_ROWS, ${d}, fits it)` : `(DEFAULT_MIN_SCREEN_ROWS, ${d}, does not fit it: the data supports ≈ ${n(round2(mainAt))} where a core is free for the worker)`),
+        (fits(mainAt)
+          ? `(DEFAULT_MIN_SCREEN_ROWS, ${d}, fits it)`
+          : `(DEFAULT_MIN_SCREEN_ROWS, ${d}, does not fit it: the data supports ≈ ${n(round2(mainAt))} where a core is free for the worker)`),
     );
   } else parts.push(`main-thread time: inline was cheaper at every size up to ${last} rows`);
   return parts.join('; ');
@@ -169,11 +220,37 @@ function verdict(points: PoolPoint[], throughputAt: number | null, mainAt: numbe
 
 export function formatPoolTable(r: PoolResult): string {
   const rows = r.points.map((p) => [
-    p.name, p.rows.toLocaleString('en-US'), p.matched.toLocaleString('en-US'), us(p.inlineUs), us(p.inlineP99Us), us(p.poolUs), us(p.poolP99Us), `${(p.poolUs / p.inlineUs).toFixed(2)}×`,
-    Math.round(p.inlineRps).toLocaleString('en-US'), Math.round(p.poolRps).toLocaleString('en-US'), `${(p.poolRps / p.inlineRps).toFixed(2)}×`, us(p.inlineMainUs), us(p.poolMainUs),
+    p.name,
+    p.rows.toLocaleString('en-US'),
+    p.matched.toLocaleString('en-US'),
+    us(p.inlineUs),
+    us(p.inlineP99Us),
+    us(p.poolUs),
+    us(p.poolP99Us),
+    `${(p.poolUs / p.inlineUs).toFixed(2)}×`,
+    Math.round(p.inlineRps).toLocaleString('en-US'),
+    Math.round(p.poolRps).toLocaleString('en-US'),
+    `${(p.poolRps / p.inlineRps).toFixed(2)}×`,
+    us(p.inlineMainUs),
+    us(p.poolMainUs),
   ]);
   return alignedTable(
-    ['table', 'rows', 'match', 'inline µs', 'p99', 'pool µs', 'p99', 'pool/inline', 'inline screens/s', 'pool screens/s', 'pool/inline', 'main µs/screen inline', 'pool'],
-    rows, [0],
+    [
+      'table',
+      'rows',
+      'match',
+      'inline µs',
+      'p99',
+      'pool µs',
+      'p99',
+      'pool/inline',
+      'inline screens/s',
+      'pool screens/s',
+      'pool/inline',
+      'main µs/screen inline',
+      'pool',
+    ],
+    rows,
+    [0],
   );
 }

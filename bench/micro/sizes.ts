@@ -64,10 +64,21 @@ export function formatSizeTable(t: SizeTable): string {
       if (s === null) return lines.push([name, rows, format, '–', '–', '–', '–', '–', '–']);
       const small = s.identity < t.minCompressedBytes ? '*' : '';
       lines.push([
-        name, rows, format + (format === 'json' ? ' [baseline]' : ''), thousands(s.identity), thousands(s.gzip) + small, thousands(s.br) + small,
-        pct(s.identity, json), pct(s.gzip, json), pct(s.br, json),
+        name,
+        rows,
+        format + (format === 'json' ? ' [baseline]' : ''),
+        thousands(s.identity),
+        thousands(s.gzip) + small,
+        thousands(s.br) + small,
+        pct(s.identity, json),
+        pct(s.gzip, json),
+        pct(s.br, json),
       ]);
     });
   }
-  return alignedTable(['answer', 'rows', 'format', 'identity B', 'gzip B', 'br B', 'identity/json', 'gzip/json', 'br/json'], lines, [0, 2]);
+  return alignedTable(
+    ['answer', 'rows', 'format', 'identity B', 'gzip B', 'br B', 'identity/json', 'gzip/json', 'br/json'],
+    lines,
+    [0, 2],
+  );
 }

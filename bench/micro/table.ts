@@ -5,7 +5,8 @@ import type { CaseFigure } from './measure.js';
 const pad = (text: string, width: number, left: boolean): string => (left ? text.padEnd(width) : text.padStart(width));
 
 /** Three significant digits for µs figures from ns to ms. */
-export const us = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+export const us = (x: number): string =>
+  x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3);
 
 /** Rows of cells as an aligned table; `left` marks the columns aligned left. */
 export function alignedTable(head: string[], rows: string[][], left: number[]): string {

@@ -42,7 +42,9 @@ const mb = (bytes: number): number => Math.round(bytes / 1e6);
 
 /** A CPU-heavy process on each core (a busy loop), for figures taken beside other work; `stop` ends them by PID. */
 function hogs(): { stop: () => void } {
-  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
   return { stop: () => children.forEach((c) => c.kill('SIGKILL')) };
 }
 
@@ -50,28 +52,42 @@ function hogs(): { stop: () => void } {
 function memory(pid: number): { rss: number; anon: number; pss: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (re: RegExp, text: string): number => Number(re.exec(text)![1]) / 1024;
-  return { rss: Math.round(kb(/VmRSS:\s+(\d+)/, status)), anon: Math.round(kb(/RssAnon:\s+(\d+)/, status)), pss: Math.round(kb(/^Pss:\s+(\d+)/m, readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))) };
+  return {
+    rss: Math.round(kb(/VmRSS:\s+(\d+)/, status)),
+    anon: Math.round(kb(/RssAnon:\s+(\d+)/, status)),
+    pss: Math.round(kb(/^Pss:\s+(\d+)/m, readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))),
+  };
 }
 
 const du = (dir: string): number => Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
 
 function get(port: number, path: string, key?: string, agent?: http.Agent): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: agent ?? false, headers: key === undefined ? {} : { 'x-api-key': key } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path, agent: agent ?? false, headers: key === undefined ? {} : { 'x-api-key': key } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
   });
 }
 
 /** The demo at `scale` with `years` of history, generated once into the work folder, and a state folder holding it stored. */
-async function demoAt(scale: number, years = 10): Promise<{ folder: string; state: string; storeSeconds: number | null }> {
+async function demoAt(
+  scale: number,
+  years = 10,
+): Promise<{ folder: string; state: string; storeSeconds: number | null }> {
   const folder = join(WORK, `demo-${scale}-${years}y`);
   const state = join(WORK, `state-${scale}-${years}y`);
   if (!existsSync(join(folder, 'manifest.json'))) {
     log(`generating the demo at scale ${scale}, ${years} years`);
-    execFileSync(process.execPath, [join(DIST, 'loaders/demo/cli.js'), '--out', folder, '--scale', String(scale), '--years', String(years)], { stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [join(DIST, 'loaders/demo/cli.js'), '--out', folder, '--scale', String(scale), '--years', String(years)],
+      { stdio: 'ignore' },
+    );
   }
   let storeSeconds: number | null = null;
   if (!existsSync(join(state, 'snapshots/current.json'))) {
@@ -85,7 +101,13 @@ async function demoAt(scale: number, years = 10): Promise<{ folder: string; stat
 
 /** Open time (s) and RSS (MB) of the stored edition in a fresh process, median of RUNS. */
 function openFigures(state: string): { seconds: number; rssMb: number } {
-  const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, ['--expose-gc', join(DIST, 'bench/probe-open.js'), state], { encoding: 'utf8' })) as { openSeconds: number; rssBytes: number; rawBytes: number });
+  const runs = Array.from(
+    { length: RUNS },
+    () =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--expose-gc', join(DIST, 'bench/probe-open.js'), state], { encoding: 'utf8' }),
+      ) as { openSeconds: number; rssBytes: number; rawBytes: number },
+  );
   return { seconds: median(runs.map((r) => r.openSeconds)), rssMb: mb(median(runs.map((r) => r.rssBytes))) };
 }
 
@@ -94,13 +116,23 @@ async function restart(state: string, command: 'npm' | 'node'): Promise<number[]
   const port = 18300;
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const args = command === 'npm' ? ['start', '--', '--state', state, '--port', String(port)] : [join(DIST, 'main.js'), '--state', state, '--port', String(port)];
+    const args =
+      command === 'npm'
+        ? ['start', '--', '--state', state, '--port', String(port)]
+        : [join(DIST, 'main.js'), '--state', state, '--port', String(port)];
     const t = performance.now();
-    const child = spawn(command === 'npm' ? 'npm' : process.execPath, args, { cwd: ROOT, stdio: 'ignore', detached: true });
+    const child = spawn(command === 'npm' ? 'npm' : process.execPath, args, {
+      cwd: ROOT,
+      stdio: 'ignore',
+      detached: true,
+    });
     let exited: number | null = null;
     child.once('exit', (code) => (exited = code ?? -1));
     while ((await get(port, '/readyz')) !== 200) {
-      if (exited !== null || performance.now() - t > 60_000) throw new Error(`${command} start on ${state}: ${exited !== null ? `exited with ${exited}` : 'not ready after 60 s'}`);
+      if (exited !== null || performance.now() - t > 60_000)
+        throw new Error(
+          `${command} start on ${state}: ${exited !== null ? `exited with ${exited}` : 'not ready after 60 s'}`,
+        );
       await new Promise((r) => setTimeout(r, 5));
     }
     times.push((performance.now() - t) / 1000);
@@ -121,16 +153,33 @@ async function restart(state: string, command: 'npm' | 'node'): Promise<number[]
 
 /** An internal key made in `state` with the keys command (a server started there before printed its keys then). */
 function internalKey(state: string): string {
-  return execFileSync(process.execPath, [join(DIST, 'loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'bench', '--state', state], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  return execFileSync(
+    process.execPath,
+    [join(DIST, 'loaders/cli/keys.js'), 'create', '--plan', 'internal', '--org', 'bench', '--state', state],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n')
+    .at(-1)!;
 }
 
 /** 1,000 distinct K-line requests (symbols × windows; `batch` makes each batch's distinct from every other's), one after another on a keep-alive connection: seconds. */
-async function distinctRequests(s: ServerProcess, symbols: string[], batch: number, key = s.keys.internal!): Promise<number> {
+async function distinctRequests(
+  s: ServerProcess,
+  symbols: string[],
+  batch: number,
+  key = s.keys.internal!,
+): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const t = performance.now();
   for (let i = 0; i < 1000; i++) {
     const symbol = symbols[(i * 7 + batch * 13) % symbols.length];
-    const status = await get(s.port, `/api/v1/ashare/klines/${symbol}?limit=${100 + batch}&offset=${(i * 37) % 500}&adj=qfq`, key, agent);
+    const status = await get(
+      s.port,
+      `/api/v1/ashare/klines/${symbol}?limit=${100 + batch}&offset=${(i * 37) % 500}&adj=qfq`,
+      key,
+      agent,
+    );
     if (status !== 200) throw new Error(`K-lines of ${symbol}: ${status}`);
   }
   agent.destroy();
@@ -154,7 +203,11 @@ async function main(): Promise<void> {
   const full = await demoAt(1);
   const restartState = join(WORK, 'restart-state');
   if (!existsSync(restartState)) execFileSync('cp', ['-al', full.state, restartState]); // the same parts (hard links), its own keys
-  const symbols = (await readFile(join(full.folder, 'ashare/symbols.csv'), 'utf8')).split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+  const symbols = (await readFile(join(full.folder, 'ashare/symbols.csv'), 'utf8'))
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => l.split(',')[0]);
   if (PARTS.has('restart')) await restartPart(result, restartState);
   if (PARTS.has('first')) await firstRequestsPart(result, restartState, symbols);
   if (PARTS.has('reloads')) await reloadsPart(result, full, symbols);
@@ -165,20 +218,40 @@ async function main(): Promise<void> {
 
 /** 1. Open time and RSS by data size. */
 async function openPart(result: Record<string, unknown>): Promise<void> {
-  const opens: { scale: number; years: number; rows: number; storeSeconds: number | null; openSeconds: number; openRssMb: number }[] = [];
+  const opens: {
+    scale: number;
+    years: number;
+    rows: number;
+    storeSeconds: number | null;
+    openSeconds: number;
+    openRssMb: number;
+  }[] = [];
   for (const [scale, years] of SIZES) {
     const demo = await demoAt(scale, years);
     const meta = JSON.parse(await readFile(join(demo.state, 'snapshots/current.json'), 'utf8')) as { version: string };
-    const edition = JSON.parse(await readFile(join(demo.state, 'snapshots', meta.version, 'edition.json'), 'utf8')) as { rows: number };
+    const edition = JSON.parse(await readFile(join(demo.state, 'snapshots', meta.version, 'edition.json'), 'utf8')) as {
+      rows: number;
+    };
     const o = openFigures(demo.state);
-    opens.push({ scale, years, rows: edition.rows, storeSeconds: demo.storeSeconds, openSeconds: o.seconds, openRssMb: o.rssMb });
+    opens.push({
+      scale,
+      years,
+      rows: edition.rows,
+      storeSeconds: demo.storeSeconds,
+      openSeconds: o.seconds,
+      openRssMb: o.rssMb,
+    });
     log(`scale ${scale}, ${years} y: ${edition.rows} rows, open ${o.seconds.toFixed(3)} s`);
   }
   result.open = opens;
   console.log('\nOpen a stored edition in a fresh process (median of', RUNS, 'runs)');
-  console.log('| demo (symbol scale × years) | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|');
-  for (const o of opens) console.log(`| ${o.scale} × ${o.years} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`);
-
+  console.log(
+    '| demo (symbol scale × years) | K-line rows | store (s, first time) | open (s) | RSS after open (MB) |\n|---|---|---|---|---|',
+  );
+  for (const o of opens)
+    console.log(
+      `| ${o.scale} × ${o.years} | ${o.rows.toLocaleString('en')} | ${o.storeSeconds === null ? 'stored before' : o.storeSeconds.toFixed(1)} | ${o.openSeconds.toFixed(3)} | ${o.openRssMb} |`,
+    );
 }
 
 /** 2. Restart of the full demo to /readyz, quiet and beside busy cores. */
@@ -189,32 +262,52 @@ async function restartPart(result: Record<string, unknown>, restartState: string
   const loaded = { npm: await restart(restartState, 'npm'), node: await restart(restartState, 'node') };
   busy.stop();
   result.restart = { quiet, busy: loaded };
-  console.log('\nRestart of the full demo: the command run until /readyz answers 200 (s; median of', RUNS, ', all runs)');
+  console.log(
+    '\nRestart of the full demo: the command run until /readyz answers 200 (s; median of',
+    RUNS,
+    ', all runs)',
+  );
   console.log('| command | quiet | every core busy with another process |\n|---|---|---|');
-  for (const c of ['npm', 'node'] as const) console.log(`| ${c === 'npm' ? 'npm start' : 'node dist/main.js'} | ${median(quiet[c]).toFixed(3)} (${quiet[c].map((x) => x.toFixed(2)).join(', ')}) | ${median(loaded[c]).toFixed(3)} (${loaded[c].map((x) => x.toFixed(2)).join(', ')}) |`);
-
+  for (const c of ['npm', 'node'] as const)
+    console.log(
+      `| ${c === 'npm' ? 'npm start' : 'node dist/main.js'} | ${median(quiet[c]).toFixed(3)} (${quiet[c].map((x) => x.toFixed(2)).join(', ')}) | ${median(loaded[c]).toFixed(3)} (${loaded[c].map((x) => x.toFixed(2)).join(', ')}) |`,
+    );
 }
 
 /** 3. The first 1,000 distinct requests after a restart (pages touched for the first time) against the next 1,000. */
-async function firstRequestsPart(result: Record<string, unknown>, restartState: string, symbols: string[]): Promise<void> {
+async function firstRequestsPart(
+  result: Record<string, unknown>,
+  restartState: string,
+  symbols: string[],
+): Promise<void> {
   const restartKey = internalKey(restartState);
   const firsts: number[] = [];
   const steadies: number[] = [];
   for (let r = 0; r < 3; r++) {
     spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }); // the page cache too, where allowed
-    const s = await startServer({ state: restartState, env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' } });
+    const s = await startServer({
+      state: restartState,
+      env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' },
+    });
     firsts.push(await distinctRequests(s, symbols, 2 * r, restartKey));
     steadies.push(await distinctRequests(s, symbols, 2 * r + 1, restartKey));
     await s.kill();
   }
   result.firstRequests = { firsts, steadies };
-  console.log('\n1,000 distinct K-line requests (qfq, 100+ rows, answer caches off) right after a start against the next 1,000 (s; 3 starts)');
-  console.log(`first: ${firsts.map((x) => x.toFixed(2)).join(', ')}; next: ${steadies.map((x) => x.toFixed(2)).join(', ')}; ratio (median) ${(median(firsts) / median(steadies)).toFixed(2)}`);
-
+  console.log(
+    '\n1,000 distinct K-line requests (qfq, 100+ rows, answer caches off) right after a start against the next 1,000 (s; 3 starts)',
+  );
+  console.log(
+    `first: ${firsts.map((x) => x.toFixed(2)).join(', ')}; next: ${steadies.map((x) => x.toFixed(2)).join(', ')}; ratio (median) ${(median(firsts) / median(steadies)).toFixed(2)}`,
+  );
 }
 
 /** 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk. */
-async function reloadsPart(result: Record<string, unknown>, full: { folder: string; state: string }, symbols: string[]): Promise<void> {
+async function reloadsPart(
+  result: Record<string, unknown>,
+  full: { folder: string; state: string },
+  symbols: string[],
+): Promise<void> {
   // A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
   const b = join(WORK, 'demo-1-b');
   if (!existsSync(join(b, 'manifest.json'))) {
@@ -236,7 +329,15 @@ async function reloadsPart(result: Record<string, unknown>, full: { folder: stri
     const s = await startServer({ state, snapshot: link, env: { THREADS: '2' }, timeoutMs: 120_000 });
     await distinctRequests(s, symbols, 100); // requests touch the data first, as a serving server's have
     const before = memory(s.pid);
-    const rows: { reload: number; seconds: number; what: string; rss: number; anon: number; pss: number; varMb: number }[] = [];
+    const rows: {
+      reload: number;
+      seconds: number;
+      what: string;
+      rss: number;
+      anon: number;
+      pss: number;
+      varMb: number;
+    }[] = [];
     const hog = beside === 'busy' ? hogs() : null;
     for (let i = 1; i <= (beside === 'quiet' ? 10 : 1); i++) {
       await repoint(link, i % 2 === 1 ? b : full.folder);
@@ -247,22 +348,41 @@ async function reloadsPart(result: Record<string, unknown>, full: { folder: stri
       const seconds = (performance.now() - t) / 1000;
       await new Promise((r) => setTimeout(r, 1000)); // the edition before released
       const m = memory(s.pid);
-      rows.push({ reload: i, seconds, what: /K-line rows, (.*?), in [\d.]+ s/.exec(line)?.[1] ?? line.slice(0, 60), ...m, varMb: du(state) });
+      rows.push({
+        reload: i,
+        seconds,
+        what: /K-line rows, (.*?), in [\d.]+ s/.exec(line)?.[1] ?? line.slice(0, 60),
+        ...m,
+        varMb: du(state),
+      });
     }
     hog?.stop();
     await s.kill();
     reloads.push({ beside, before: { ...before, varMb: du(full.state) }, rows });
-    console.log(`\nReloads on the full demo (${beside === 'quiet' ? 'quiet' : 'every core busy with another process'}): folders alternating A and B (B: one value of etfs/klines.csv changed), THREADS=2`);
-    console.log(`before the first: RSS ${before.rss} MB (anonymous ${before.anon}), Pss ${before.pss} MB, state folder ${du(full.state)} MB`);
-    console.log('| reload | seconds | what | RSS (MB) | anonymous | Pss | state folder (MB) |\n|---|---|---|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.reload} | ${r.seconds.toFixed(2)} | ${r.what} | ${r.rss} | ${r.anon} | ${r.pss} | ${r.varMb} |`);
+    console.log(
+      `\nReloads on the full demo (${beside === 'quiet' ? 'quiet' : 'every core busy with another process'}): folders alternating A and B (B: one value of etfs/klines.csv changed), THREADS=2`,
+    );
+    console.log(
+      `before the first: RSS ${before.rss} MB (anonymous ${before.anon}), Pss ${before.pss} MB, state folder ${du(full.state)} MB`,
+    );
+    console.log(
+      '| reload | seconds | what | RSS (MB) | anonymous | Pss | state folder (MB) |\n|---|---|---|---|---|---|---|',
+    );
+    for (const r of rows)
+      console.log(
+        `| ${r.reload} | ${r.seconds.toFixed(2)} | ${r.what} | ${r.rss} | ${r.anon} | ${r.pss} | ${r.varMb} |`,
+      );
   }
   result.reloads = reloads;
-
 }
 
 /** 6. Memory with one and two serving threads, and two instances on one host (state folders sharing the parts' files). */
-async function memoryPart(result: Record<string, unknown>, full: { state: string }, restartState: string, symbols: string[]): Promise<void> {
+async function memoryPart(
+  result: Record<string, unknown>,
+  full: { state: string },
+  restartState: string,
+  symbols: string[],
+): Promise<void> {
   const restartKey = internalKey(restartState);
   const shared: Record<string, unknown> = {};
   for (const threads of ['1', '2']) {
@@ -281,10 +401,11 @@ async function memoryPart(result: Record<string, unknown>, full: { state: string
   await one.kill();
   await two.kill();
   result.memory = shared;
-  console.log('\nMemory after 1,000 distinct K-line requests (MB): the data is the files\' pages, counted once');
+  console.log("\nMemory after 1,000 distinct K-line requests (MB): the data is the files' pages, counted once");
   console.log('| server | RSS | anonymous | Pss |\n|---|---|---|---|');
   for (const [name, m] of Object.entries(shared)) {
-    for (const [i, x] of (Array.isArray(m) ? m : [m]).entries()) console.log(`| ${name}${Array.isArray(m) ? ` #${i + 1}` : ''} | ${x.rss} | ${x.anon} | ${x.pss} |`);
+    for (const [i, x] of (Array.isArray(m) ? m : [m]).entries())
+      console.log(`| ${name}${Array.isArray(m) ? ` #${i + 1}` : ''} | ${x.rss} | ${x.anon} | ${x.pss} |`);
   }
 }
 

@@ -67,7 +67,14 @@ async function ensureDemo(dir: string, seed: number): Promise<void> {
 
 /** Symbols listed in both snapshots' symbols.csv of `market`, the first `n`. */
 async function commonSymbols(market: string, n: number): Promise<string[]> {
-  const read = async (dir: string) => new Set((await readFile(join(dir, market, 'symbols.csv'), 'utf8')).split('\n').slice(1).map((l) => l.split(',')[0]).filter(Boolean));
+  const read = async (dir: string) =>
+    new Set(
+      (await readFile(join(dir, market, 'symbols.csv'), 'utf8'))
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .filter(Boolean),
+    );
   const [a, b] = [await read(A), await read(B)];
   return [...a].filter((s) => b.has(s)).slice(0, n);
 }
@@ -85,13 +92,17 @@ function watchReloads(server: ServerProcess, events: ReloadEvent[], onEvent: (e:
   const timer = setInterval(() => {
     for (; seen < server.log.length; seen++) {
       const line = server.log[seen];
-      const m = /reload: (now serving (\S+) .* in ([\d.]+) s|unchanged, still serving (\S+) \(([\d.]+) s\)|snapshot rejected|failed)/.exec(line);
+      const m =
+        /reload: (now serving (\S+) .* in ([\d.]+) s|unchanged, still serving (\S+) \(([\d.]+) s\)|snapshot rejected|failed)/.exec(
+          line,
+        );
       if (m === null) continue;
-      const e: ReloadEvent = m[2] !== undefined
-        ? { at: epochMs(), kind: 'loaded', version: m[2], seconds: Number(m[3]) }
-        : m[4] !== undefined
-          ? { at: epochMs(), kind: 'unchanged', version: m[4], seconds: Number(m[5]) }
-          : { at: epochMs(), kind: /rejected/.test(m[1]) ? 'rejected' : 'failed', version: null, seconds: null };
+      const e: ReloadEvent =
+        m[2] !== undefined
+          ? { at: epochMs(), kind: 'loaded', version: m[2], seconds: Number(m[3]) }
+          : m[4] !== undefined
+            ? { at: epochMs(), kind: 'unchanged', version: m[4], seconds: Number(m[5]) }
+            : { at: epochMs(), kind: /rejected/.test(m[1]) ? 'rejected' : 'failed', version: null, seconds: null };
       events.push(e);
       onEvent(e);
     }
@@ -101,7 +112,9 @@ function watchReloads(server: ServerProcess, events: ReloadEvent[], onEvent: (e:
 
 /** Runs the load child for `config.seconds`; `during` runs alongside it. */
 function runLoad(config: LoadConfig): { pid: number; result: Promise<LoadResult> } {
-  const child = fork(fileURLToPath(new URL('./load-client.js', import.meta.url)), [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./load-client.js', import.meta.url)), [JSON.stringify(config)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const result = new Promise<LoadResult>((resolve, reject) => {
     child.once('message', (m) => resolve(m as LoadResult));
     child.once('exit', (code) => reject(new Error(`load client exited with ${code} before reporting`)));
@@ -140,8 +153,14 @@ function figures(result: LoadResult): PhaseFigures {
   const sorted = Float64Array.from(ms).sort();
   const connectionErrors = Object.values(failureKinds).reduce((a, b) => a + b, 0);
   return {
-    requests: ms.length + connectionErrors, non2xx, connectionErrors, failureKinds,
-    p50: percentile(sorted, 50), p99: percentile(sorted, 99), p999: percentile(sorted, 99.9), max: sorted.at(-1) ?? NaN,
+    requests: ms.length + connectionErrors,
+    non2xx,
+    connectionErrors,
+    failureKinds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
+    max: sorted.at(-1) ?? NaN,
   };
 }
 
@@ -230,7 +249,8 @@ async function main(): Promise<void> {
     pending = nextEvent(60_000);
     server.signal('SIGHUP');
     const backToA = await pending;
-    if (backToA.kind !== 'loaded' || backToA.version !== versionA) throw new Error(`switching back to A: ${JSON.stringify(backToA)}`);
+    if (backToA.kind !== 'loaded' || backToA.version !== versionA)
+      throw new Error(`switching back to A: ${JSON.stringify(backToA)}`);
     say(`B stored and opened in ${storeB.seconds} s; back to A (recognised, open only) in ${backToA.seconds} s`);
     await sleep(2000);
     rss.afterWarmup = await server.rss();
@@ -245,7 +265,14 @@ async function main(): Promise<void> {
       '/api/v1/ashare/screen?sort=change_percent&order=desc&limit=20',
       '/api/v1/markets',
     ];
-    const load = (seconds: number): LoadConfig => ({ port: server.port, key, connections: CONNECTIONS, ratePerConnection: RATE, seconds, paths });
+    const load = (seconds: number): LoadConfig => ({
+      port: server.port,
+      key,
+      connections: CONNECTIONS,
+      ratePerConnection: RATE,
+      seconds,
+      paths,
+    });
 
     say(`baseline: ${BASELINE} s of ${CONNECTIONS} × ${RATE} req/s, no reloads`);
     const baseGenerations = generations.length;
@@ -281,7 +308,8 @@ async function main(): Promise<void> {
     }
     const during = await running.result;
     // Let the last reload finish before reading the log.
-    for (let i = 0; i < 100 && server.log.filter((l) => /reload: reading/.test(l)).length > events.length; i++) await sleep(100);
+    for (let i = 0; i < 100 && server.log.filter((l) => /reload: reading/.test(l)).length > events.length; i++)
+      await sleep(100);
     await sleep(1000);
     sampling = false;
     await sampler;
@@ -307,10 +335,18 @@ async function main(): Promise<void> {
       cores: cpus().length,
       node: process.version,
       command: `node dist/bench/ops/reload.js --seconds ${SECONDS} --interval ${INTERVAL} --baseline ${BASELINE} --connections ${CONNECTIONS} --rate ${RATE}`,
-      snapshots: { A: { dir: 'snapshots/demo', seed: DEFAULT_SEED, version: versionA }, B: { dir: 'snapshots/demo-b', seed: SEED_B, version: versionB } },
+      snapshots: {
+        A: { dir: 'snapshots/demo', seed: DEFAULT_SEED, version: versionA },
+        B: { dir: 'snapshots/demo-b', seed: SEED_B, version: versionB },
+      },
       setup: { startSeconds, storeBSeconds: storeB.seconds, switchBackSeconds: backToA.seconds },
       load: { connections: CONNECTIONS, ratePerConnection: RATE, paths },
-      baseline: { seconds: BASELINE, ...base, versionViolations: baseOrder.violations, bodyMismatches: baseline.bodyMismatches },
+      baseline: {
+        seconds: BASELINE,
+        ...base,
+        versionViolations: baseOrder.violations,
+        bodyMismatches: baseline.bodyMismatches,
+      },
       reloads: {
         seconds: SECONDS,
         interval: INTERVAL,
@@ -319,11 +355,17 @@ async function main(): Promise<void> {
         swaps: loaded.length,
         unchanged: phaseEvents.filter((e) => e.kind === 'unchanged').length,
         rejectedOrFailed: phaseEvents.filter((e) => e.kind === 'rejected' || e.kind === 'failed').length,
-        reloadSeconds: { min: reloadSeconds[0], median: reloadSeconds[Math.floor(reloadSeconds.length / 2)], max: reloadSeconds.at(-1) },
+        reloadSeconds: {
+          min: reloadSeconds[0],
+          median: reloadSeconds[Math.floor(reloadSeconds.length / 2)],
+          max: reloadSeconds.at(-1),
+        },
         versionViolations: order.violations,
         responsesWithoutOneVersion: order.unknown,
         bodyMismatches: during.bodyMismatches,
-        versionsPerConnection: order.sequences.map((s) => s.map((v) => (v === versionA ? 'A' : v === versionB ? 'B' : v)).join('')),
+        versionsPerConnection: order.sequences.map((s) =>
+          s.map((v) => (v === versionA ? 'A' : v === versionB ? 'B' : v)).join(''),
+        ),
       },
       p99Ratio: dur.p99 / base.p99,
       rss: {
@@ -345,20 +387,33 @@ async function main(): Promise<void> {
         rssWithin1_2x: rss10 !== null && rss10 <= 1.2 * rssReference,
       },
     };
-    await writeFile(RESULT, `${JSON.stringify({ ...report, rssSamples: rssSamples.map(([t, r]) => [Math.round(t - phaseStart), r]) }, null, 2)}\n`);
+    await writeFile(
+      RESULT,
+      `${JSON.stringify({ ...report, rssSamples: rssSamples.map(([t, r]) => [Math.round(t - phaseStart), r]) }, null, 2)}\n`,
+    );
 
     const row = (name: string, f: PhaseFigures) =>
       `${name.padEnd(16)} ${String(f.requests).padStart(8)} ${String(f.non2xx).padStart(7)} ${String(f.connectionErrors).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${f.p999.toFixed(2).padStart(8)} ${f.max.toFixed(1).padStart(8)}`;
     console.log(`\nreload figures: ${report.command}  (${report.cores} cores, node ${report.node})`);
-    console.log(`A ${versionA}  B ${versionB}; B stored in ${storeB.seconds} s, a switch to a stored version ${backToA.seconds} s`);
-    console.log(`${'phase'.padEnd(16)} ${'requests'.padStart(8)} ${'non-2xx'.padStart(7)} ${'conn err'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9 ms'.padStart(8)} ${'max ms'.padStart(8)}`);
+    console.log(
+      `A ${versionA}  B ${versionB}; B stored in ${storeB.seconds} s, a switch to a stored version ${backToA.seconds} s`,
+    );
+    console.log(
+      `${'phase'.padEnd(16)} ${'requests'.padStart(8)} ${'non-2xx'.padStart(7)} ${'conn err'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9 ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+    );
     console.log(row('no reloads', base));
     console.log(row(`SIGHUP every ${INTERVAL} s`, dur));
     console.log(`p99 during / without: ${report.p99Ratio.toFixed(2)} × (target < 3 ×)`);
-    console.log(`SIGHUPs ${sighups.length}, swaps ${loaded.length}, unchanged ${report.reloads.unchanged}, rejected/failed ${report.reloads.rejectedOrFailed}; swap took ${reloadSeconds[0]?.toFixed(2)}–${reloadSeconds.at(-1)?.toFixed(2)} s (median ${report.reloads.reloadSeconds.median?.toFixed(2)})`);
-    console.log(`versions: order violations ${order.violations}, responses without exactly one version ${order.unknown}, bodies not matching their version ${during.bodyMismatches}`);
+    console.log(
+      `SIGHUPs ${sighups.length}, swaps ${loaded.length}, unchanged ${report.reloads.unchanged}, rejected/failed ${report.reloads.rejectedOrFailed}; swap took ${reloadSeconds[0]?.toFixed(2)}–${reloadSeconds.at(-1)?.toFixed(2)} s (median ${report.reloads.reloadSeconds.median?.toFixed(2)})`,
+    );
+    console.log(
+      `versions: order violations ${order.violations}, responses without exactly one version ${order.unknown}, bodies not matching their version ${during.bodyMismatches}`,
+    );
     console.log(`versions per connection: ${report.reloads.versionsPerConnection.join(' | ')}`);
-    console.log(`RSS: start ${mb(rss.afterStart)}, after warm-up ${mb(rss.afterWarmup)}, after baseline ${mb(rss.afterBaseline)}, after 10 reloads ${mb(rss10)} (${report.rss.ratio10?.toFixed(2)} × baseline, ${report.rss.ratio10VsStart?.toFixed(2)} × start; target ≤ 1.2 ×), after all ${mb(rss.afterAllReloads)} (${report.rss.ratioEnd?.toFixed(2)} ×), max during ${mb(report.rss.maxDuringReloads)}`);
+    console.log(
+      `RSS: start ${mb(rss.afterStart)}, after warm-up ${mb(rss.afterWarmup)}, after baseline ${mb(rss.afterBaseline)}, after 10 reloads ${mb(rss10)} (${report.rss.ratio10?.toFixed(2)} × baseline, ${report.rss.ratio10VsStart?.toFixed(2)} × start; target ≤ 1.2 ×), after all ${mb(rss.afterAllReloads)} (${report.rss.ratioEnd?.toFixed(2)} ×), max during ${mb(report.rss.maxDuringReloads)}`,
+    );
     console.log(`RSS 0.5 s after each swap: ${rssAfterReload.map(mb).join(', ')}`);
     console.log(`server exit: ${JSON.stringify(report.exit)}; written ${RESULT}`);
   } finally {

@@ -11,7 +11,8 @@ import { SymbolIndex } from './symbol-index.js';
 export function lastRowDate(m: MarketData): number | null {
   let last = m.lastDate ?? -Infinity;
   const { offsets, date } = m.fundamentals;
-  for (let s = 0; s + 1 < offsets.length; s++) if (offsets[s + 1] > offsets[s]) last = Math.max(last, date[offsets[s + 1] - 1]);
+  for (let s = 0; s + 1 < offsets.length; s++)
+    if (offsets[s + 1] > offsets[s]) last = Math.max(last, date[offsets[s + 1] - 1]);
   return last === -Infinity ? null : last;
 }
 
@@ -44,13 +45,23 @@ const inline: DeriveAsOf = (m, day, symbols) => deriveSnapshots(m.market, m.klin
  */
 export function buildAsOf(m: MarketData, day: number): SnapshotView;
 export function buildAsOf(m: MarketData, day: number, derive: DeriveAsOf): SnapshotView | Promise<SnapshotView>;
-export function buildAsOf(m: MarketData, day: number, derive: DeriveAsOf = inline): SnapshotView | Promise<SnapshotView> {
+export function buildAsOf(
+  m: MarketData,
+  day: number,
+  derive: DeriveAsOf = inline,
+): SnapshotView | Promise<SnapshotView> {
   const present = symbolsOnDay(m, day);
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
-  const symbols = new SymbolIndex(pick(m.symbols.codes), { names: pick(labels.names), marketNames: pick(labels.marketNames), marketTypes: pick(labels.marketTypes) });
+  const symbols = new SymbolIndex(pick(m.symbols.codes), {
+    names: pick(labels.names),
+    marketNames: pick(labels.marketNames),
+    marketTypes: pick(labels.marketTypes),
+  });
   const table = derive(m, day, present);
-  return table instanceof Promise ? table.then((snapshots) => ({ market: m.market, symbols, snapshots })) : { market: m.market, symbols, snapshots: table };
+  return table instanceof Promise
+    ? table.then((snapshots) => ({ market: m.market, symbols, snapshots }))
+    : { market: m.market, symbols, snapshots: table };
 }
 
 /**
@@ -110,7 +121,12 @@ export class AsOfCache {
    */
   at(dataset: Dataset, m: MarketData, day: number | null): SnapshotView;
   at(dataset: Dataset, m: MarketData, day: number | null, derive: DeriveAsOf): SnapshotView | Promise<SnapshotView>;
-  at(dataset: Dataset, m: MarketData, day: number | null, derive: DeriveAsOf = inline): SnapshotView | Promise<SnapshotView> {
+  at(
+    dataset: Dataset,
+    m: MarketData,
+    day: number | null,
+    derive: DeriveAsOf = inline,
+  ): SnapshotView | Promise<SnapshotView> {
     if (day === null) return m;
     let last = this.lastDates.get(m);
     if (last === undefined) this.lastDates.set(m, (last = lastRowDate(m)));
@@ -135,7 +151,7 @@ export class AsOfCache {
     if (!(built instanceof Promise)) return this.keep(key, built);
     const pending = built.then(
       (view) => {
-        if (this.building.get(key) !== pending) return this.dropped(sharedBytes(view)), view; // another Dataset came in between: serve, keep nothing
+        if (this.building.get(key) !== pending) return (this.dropped(sharedBytes(view)), view); // another Dataset came in between: serve, keep nothing
         this.building.delete(key);
         return this.keep(key, view);
       },
@@ -150,7 +166,7 @@ export class AsOfCache {
 
   private keep(key: string, view: SnapshotView): SnapshotView {
     const size = asOfBytes(view);
-    if (size > this.budgetBytes) return this.dropped(sharedBytes(view)), view; // served, not kept
+    if (size > this.budgetBytes) return (this.dropped(sharedBytes(view)), view); // served, not kept
     this.kept.set(key, view);
     this.bytes += size;
     let letGo = 0;

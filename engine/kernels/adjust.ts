@@ -19,7 +19,12 @@ export const MAX_ADJUSTED_PRICE = 1e15;
  * symbol's smallest factor `minAdj`), or null when all stay within. A null price (NaN)
  * adjusts to null and is always within.
  */
-export function adjustmentOutOfBounds(price: number, adj: number, latestAdj: number, minAdj = latestAdj): 'hfq' | 'qfq' | 'qfq_base' | null {
+export function adjustmentOutOfBounds(
+  price: number,
+  adj: number,
+  latestAdj: number,
+  minAdj = latestAdj,
+): 'hfq' | 'qfq' | 'qfq_base' | null {
   if (price !== price) return null;
   if (!(Math.abs(price * (adj / 1)) <= MAX_ADJUSTED_PRICE)) return 'hfq';
   if (!(Math.abs(price * (adj / latestAdj)) <= MAX_ADJUSTED_PRICE)) return 'qfq';
@@ -49,7 +54,14 @@ export function adjustPrices(
 }
 
 /** Convenience for one column: a fresh array of the adjusted slice. */
-export function adjustedSlice(prices: Float64Array, adj: Float64Array, from: number, to: number, mode: 'qfq' | 'hfq', baseRow: number): Float64Array {
+export function adjustedSlice(
+  prices: Float64Array,
+  adj: Float64Array,
+  from: number,
+  to: number,
+  mode: 'qfq' | 'hfq',
+  baseRow: number,
+): Float64Array {
   return adjustPrices(prices, adj, from, to, mode, baseRow, new Float64Array(Math.max(0, to - from)));
 }
 

@@ -32,7 +32,9 @@ const CHG_WINDOWS = [5, 10, 20, 60] as const;
 
 /** Columns a market's snapshots may carry from fundamentals.csv (others are null there). */
 function fundamentalColumnsOf(market: Market): string[] {
-  return SNAPSHOT_COLUMNS.filter((c) => c.source === 'fundamental' && (c.only === undefined || c.only.includes(market))).map((c) => c.name);
+  return SNAPSHOT_COLUMNS.filter(
+    (c) => c.source === 'fundamental' && (c.only === undefined || c.only.includes(market)),
+  ).map((c) => c.name);
 }
 
 /** A snapshot table's rows before its screen orders: what derivation fills, in shared memory. */
@@ -46,10 +48,17 @@ export interface SnapshotRows {
  * place: the value columns, then the dates (one allocation, not 81: each costs ~30 µs here).
  */
 export function allocateSnapshotRows(size: number): SnapshotRows {
-  const buffer = new SharedArrayBuffer(size * (NUMERIC_SNAPSHOT_COLUMNS.length * Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT));
+  const buffer = new SharedArrayBuffer(
+    size * (NUMERIC_SNAPSHOT_COLUMNS.length * Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT),
+  );
   const values: Record<string, Float64Array> = {};
-  NUMERIC_SNAPSHOT_COLUMNS.forEach((name, c) => (values[name] = new Float64Array(buffer, c * size * Float64Array.BYTES_PER_ELEMENT, size)));
-  return { date: new Int32Array(buffer, NUMERIC_SNAPSHOT_COLUMNS.length * size * Float64Array.BYTES_PER_ELEMENT, size), values };
+  NUMERIC_SNAPSHOT_COLUMNS.forEach(
+    (name, c) => (values[name] = new Float64Array(buffer, c * size * Float64Array.BYTES_PER_ELEMENT, size)),
+  );
+  return {
+    date: new Int32Array(buffer, NUMERIC_SNAPSHOT_COLUMNS.length * size * Float64Array.BYTES_PER_ELEMENT, size),
+    values,
+  };
 }
 
 /**
@@ -62,7 +71,13 @@ export function allocateSnapshotRows(size: number): SnapshotRows {
  * with `symbols`, table row r is market symbol symbols[r] (default: all, in order). Such a
  * table sorts each screen order on first read (see `ordered`).
  */
-export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null = null, symbols: ArrayLike<number> | null = null): SnapshotTable {
+export function deriveSnapshots(
+  market: Market,
+  k: KlineColumns,
+  f: FundamentalColumns,
+  asOf: number | null = null,
+  symbols: ArrayLike<number> | null = null,
+): SnapshotTable {
   const size = symbols === null ? k.offsets.length - 1 : symbols.length;
   const rows = allocateSnapshotRows(size);
   deriveRows(market, k, f, asOf, symbols, 0, size, rows);
@@ -73,7 +88,16 @@ export function deriveSnapshots(market: Market, k: KlineColumns, f: FundamentalC
  * Fills table rows [from, to) of `out` (see deriveSnapshots): the unit of work a pool worker
  * takes, touching no row outside its range.
  */
-export function deriveRows(market: Market, k: KlineColumns, f: FundamentalColumns, asOf: number | null, symbols: ArrayLike<number> | null, from: number, to: number, out: SnapshotRows): void {
+export function deriveRows(
+  market: Market,
+  k: KlineColumns,
+  f: FundamentalColumns,
+  asOf: number | null,
+  symbols: ArrayLike<number> | null,
+  from: number,
+  to: number,
+  out: SnapshotRows,
+): void {
   const { date, values } = out;
   date.fill(NO_DATE, from, to);
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) values[name].fill(NaN, from, to);
@@ -93,8 +117,10 @@ export function deriveRows(market: Market, k: KlineColumns, f: FundamentalColumn
     const latest = (asOf === null ? f.offsets[s + 1] : upperBound(f.date, f.offsets[s], f.offsets[s + 1], asOf)) - 1;
     if (latest >= f.offsets[s]) for (let c = 0; c < sources.length; c++) targets[c][i] = sources[c][latest];
     const close = values.close[i];
-    if (values.total_market_cap[i] !== values.total_market_cap[i]) values.total_market_cap[i] = (close * values.total_shares[i]) / 1e8;
-    if (values.circulating_market_cap[i] !== values.circulating_market_cap[i]) values.circulating_market_cap[i] = (close * values.float_shares[i]) / 1e8;
+    if (values.total_market_cap[i] !== values.total_market_cap[i])
+      values.total_market_cap[i] = (close * values.total_shares[i]) / 1e8;
+    if (values.circulating_market_cap[i] !== values.circulating_market_cap[i])
+      values.circulating_market_cap[i] = (close * values.float_shares[i]) / 1e8;
   }
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
     const column = values[name];
@@ -163,10 +189,46 @@ interface KlineOutputs {
 }
 
 function klineOutputs(v: Record<string, Float64Array>): KlineOutputs {
-  const { open, high, low, close, volume, amount, pre_close, change, change_percent, range_pct, volume_ratio, chg_ytd, high_52week, low_52week, close_vs_ma20, close_vs_52w_high } = v;
+  const {
+    open,
+    high,
+    low,
+    close,
+    volume,
+    amount,
+    pre_close,
+    change,
+    change_percent,
+    range_pct,
+    volume_ratio,
+    chg_ytd,
+    high_52week,
+    low_52week,
+    close_vs_ma20,
+    close_vs_52w_high,
+  } = v;
   const ma = MA_WINDOWS.map((w) => v[`ma${w}`]);
   const chg = CHG_WINDOWS.map((w) => v[`chg_${w}d`]);
-  return { open, high, low, close, volume, amount, pre_close, change, change_percent, range_pct, volume_ratio, ma, chg, chg_ytd, high_52week, low_52week, close_vs_ma20, close_vs_52w_high };
+  return {
+    open,
+    high,
+    low,
+    close,
+    volume,
+    amount,
+    pre_close,
+    change,
+    change_percent,
+    range_pct,
+    volume_ratio,
+    ma,
+    chg,
+    chg_ytd,
+    high_52week,
+    low_52week,
+    close_vs_ma20,
+    close_vs_52w_high,
+  };
 }
 
 /** A price of row j in the basis of day T: x × (adj_j / adj_T), the one expression every column uses. */
@@ -214,7 +276,8 @@ function deriveFromKlines(k: KlineColumns, a: number, b: number, i: number, out:
   }
   const [year] = civilFromDays(k.date[T]);
   const lastOfEarlierYear = lowerBound(k.date, a, b, daysFromCivil(year, 1, 1)) - 1;
-  if (lastOfEarlierYear >= a) out.chg_ytd[i] = (close / inBasis(closes[lastOfEarlierYear], adj[lastOfEarlierYear], adjT) - 1) * 100;
+  if (lastOfEarlierYear >= a)
+    out.chg_ytd[i] = (close / inBasis(closes[lastOfEarlierYear], adj[lastOfEarlierYear], adjT) - 1) * 100;
 
   // 52 weeks: rows dated after T − 365 days; null cells are skipped, the rest count.
   const highs = k.high;

@@ -22,7 +22,11 @@ export function projectKlineFields(items: readonly string[]): Projection<KlineFi
     else if (ALWAYS_KLINE.has(item)) continue;
     else {
       // Own keys only: `__proto__` or `constructor` must not resolve through Object.prototype.
-      const field = Object.hasOwn(KLINE_SHORT_CODES, item) ? KLINE_SHORT_CODES[item] : KLINE_NAMES.has(item) ? (item as KlineField) : undefined;
+      const field = Object.hasOwn(KLINE_SHORT_CODES, item)
+        ? KLINE_SHORT_CODES[item]
+        : KLINE_NAMES.has(item)
+          ? (item as KlineField)
+          : undefined;
       if (field === undefined) return { ok: false, unknown: raw };
       wanted.add(field);
     }

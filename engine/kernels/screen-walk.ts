@@ -17,7 +17,8 @@ function firstNotBelow(order: Uint32Array, column: Float64Array, min: number): n
   let hi = order.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (column[order[mid]] < min) lo = mid + 1; // NaN < min is false: nulls are "not below"
+    if (column[order[mid]] < min)
+      lo = mid + 1; // NaN < min is false: nulls are "not below"
     else hi = mid;
   }
   return lo;
@@ -29,7 +30,8 @@ function firstAbove(order: Uint32Array, column: Float64Array, max: number): numb
   let hi = order.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (column[order[mid]] <= max) lo = mid + 1; // NaN <= max is false
+    if (column[order[mid]] <= max)
+      lo = mid + 1; // NaN <= max is false
     else hi = mid;
   }
   return lo;
@@ -106,7 +108,13 @@ export const RANGE_VISIT_MAX_ROWS = 500_000;
  * other bounds (or one pass per bound over a large table), and the walk to the end of
  * the page. `rangeVisitMaxRows` is a parameter for tests and the bench only.
  */
-export function screenWalk(order: Uint32Array, bounds: readonly OrderedBound[], offset: number, limit: number, rangeVisitMaxRows = RANGE_VISIT_MAX_ROWS): { total: number; rows: number[] } {
+export function screenWalk(
+  order: Uint32Array,
+  bounds: readonly OrderedBound[],
+  offset: number,
+  limit: number,
+  rangeVisitMaxRows = RANGE_VISIT_MAX_ROWS,
+): { total: number; rows: number[] } {
   const n = order.length;
   const rows: number[] = [];
   if (bounds.length === 0) {
@@ -128,7 +136,13 @@ export function screenWalk(order: Uint32Array, bounds: readonly OrderedBound[], 
   let total: number;
   if (n <= rangeVisitMaxRows || (to - from) * 8 <= n) {
     m.fill(0, 0, n);
-    total = markInside(m, bounds[narrowest].ascending, from, to, bounds.filter((_, b) => b !== narrowest));
+    total = markInside(
+      m,
+      bounds[narrowest].ascending,
+      from,
+      to,
+      bounds.filter((_, b) => b !== narrowest),
+    );
   } else {
     total = markByPasses(m, n, bounds);
   }

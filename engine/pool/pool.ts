@@ -6,7 +6,15 @@ import type { Dataset, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
 import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
-import type { AttachedMarkets, DeriveTask, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult, TaskSource } from './tasks.js';
+import type {
+  AttachedMarkets,
+  DeriveTask,
+  PoolTask,
+  PoolTaskResult,
+  ScreenTask,
+  ScreenTaskResult,
+  TaskSource,
+} from './tasks.js';
 
 /**
  * Screens of markets with at least this many symbols go to the pool. Measured (npm run
@@ -78,7 +86,8 @@ export class KernelPool {
       limit: q.limit,
     };
     let result = (await this.piscina.run(task, { signal })) as ScreenTaskResult;
-    if (!result.attached) result = (await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal })) as ScreenTaskResult;
+    if (!result.attached)
+      result = (await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal })) as ScreenTaskResult;
     if (!result.attached) throw new Error('pool worker did not attach the dataset');
     return { total: result.total, rows: result.rows };
   }
@@ -98,7 +107,16 @@ export class KernelPool {
     const running: Promise<PoolTaskResult>[] = [];
     for (let p = 1; p < parts; p++) {
       const columns = source === undefined ? { klines: m.klines, fundamentals: m.fundamentals } : { source };
-      const task: DeriveTask = { kind: 'derive', market: m.market, ...columns, asOf, symbols, from: edge(p), to: edge(p + 1), out: rows };
+      const task: DeriveTask = {
+        kind: 'derive',
+        market: m.market,
+        ...columns,
+        asOf,
+        symbols,
+        from: edge(p),
+        to: edge(p + 1),
+        out: rows,
+      };
       running.push(this.piscina.run(task));
     }
     deriveRows(m.market, m.klines, m.fundamentals, asOf, symbols, 0, edge(1), rows);

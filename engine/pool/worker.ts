@@ -5,7 +5,16 @@
 import { workerData } from 'node:worker_threads';
 import { deriveRows, type SnapshotTable } from '../kernels/derive-snapshot.js';
 import { screen } from '../queries/screen.js';
-import type { AttachedMarkets, DeriveTask, DeriveTaskResult, PoolTask, PoolTaskResult, ScreenTask, ScreenTaskResult, SourceOpener } from './tasks.js';
+import type {
+  AttachedMarkets,
+  DeriveTask,
+  DeriveTaskResult,
+  PoolTask,
+  PoolTaskResult,
+  ScreenTask,
+  ScreenTaskResult,
+  SourceOpener,
+} from './tasks.js';
 
 const sourceModule = (workerData as { sourceModule?: string } | null)?.sourceModule;
 const opener: SourceOpener | null = sourceModule === undefined ? null : ((await import(sourceModule)) as SourceOpener);
@@ -54,7 +63,10 @@ function runScreen(task: ScreenTask): ScreenTaskResult {
 }
 
 function runDerive(task: DeriveTask): DeriveTaskResult {
-  const m = task.source !== undefined ? opened(task).markets[task.market] : { klines: task.klines!, fundamentals: task.fundamentals! };
+  const m =
+    task.source !== undefined
+      ? opened(task).markets[task.market]
+      : { klines: task.klines!, fundamentals: task.fundamentals! };
   deriveRows(task.market, m.klines, m.fundamentals, task.asOf, task.symbols, task.from, task.to, task.out);
   return null;
 }

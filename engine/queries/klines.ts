@@ -22,7 +22,14 @@ export interface KlineSlice {
 }
 
 /** `baseRow`: the row whose factor qfq divides by (adjust.ts qfqBaseRow), by default the symbol's latest. */
-export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: AdjustMode, fields: readonly KlineField[], baseRow = m.klines.offsets[symbol + 1] - 1): KlineSlice {
+export function klineSlice(
+  m: MarketData,
+  symbol: number,
+  q: WindowQuery,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  baseRow = m.klines.offsets[symbol + 1] - 1,
+): KlineSlice {
   const k = m.klines;
   const rowsFrom = k.offsets[symbol];
   const rowsTo = k.offsets[symbol + 1];
@@ -34,5 +41,12 @@ export function klineSlice(m: MarketData, symbol: number, q: WindowQuery, adj: A
         ? adjustedSlice(k[field], k.adj_factor, from, to, adj, baseRow)
         : k[field].subarray(from, to);
   }
-  return { symbol, count: to - from, total, date: k.date.subarray(from, to), adjFactor: k.adj_factor.subarray(from, to), values };
+  return {
+    symbol,
+    count: to - from,
+    total,
+    date: k.date.subarray(from, to),
+    adjFactor: k.adj_factor.subarray(from, to),
+    values,
+  };
 }

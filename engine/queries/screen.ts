@@ -21,7 +21,12 @@ export interface ScreenResult {
 }
 
 const boundsOf = (table: SnapshotTable, q: ScreenQuery): OrderedBound[] =>
-  [...q.bounds].map(([name, b]) => ({ column: table.values[name], ascending: table.ascending[name], min: b.min, max: b.max }));
+  [...q.bounds].map(([name, b]) => ({
+    column: table.values[name],
+    ascending: table.ascending[name],
+    min: b.min,
+    max: b.max,
+  }));
 
 /** Every matching row is counted; only the page is returned. Uses the precomputed orders of the bounded and sort columns. */
 export function screen(table: SnapshotTable, q: ScreenQuery): ScreenResult {

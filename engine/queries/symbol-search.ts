@@ -54,7 +54,7 @@ function rankedMatches(symbols: SymbolIndex, needle: string): Int32Array {
   }
   const all = Int32Array.from(ranks.flat());
   const units = all.length + needle.length;
-  if (known.units + units > MEMO_UNITS) (known.terms.clear(), (known.units = 0));
+  if (known.units + units > MEMO_UNITS) known.terms.clear(), (known.units = 0);
   if (units <= MEMO_UNITS) known.terms.set(needle, all), (known.units += units);
   return all;
 }

@@ -49,10 +49,13 @@ async function readPassword(): Promise<string> {
 
 async function run(): Promise<void> {
   const { values, positionals } = startProgram(ADMIN);
-  if (positionals[0] !== 'set-password') throw new CliError(`unknown command '${positionals[0]}'; usage: ${ADMIN.usage}`);
+  if (positionals[0] !== 'set-password')
+    throw new CliError(`unknown command '${positionals[0]}'; usage: ${ADMIN.usage}`);
   const password = await readPassword();
-  if (password.length < MIN_PASSWORD_LENGTH) throw new CliError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing changed`);
-  if (/[\x00-\x1f\x7f]/.test(password)) throw new CliError('the password must not contain control characters; nothing changed');
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new CliError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing changed`);
+  if (/[\x00-\x1f\x7f]/.test(password))
+    throw new CliError('the password must not contain control characters; nothing changed');
   const store = OperatorStore.open(values.state);
   try {
     await store.setPassword(password);

@@ -34,7 +34,10 @@ function planIn(plans: Plans, text: string, what: string): PlanName {
     throw error;
   }
   if (!plans.has(text)) {
-    const hint = plans.source === null ? ' (other plans: set PLANS_FILE or --plans-file to the server\'s file)' : ` (PLANS_FILE ${plans.source})`;
+    const hint =
+      plans.source === null
+        ? " (other plans: set PLANS_FILE or --plans-file to the server's file)"
+        : ` (PLANS_FILE ${plans.source})`;
     throw new SettingError(`${what} must be one of ${plans.names.join(', ')}, got '${text}'${hint}`);
   }
   return text;
@@ -43,14 +46,22 @@ function planIn(plans: Plans, text: string, what: string): PlanName {
 async function run(out: (line: string) => void): Promise<void> {
   const { values, positionals } = startProgram(KEYS);
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new SettingError(`missing command (${Object.keys(COMMANDS).join(', ')}); --help lists them`);
+  if (command === undefined)
+    throw new SettingError(`missing command (${Object.keys(COMMANDS).join(', ')}); --help lists them`);
   const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (spec === undefined) throw new SettingError(`unknown command '${command}'; --help lists them`);
   if (rest.length !== spec.args) throw new SettingError(spec.usage);
-  if (command !== 'create' && (values.plan !== null || values.org !== null)) throw new SettingError(`--plan and --org belong to create, not ${command}`);
+  if (command !== 'create' && (values.plan !== null || values.org !== null))
+    throw new SettingError(`--plan and --org belong to create, not ${command}`);
   const plans = values.plansFile ?? DEFAULT_PLANS;
-  if (command === 'create' && values.plan === null) throw new SettingError(`create needs --plan (${plans.names.join(', ')})`);
-  const newPlan = command === 'create' ? planIn(plans, values.plan!, '--plan') : command === 'set-plan' ? planIn(plans, rest[1], 'the plan of set-plan') : null;
+  if (command === 'create' && values.plan === null)
+    throw new SettingError(`create needs --plan (${plans.names.join(', ')})`);
+  const newPlan =
+    command === 'create'
+      ? planIn(plans, values.plan!, '--plan')
+      : command === 'set-plan'
+        ? planIn(plans, rest[1], 'the plan of set-plan')
+        : null;
 
   const store = StateStore.open(values.state);
   try {
@@ -80,7 +91,9 @@ async function run(out: (line: string) => void): Promise<void> {
         const before = store.keys.get(id);
         const r = before === undefined ? undefined : await store.keys.setPlan(id, newPlan!);
         if (r === undefined) throw new UnknownKey(`unknown key id '${id}'`);
-        return out(`key ${id}: plan ${before!.plan} → ${r.plan}; today's usage is kept and counts against the new plan`);
+        return out(
+          `key ${id}: plan ${before!.plan} → ${r.plan}; today's usage is kept and counts against the new plan`,
+        );
       }
     }
   } finally {

@@ -11,13 +11,24 @@ const { values, positionals } = startProgram(LOAD);
 try {
   let progress: ReturnType<typeof startProgress> | null = null;
   const result = await storeEdition(positionals[0], values.state, {
-    onPlan: async (files) => void (files.length > 0 && (progress = startProgress('load', (await Promise.all(files.map((f) => estimateFileRows(f.path)))).reduce((a, b) => a + b, 0)))),
+    onPlan: async (files) =>
+      void (
+        files.length > 0 &&
+        (progress = startProgress(
+          'load',
+          (await Promise.all(files.map((f) => estimateFileRows(f.path)))).reduce((a, b) => a + b, 0),
+        ))
+      ),
     onRows: (n) => progress?.add(n),
   });
   (progress as ReturnType<typeof startProgress> | null)?.done();
   // A server may be serving an edition this deletes: it keeps reading the files it has open (the kernel keeps them until closed).
   await pruneEditions(values.state, values.keepEditions);
-  const what = result.unchanged ? 'unchanged, nothing written' : result.parsed.length === 0 ? 'stored (every market was stored already)' : `stored (parsed ${result.parsed.join(', ')})`;
+  const what = result.unchanged
+    ? 'unchanged, nothing written'
+    : result.parsed.length === 0
+      ? 'stored (every market was stored already)'
+      : `stored (parsed ${result.parsed.join(', ')})`;
   console.log(`${result.version}: ${result.rows} K-line rows, ${what} in ${result.seconds.toFixed(1)} s`);
 } catch (error) {
   exitOnError(LOAD, error); // a rejected snapshot: `load: snapshot rejected: file:line: reason`, exit 1

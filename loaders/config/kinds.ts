@@ -23,7 +23,11 @@ export class KindError extends Error {}
 
 /** A settings file that reads but is wrong: the message is the reason, shown after `file:line:`. */
 export class KindFileError extends KindError {
-  constructor(readonly file: string, readonly line: number, reason: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -33,7 +37,8 @@ export const planName: Kind<string> = {
   accepts: 'plan name',
   takesValue: true,
   parse(text) {
-    if (!wellFormedPlanName(text)) throw new KindError('be a plan name: a lower-case letter then up to 31 of a-z, 0-9, _ and -');
+    if (!wellFormedPlanName(text))
+      throw new KindError('be a plan name: a lower-case letter then up to 31 of a-z, 0-9, _ and -');
     return text;
   },
 };
@@ -98,7 +103,8 @@ export function text(max: number): Kind<string> {
     accepts: `text, at most ${max} characters`,
     takesValue: true,
     parse(value) {
-      if (value.length > max || /[\x00-\x1f\x7f]/.test(value)) throw new KindError(`be at most ${max} characters without tabs, line breaks or control characters`);
+      if (value.length > max || /[\x00-\x1f\x7f]/.test(value))
+        throw new KindError(`be at most ${max} characters without tabs, line breaks or control characters`);
       return value;
     },
   };
@@ -118,14 +124,16 @@ export const timeZone: Kind<string> = {
   },
 };
 
-const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** An IP address or a host name to listen on. */
 export const host: Kind<string> = {
   accepts: 'IP address or host name',
   takesValue: true,
   parse(value) {
-    if (isIP(value) === 0 && !HOST_NAME.test(value)) throw new KindError('be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name');
+    if (isIP(value) === 0 && !HOST_NAME.test(value))
+      throw new KindError('be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name');
     return value;
   },
 };
@@ -136,7 +144,13 @@ function statProblem(path: string): { isDirectory: boolean } | string {
     return { isDirectory: statSync(path).isDirectory() };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'a parent is not a folder' : String(code);
+    return code === 'ENOENT'
+      ? 'no such folder'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'ENOTDIR'
+          ? 'a parent is not a folder'
+          : String(code);
   }
 }
 
@@ -190,7 +204,8 @@ export const origin: Kind<string> = {
   accepts: 'origin (https://host[:port])',
   takesValue: true,
   parse(value) {
-    if (!isOrigin(value)) throw new KindError('be an origin such as https://ops.example (scheme, host and port only, no trailing slash)');
+    if (!isOrigin(value))
+      throw new KindError('be an origin such as https://ops.example (scheme, host and port only, no trailing slash)');
     return value;
   },
 };
@@ -201,7 +216,8 @@ export const origins: Kind<string> = {
   takesValue: true,
   parse(value) {
     const list = value.split(',').map((o) => o.trim());
-    if (value.trim() !== '*' && !list.every(isOrigin)) throw new KindError('be * or a comma list of origins such as https://a.example,https://b.example');
+    if (value.trim() !== '*' && !list.every(isOrigin))
+      throw new KindError('be * or a comma list of origins such as https://a.example,https://b.example');
     return value;
   },
 };
@@ -233,7 +249,11 @@ function serviceUrl(schemes: readonly string[], example: string, path: RegExp = 
 export const smtpUrl = serviceUrl(['smtp', 'smtps'], 'smtp://user:password@mail.example:587');
 
 /** A Redis URL: redis:// or rediss:// (TLS) with a host; a password and a database number may follow. */
-export const redisUrl = serviceUrl(['redis', 'rediss'], 'redis://127.0.0.1:6379 (a database number may follow: redis://host:6379/2)', /^(\/\d*)?$/);
+export const redisUrl = serviceUrl(
+  ['redis', 'rediss'],
+  'redis://127.0.0.1:6379 (a database number may follow: redis://host:6379/2)',
+  /^(\/\d*)?$/,
+);
 
 const ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+$/;
 
@@ -243,7 +263,8 @@ export const mailAddress: Kind<string> = {
   takesValue: true,
   parse(value) {
     const named = /^[^<>\x00-\x1f]*<([^<>]+)>$/.exec(value);
-    if (!ADDRESS.test(named === null ? value : named[1])) throw new KindError('be a mail address such as ops@example.com or "Market data <ops@example.com>"');
+    if (!ADDRESS.test(named === null ? value : named[1]))
+      throw new KindError('be a mail address such as ops@example.com or "Market data <ops@example.com>"');
     return value;
   },
 };

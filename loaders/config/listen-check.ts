@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { SettingError } from './read-settings.js';
 
 /** `127.0.0.1:8080`, `[::1]:8080`. */
-export const address = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+export const address = (host: string, port: number): string =>
+  host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 
 const REASONS: Record<string, string> = {
   EADDRINUSE: 'the port is already in use',

@@ -3,7 +3,10 @@
 
 /** A syntax error, or a member named twice in one object, at a 1-based line. */
 export class JsonLineError extends Error {
-  constructor(readonly line: number, reason: string) {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -50,9 +53,14 @@ export function parseLocatedJson(text: string): LocatedJson {
   const fail = (reason: string, at = pos): never => {
     throw new JsonLineError(lineAt(at), reason);
   };
-  const shown = (at: number): string => (at >= text.length ? 'the end of the file' : `'${text[at] === '\n' ? '\\n' : text[at]}'`);
+  const shown = (at: number): string =>
+    at >= text.length ? 'the end of the file' : `'${text[at] === '\n' ? '\\n' : text[at]}'`;
   const space = (): void => {
-    for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++pos));
+    for (
+      let c = text.charCodeAt(pos);
+      c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+      c = text.charCodeAt(++pos)
+    );
   };
 
   function value(depth: number): unknown {
@@ -62,7 +70,11 @@ export function parseLocatedJson(text: string): LocatedJson {
     if (c === '[') return array(depth + 1);
     if (c === '"') return string();
     if (c === '-' || (c >= '0' && c <= '9')) return number();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, pos)) {
         pos += word.length;
         return v;
@@ -78,13 +90,17 @@ export function parseLocatedJson(text: string): LocatedJson {
     const at = new Map<string, number>();
     lines.set(out, at);
     space();
-    if (text[pos] === '}') return pos++, out;
+    if (text[pos] === '}') return (pos++, out);
     for (;;) {
       space();
       if (text[pos] !== '"') fail(`expected a member name in double quotes, found ${shown(pos)}`);
       const line = lineAt(pos);
       const name = string();
-      if (at.has(name)) twice ??= new JsonLineError(lineAt(pos - 1), `'${name}' is given twice in one object (first on line ${at.get(name)})`);
+      if (at.has(name))
+        twice ??= new JsonLineError(
+          lineAt(pos - 1),
+          `'${name}' is given twice in one object (first on line ${at.get(name)})`,
+        );
       else at.set(name, line);
       space();
       if (text[pos] !== ':') fail(`expected ':' after the member name '${name}', found ${shown(pos)}`);
@@ -93,7 +109,7 @@ export function parseLocatedJson(text: string): LocatedJson {
       Object.defineProperty(out, name, { value: value(depth), enumerable: true, writable: true, configurable: true });
       space();
       if (text[pos] === ',') pos++;
-      else if (text[pos] === '}') return pos++, out;
+      else if (text[pos] === '}') return (pos++, out);
       else fail(`expected ',' or '}' after a member, found ${shown(pos)}`);
     }
   }
@@ -103,12 +119,12 @@ export function parseLocatedJson(text: string): LocatedJson {
     pos++; // [
     const out: unknown[] = [];
     space();
-    if (text[pos] === ']') return pos++, out;
+    if (text[pos] === ']') return (pos++, out);
     for (;;) {
       out.push(value(depth));
       space();
       if (text[pos] === ',') pos++;
-      else if (text[pos] === ']') return pos++, out;
+      else if (text[pos] === ']') return (pos++, out);
       else fail(`expected ',' or ']' after an element, found ${shown(pos)}`);
     }
   }
@@ -152,7 +168,8 @@ export function parseLocatedJson(text: string): LocatedJson {
     const m = NUMBER.exec(text);
     if (m === null) return fail(`expected a number, found ${shown(pos)}`);
     const next = text[pos + m[0].length];
-    if (next !== undefined && /[0-9.eE+-]/.test(next)) fail(`malformed number ${text.slice(pos, pos + m[0].length + 1)}`);
+    if (next !== undefined && /[0-9.eE+-]/.test(next))
+      fail(`malformed number ${text.slice(pos, pos + m[0].length + 1)}`);
     pos += m[0].length;
     return Number(m[0]);
   }

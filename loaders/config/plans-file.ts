@@ -5,7 +5,15 @@
 //     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000} }
 
 import { readFileSync, statSync } from 'node:fs';
-import { BUILT_IN_PLAN_NAMES, BUILT_IN_PLANS, isBuiltInPlan, PLAN_NAME, type PlanFigures, Plans, type PlanSpec } from '../../engine/plans.js';
+import {
+  BUILT_IN_PLAN_NAMES,
+  BUILT_IN_PLANS,
+  isBuiltInPlan,
+  PLAN_NAME,
+  type PlanFigures,
+  Plans,
+  type PlanSpec,
+} from '../../engine/plans.js';
 import { type Kind, KindError, KindFileError } from './kinds.js';
 import { JsonLineError, type LocatedJson, parseLocatedJson } from './located-json.js';
 
@@ -64,32 +72,47 @@ export function plansFromText(text: string, file: string): Plans {
     throw error;
   }
   const top = doc.value;
-  if (!isObject(top)) return wrong(doc.line, `expected one JSON object of plan name → {${FIELD_NAMES.join(', ')}}, found ${shown(top)}`);
+  if (!isObject(top))
+    return wrong(doc.line, `expected one JSON object of plan name → {${FIELD_NAMES.join(', ')}}, found ${shown(top)}`);
   const given = new Map<string, PlanSpec>();
   let added = 0;
   for (const [name, figures] of Object.entries(top)) {
     const line = doc.lineOf(top, name);
-    if (!PLAN_NAME.test(name)) wrong(line, `plan name '${name}' must be a lower-case letter then up to 31 of a-z, 0-9, _ and -`);
+    if (!PLAN_NAME.test(name))
+      wrong(line, `plan name '${name}' must be a lower-case letter then up to 31 of a-z, 0-9, _ and -`);
     if (!isBuiltInPlan(name) && BUILT_IN_PLAN_NAMES.length + ++added > MAX_PLANS) {
-      wrong(line, `plan '${name}': at most ${MAX_PLANS} plans, the ${BUILT_IN_PLAN_NAMES.length} built-in ones included`);
+      wrong(
+        line,
+        `plan '${name}': at most ${MAX_PLANS} plans, the ${BUILT_IN_PLAN_NAMES.length} built-in ones included`,
+      );
     }
-    if (!isObject(figures)) wrong(line, `plan '${name}' must be an object {${FIELD_NAMES.join(', ')}}, found ${shown(figures)}`);
+    if (!isObject(figures))
+      wrong(line, `plan '${name}' must be an object {${FIELD_NAMES.join(', ')}}, found ${shown(figures)}`);
     const spec: Record<string, unknown> = { name };
     for (const [field, v] of Object.entries(figures as Record<string, unknown>)) {
       const at = doc.lineOf(figures as object, field);
       const f = Object.hasOwn(PLAN_FIELDS, field) ? PLAN_FIELDS[field] : undefined;
-      if (f === undefined) return wrong(at, `plan '${name}': unknown field '${field}' (the fields are ${FIELD_NAMES.join(', ')})`);
+      if (f === undefined)
+        return wrong(at, `plan '${name}': unknown field '${field}' (the fields are ${FIELD_NAMES.join(', ')})`);
       const ok = v === null ? f.nullable : typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max;
       if (!ok) wrong(at, `plan '${name}': ${field} must ${accepts(f)}, got ${shown(v)}`);
       // Internal keys (monitoring, load tests) are never limited: only their batch and page size may change.
-      if (name === 'internal' && f.nullable && v !== null) wrong(at, `plan 'internal': ${field} must be null (internal keys are never rate- or quota-limited)`);
+      if (name === 'internal' && f.nullable && v !== null)
+        wrong(at, `plan 'internal': ${field} must be null (internal keys are never rate- or quota-limited)`);
       spec[f.property] = v;
     }
     const missing = FIELD_NAMES.filter((field) => !(PLAN_FIELDS[field].property in spec));
-    if (missing.length > 0) wrong(line, `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${FIELD_NAMES.join(', ')})`);
+    if (missing.length > 0)
+      wrong(
+        line,
+        `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${FIELD_NAMES.join(', ')})`,
+      );
     given.set(name, spec as unknown as PlanSpec);
   }
-  const specs = [...BUILT_IN_PLAN_NAMES.map((name) => given.get(name) ?? { name, ...BUILT_IN_PLANS[name] }), ...[...given.values()].filter((s) => !isBuiltInPlan(s.name))];
+  const specs = [
+    ...BUILT_IN_PLAN_NAMES.map((name) => given.get(name) ?? { name, ...BUILT_IN_PLANS[name] }),
+    ...[...given.values()].filter((s) => !isBuiltInPlan(s.name)),
+  ];
   return new Plans(specs, file);
 }
 
@@ -98,7 +121,8 @@ function fileProblem(path: string): string | null {
   try {
     const s = statSync(path);
     if (s.isDirectory()) return 'be a file, not a folder';
-    if (s.size > MAX_PLANS_FILE_BYTES) return `be a file of at most ${MAX_PLANS_FILE_BYTES / 1024 / 1024} MiB (it has ${grouped(s.size)} bytes)`;
+    if (s.size > MAX_PLANS_FILE_BYTES)
+      return `be a file of at most ${MAX_PLANS_FILE_BYTES / 1024 / 1024} MiB (it has ${grouped(s.size)} bytes)`;
     return null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

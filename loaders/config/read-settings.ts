@@ -29,7 +29,8 @@ function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length];
@@ -49,7 +50,11 @@ function unknownFlag(program: Program, name: string): SettingError {
  * checked like a given value. Throws {@link SettingError} on the first problem. Stats a
  * folder setting's path; reads nothing else.
  */
-export function readSettings<S extends Settings>(program: Program<S>, argv: readonly string[], env: NodeJS.ProcessEnv): Reading<S> {
+export function readSettings<S extends Settings>(
+  program: Program<S>,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Reading<S> {
   const byFlag = new Map<string, string>();
   for (const [key, s] of Object.entries(program.settings)) if (s.flag !== null) byFlag.set(s.flag, key);
   const given = new Map<string, string>();
@@ -80,7 +85,8 @@ export function readSettings<S extends Settings>(program: Program<S>, argv: read
     given.set(key, value);
   }
   const { min, max } = program.positionals;
-  if (positionals.length > max) throw new SettingError(`unexpected argument ${quote(positionals[max])}; usage: ${program.usage}`);
+  if (positionals.length > max)
+    throw new SettingError(`unexpected argument ${quote(positionals[max])}; usage: ${program.usage}`);
   if (positionals.length < min) throw new SettingError(`missing argument; usage: ${program.usage}`);
   const { kind, name = 'the argument' } = program.positionals;
   if (kind !== undefined) for (const p of positionals) checkText(kind, p, name, false);
@@ -90,9 +96,11 @@ export function readSettings<S extends Settings>(program: Program<S>, argv: read
     const flagged = given.get(key);
     const fromEnv = s.env === null ? undefined : env[s.env];
     const [raw, source] =
-      flagged !== undefined ? [flagged, `--${s.flag}`]
-      : fromEnv !== undefined && fromEnv !== '' ? [fromEnv, s.env!]
-      : [typeof s.default === 'function' ? s.default() : s.default, `the default of ${s.env ?? `--${s.flag}`}`];
+      flagged !== undefined
+        ? [flagged, `--${s.flag}`]
+        : fromEnv !== undefined && fromEnv !== ''
+          ? [fromEnv, s.env!]
+          : [typeof s.default === 'function' ? s.default() : s.default, `the default of ${s.env ?? `--${s.flag}`}`];
     values[key] = raw === null ? null : checkText(s.kind, raw, source, s.secret === true);
   }
   return { help: false, values: values as Values<S>, positionals };
@@ -107,14 +115,18 @@ function checkText<T>(kind: Kind<T>, raw: string, source: string, secret: boolea
     return kind.parse(raw);
   } catch (error) {
     if (!(error instanceof KindError)) throw error;
-    if (error instanceof KindFileError) throw new SettingError(`${source} ${escaped(error.file)}:${error.line}: ${escaped(error.message)}`);
+    if (error instanceof KindFileError)
+      throw new SettingError(`${source} ${escaped(error.file)}:${error.line}: ${escaped(error.message)}`);
     throw new SettingError(`${source} must ${error.message}${secret ? '' : `, got ${quote(raw)}`}`);
   }
 }
 
 /** The default as `--help` and the README show it. */
 export function shownDefault(s: Setting<unknown>): string {
-  return s.shownDefault ?? (s.default === null ? 'unset' : typeof s.default === 'function' ? s.default() : s.default === '' ? "''" : s.default);
+  return (
+    s.shownDefault ??
+    (s.default === null ? 'unset' : typeof s.default === 'function' ? s.default() : s.default === '' ? "''" : s.default)
+  );
 }
 
 /** How the flag is written: `--port N`, `--access-log[=off]`, or `(environment only)`. */

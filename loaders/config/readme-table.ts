@@ -6,7 +6,8 @@ import { flagForm, shownDefault } from './read-settings.js';
 import { SERVER_SETTINGS } from './settings.js';
 
 /** The lines that enclose the generated table in README.md. */
-export const TABLE_START = '<!-- settings table: generated from loaders/config/settings.ts by `npm run settings-table`; a test checks it -->';
+export const TABLE_START =
+  '<!-- settings table: generated from loaders/config/settings.ts by `npm run settings-table`; a test checks it -->';
 export const TABLE_END = '<!-- end of settings table -->';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -17,7 +18,9 @@ export function settingsTable(): string {
   const rows = ['| variable | flag | default | accepts | what |', '|---|---|---|---|---|'];
   for (const s of Object.values(SERVER_SETTINGS)) {
     const flag = s.flag === null ? '(environment only)' : code(flagForm(s).split(' ')[0]);
-    rows.push(`| ${code(s.env ?? '')} | ${cell(flag)} | ${cell(s.default === null ? 'unset' : (s.shownDefault ?? code(shownDefault(s))))} | ${cell(s.kind.accepts)} | ${cell(s.doc)} |`);
+    rows.push(
+      `| ${code(s.env ?? '')} | ${cell(flag)} | ${cell(s.default === null ? 'unset' : (s.shownDefault ?? code(shownDefault(s))))} | ${cell(s.kind.accepts)} | ${cell(s.doc)} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -26,7 +29,8 @@ export function settingsTable(): string {
 export function withSettingsTable(readme: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${settingsTable()}\n${readme.slice(end)}`;
 }
 
@@ -35,5 +39,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const before = readFileSync(path, 'utf8');
   const after = withSettingsTable(before);
   if (after !== before) writeFileSync(path, after);
-  process.stdout.write(after === before ? 'README.md: settings table already current\n' : 'README.md: settings table rewritten\n');
+  process.stdout.write(
+    after === before ? 'README.md: settings table already current\n' : 'README.md: settings table rewritten\n',
+  );
 }

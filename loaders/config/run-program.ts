@@ -14,7 +14,11 @@ export interface Started<S extends Settings> {
  * Reads and checks `program`'s settings before any work. `--help` prints the help and
  * exits 0; a bad flag, value or argument prints `<name>: <problem>` and exits 2.
  */
-export function startProgram<S extends Settings>(program: Program<S>, argv = process.argv.slice(2), env = process.env): Started<S> {
+export function startProgram<S extends Settings>(
+  program: Program<S>,
+  argv = process.argv.slice(2),
+  env = process.env,
+): Started<S> {
   try {
     const reading = readSettings(program, argv, env);
     if (reading.help) {
@@ -29,7 +33,19 @@ export function startProgram<S extends Settings>(program: Program<S>, argv = pro
 }
 
 /** System errors that come from the machine or the operator's files, not from a bug. */
-const OPERATIONAL = new Set(['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EROFS', 'ENOSPC', 'EEXIST', 'EMFILE', 'EADDRINUSE', 'EADDRNOTAVAIL']);
+const OPERATIONAL = new Set([
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'EROFS',
+  'ENOSPC',
+  'EEXIST',
+  'EMFILE',
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+]);
 
 /**
  * Ends the process after an error of `program`: a setting (exit 2), a rejected snapshot

@@ -10,17 +10,39 @@ export const DEMO_END = { year: 2026, month: 10, day: 30 } as const;
 
 // Lunar New Year's day (Gregorian); the CN markets close from its eve for a week.
 const LUNAR_NEW_YEAR: Readonly<Record<number, [number, number]>> = {
-  2010: [2, 14], 2011: [2, 3], 2012: [1, 23], 2013: [2, 10], 2014: [1, 31], 2015: [2, 19],
-  2016: [2, 8], 2017: [1, 28], 2018: [2, 16], 2019: [2, 5], 2020: [1, 25], 2021: [2, 12],
-  2022: [2, 1], 2023: [1, 22], 2024: [2, 10], 2025: [1, 29], 2026: [2, 17],
+  2010: [2, 14],
+  2011: [2, 3],
+  2012: [1, 23],
+  2013: [2, 10],
+  2014: [1, 31],
+  2015: [2, 19],
+  2016: [2, 8],
+  2017: [1, 28],
+  2018: [2, 16],
+  2019: [2, 5],
+  2020: [1, 25],
+  2021: [2, 12],
+  2022: [2, 1],
+  2023: [1, 22],
+  2024: [2, 10],
+  2025: [1, 29],
+  2026: [2, 17],
 };
 
 /** Easter Sunday (anonymous Gregorian algorithm) as a day number. */
 function easter(year: number): number {
-  const a = year % 19, b = Math.floor(year / 100), c = year % 100;
-  const d = Math.floor(b / 4), e = b % 4, f = Math.floor((b + 8) / 25), g = Math.floor((b - f + 1) / 3);
-  const h = (19 * a + b - d - g + 15) % 30, i = Math.floor(c / 4), k = c % 4;
-  const l = (32 + 2 * e + 2 * i - h - k) % 7, m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const a = year % 19,
+    b = Math.floor(year / 100),
+    c = year % 100;
+  const d = Math.floor(b / 4),
+    e = b % 4,
+    f = Math.floor((b + 8) / 25),
+    g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30,
+    i = Math.floor(c / 4),
+    k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7,
+    m = Math.floor((a + 11 * h + 22 * l) / 451);
   const month = Math.floor((h + l - 7 * m + 114) / 31);
   return daysFromCivil(year, month, ((h + l - 7 * m + 114) % 31) + 1);
 }
@@ -46,11 +68,28 @@ function holidays(family: CalendarFamily, year: number): number[] {
       return [on(1, 1), ...(lunar ? span(lny - 1, 7) : []), ...span(on(10, 1), 7)];
     case 'hk': {
       const e = easter(year);
-      return [on(1, 1), ...(lunar ? span(lny, 3) : []), e - 2, e + 1, on(5, 1), on(7, 1), on(10, 1), on(12, 25), on(12, 26)];
+      return [
+        on(1, 1),
+        ...(lunar ? span(lny, 3) : []),
+        e - 2,
+        e + 1,
+        on(5, 1),
+        on(7, 1),
+        on(10, 1),
+        on(12, 25),
+        on(12, 26),
+      ];
     }
     case 'us':
-      return [on(1, 1), easter(year) - 2, nthWeekday(year, 5, 1, -1), on(7, 4), nthWeekday(year, 9, 1, 1),
-        nthWeekday(year, 11, 4, 4), on(12, 25)];
+      return [
+        on(1, 1),
+        easter(year) - 2,
+        nthWeekday(year, 5, 1, -1),
+        on(7, 4),
+        nthWeekday(year, 9, 1, 1),
+        nthWeekday(year, 11, 4, 4),
+        on(12, 25),
+      ];
     case 'crypto':
       return [];
   }

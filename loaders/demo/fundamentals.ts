@@ -32,7 +32,8 @@ function quarterEnds(firstDay: number, lastDay: number): number[] {
 
 /** Index of the last trading day on or before `day`. */
 function dayIndexAtOrBefore(days: Int32Array, day: number): number {
-  let lo = 0, hi = days.length; // first index with days[i] > day
+  let lo = 0,
+    hi = days.length; // first index with days[i] > day
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (days[mid] <= day) lo = mid + 1;
@@ -51,7 +52,14 @@ function levels(market: Market, rng: Rng) {
     shares: market === 'indices' ? NaN : market === 'crypto' ? rng.logRange(1e7, 1e11) : rng.logRange(5e7, 2e10),
     floatShare: rng.range(0.3, 1),
     capsEmpty: market !== 'indices' && rng.chance(0.1), // the loader must derive them from close x shares
-    pe: market === 'crypto' || market === 'etfs' ? NaN : loss ? -rng.range(5, 200) : market === 'indices' ? rng.range(8, 40) : rng.logRange(5, 80),
+    pe:
+      market === 'crypto' || market === 'etfs'
+        ? NaN
+        : loss
+          ? -rng.range(5, 200)
+          : market === 'indices'
+            ? rng.range(8, 40)
+            : rng.logRange(5, 80),
     pb: market === 'crypto' ? NaN : market === 'indices' ? rng.range(1, 4) : rng.logRange(0.5, 10),
     yieldPct: market === 'crypto' ? NaN : rng.chance(0.3) ? 0 : rng.range(0.2, 6),
     turnover: rng.logRange(0.1, market === 'crypto' ? 30 : 15),
@@ -63,7 +71,13 @@ function levels(market: Market, rng: Rng) {
  * The fundamentals.csv rows (without header) of one symbol, one line per quarter end since its
  * first day: a point-in-time (as_of) screen on pe_ratio has a figure to read in any year.
  */
-export function symbolFundamentals(market: Market, columns: readonly string[], plan: SymbolPlan, trace: PriceTrace, rng: Rng): string {
+export function symbolFundamentals(
+  market: Market,
+  columns: readonly string[],
+  plan: SymbolPlan,
+  trace: PriceTrace,
+  rng: Rng,
+): string {
   const { days, first } = plan;
   const base = levels(market, rng);
   const dates = quarterEnds(days[first], days[days.length - 1]);
@@ -81,23 +95,40 @@ export function symbolFundamentals(market: Market, columns: readonly string[], p
     const inner = Math.round(volume * rng.range(0.35, 0.65));
     const value = (col: string): string => {
       switch (col) {
-        case 'avg_price': return (close * rng.range(0.985, 1.015)).toFixed(trace.decimals);
-        case 'inner_volume': return String(inner);
-        case 'outer_volume': return String(volume - inner);
-        case 'turnover_rate': return (base.turnover * rng.range(0.5, 1.5)).toFixed(2);
-        case 'pe_ratio': return money(pe);
-        case 'pe_fwd': return money(pe * (pe > 0 ? rng.range(0.75, 1) : rng.range(0.5, 1.5)));
-        case 'pe_lyr': return money(pe * rng.range(0.85, 1.3));
-        case 'pb_ratio': return money(base.pb * rng.range(0.9, 1.1));
-        case 'dividend_ratio_ttm': return money(base.yieldPct);
-        case 'dividend_ttm': return (close * base.yieldPct / 100).toFixed(3);
-        case 'wb_ratio': return money(base.wb);
-        case 'eps_ttm': return money(close / pe);
-        case 'total_market_cap': return base.capsEmpty ? 'NaN' : money(close * base.shares / 1e8);
-        case 'circulating_market_cap': return base.capsEmpty ? 'NaN' : money(close * base.shares * base.floatShare / 1e8);
-        case 'total_shares': return String(Math.round(base.shares));
-        case 'float_shares': return String(Math.round(base.shares * base.floatShare));
-        default: return 'NaN';
+        case 'avg_price':
+          return (close * rng.range(0.985, 1.015)).toFixed(trace.decimals);
+        case 'inner_volume':
+          return String(inner);
+        case 'outer_volume':
+          return String(volume - inner);
+        case 'turnover_rate':
+          return (base.turnover * rng.range(0.5, 1.5)).toFixed(2);
+        case 'pe_ratio':
+          return money(pe);
+        case 'pe_fwd':
+          return money(pe * (pe > 0 ? rng.range(0.75, 1) : rng.range(0.5, 1.5)));
+        case 'pe_lyr':
+          return money(pe * rng.range(0.85, 1.3));
+        case 'pb_ratio':
+          return money(base.pb * rng.range(0.9, 1.1));
+        case 'dividend_ratio_ttm':
+          return money(base.yieldPct);
+        case 'dividend_ttm':
+          return ((close * base.yieldPct) / 100).toFixed(3);
+        case 'wb_ratio':
+          return money(base.wb);
+        case 'eps_ttm':
+          return money(close / pe);
+        case 'total_market_cap':
+          return base.capsEmpty ? 'NaN' : money((close * base.shares) / 1e8);
+        case 'circulating_market_cap':
+          return base.capsEmpty ? 'NaN' : money((close * base.shares * base.floatShare) / 1e8);
+        case 'total_shares':
+          return String(Math.round(base.shares));
+        case 'float_shares':
+          return String(Math.round(base.shares * base.floatShare));
+        default:
+          return 'NaN';
       }
     };
     let line = `${plan.info.symbol},${formatDate(date)}`;

@@ -62,7 +62,9 @@ function runWorker(job: WorkerJob, progress: Progress | undefined): { done: Prom
       else bytes = msg.bytes;
     });
     worker.on('error', fail);
-    worker.on('exit', (code) => (bytes >= 0 ? ok(bytes) : fail(new Error(`demo generator worker exited with code ${code}`))));
+    worker.on('exit', (code) =>
+      bytes >= 0 ? ok(bytes) : fail(new Error(`demo generator worker exited with code ${code}`)),
+    );
   });
   return { done, worker };
 }
@@ -103,17 +105,23 @@ export async function generateDemoSnapshot(outDir: string, opts: DemoOptions = {
   removeStaleSiblings(target);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
-  const runs = balance(rowsByMarket, Math.max(1, Math.min(availableParallelism(), MARKETS.length)))
-    .map((markets) => runWorker({ ...options, dir: tmp, markets }, progress));
+  const runs = balance(rowsByMarket, Math.max(1, Math.min(availableParallelism(), MARKETS.length))).map((markets) =>
+    runWorker({ ...options, dir: tmp, markets }, progress),
+  );
   try {
     const end = daysFromCivil(DEMO_END.year, DEMO_END.month, DEMO_END.day);
     const macro = macroCsv(options.seed, historyStart(options.years), end);
-    const manifest = `${JSON.stringify({
-      id: `demo-${formatDate(end)}`,
-      created: `${formatDate(end)}T00:00:00Z`, // the data's last day, not the clock: reruns stay byte-identical
-      note: `SYNTHETIC demo data (seed ${options.seed}, symbol scale ${options.symbolScale}, history ${options.years} y): ` +
-        'invented symbols, names, prices, fundamentals and macro figures; not real market data.',
-    }, null, 2)}\n`;
+    const manifest = `${JSON.stringify(
+      {
+        id: `demo-${formatDate(end)}`,
+        created: `${formatDate(end)}T00:00:00Z`, // the data's last day, not the clock: reruns stay byte-identical
+        note:
+          `SYNTHETIC demo data (seed ${options.seed}, symbol scale ${options.symbolScale}, history ${options.years} y): ` +
+          'invented symbols, names, prices, fundamentals and macro figures; not real market data.',
+      },
+      null,
+      2,
+    )}\n`;
     writeFileSync(join(tmp, 'macro.csv'), macro);
     writeFileSync(join(tmp, 'manifest.json'), manifest);
     const workerBytes = await Promise.all(runs.map((r) => r.done));

@@ -33,22 +33,32 @@ function ascii(s: string, to: Uint8Array): number {
  * Writes one symbol's rows (sorted by date) and fills `trace`. `dateBytes` holds "YYYY-MM-DD,"
  * (11 bytes) per day index of `plan.days`. Returns the rows written (always `plan.rows`).
  */
-export function writeSymbolKlines(sink: ByteSink, plan: SymbolPlan, profile: MarketProfile, rng: Rng,
-  dateBytes: Uint8Array, trace: PriceTrace): number {
+export function writeSymbolKlines(
+  sink: ByteSink,
+  plan: SymbolPlan,
+  profile: MarketProfile,
+  rng: Rng,
+  dateBytes: Uint8Array,
+  trace: PriceTrace,
+): number {
   const { days, first, gaps, info } = plan;
   const n = days.length;
   const sigma = rng.range(profile.sigma[0], profile.sigma[1]);
   const drift = rng.normal() * 0.0001; // about ±25 % a decade at one sigma
-  const p0 = info.refPrice !== undefined ? info.refPrice * rng.range(0.7, 1.3) : rng.logRange(profile.price[0], profile.price[1]);
+  const p0 =
+    info.refPrice !== undefined
+      ? info.refPrice * rng.range(0.7, 1.3)
+      : rng.logRange(profile.price[0], profile.price[1]);
   // Prices have 2 decimals; crypto keeps about five significant digits, up to 10 decimals for tiny prices.
   const decimals = info.quoteUsd === undefined ? 2 : Math.min(10, Math.max(2, Math.ceil(4 - Math.log10(p0))));
   const scale = 10 ** decimals;
   const lot = rng.pick(profile.lots);
-  const baseVolume = info.quoteUsd !== undefined
-    ? rng.logRange(profile.volume[0], profile.volume[1]) / (p0 * info.quoteUsd)
-    : rng.logRange(profile.volume[0], profile.volume[1]);
+  const baseVolume =
+    info.quoteUsd !== undefined
+      ? rng.logRange(profile.volume[0], profile.volume[1]) / (p0 * info.quoteUsd)
+      : rng.logRange(profile.volume[0], profile.volume[1]);
   // Cents of amount per (tick x lot); an index's "price" is points, so its turnover uses ~12 per share.
-  const cashPerTickLot = (lot * 100 / scale) * (info.marketType === 'index' ? 12 / p0 : 1);
+  const cashPerTickLot = ((lot * 100) / scale) * (info.marketType === 'index' ? 12 / p0 : 1);
   const limit = profile.dailyLimit;
   const actions = scheduleActions(profile, rng, days[first], days[n - 1]);
   trace.decimals = decimals;
@@ -62,7 +72,10 @@ export function writeSymbolKlines(sink: ByteSink, plan: SymbolPlan, profile: Mar
   let logPrice = Math.log(p0 * scale); // log of the hfq price in ticks: continuous across actions
   let trend = logPrice;
   let prevClose = Math.max(1, Math.round(p0 * scale));
-  let ev = 0, g = 0, rows = 0, resumed = true;
+  let ev = 0,
+    g = 0,
+    rows = 0,
+    resumed = true;
   trace.close.fill(NaN, 0, first);
   trace.volume.fill(0, 0, first);
 
@@ -92,7 +105,9 @@ export function writeSymbolKlines(sink: ByteSink, plan: SymbolPlan, profile: Mar
     const high = top + Math.round(top * sigma * 0.7 * rng.next());
     const low = Math.max(1, bottom - Math.round(bottom * sigma * 0.7 * rng.next()));
     const burst = i === first ? 4 : resumed ? 2 : 1; // listing and resumption days trade heavily
-    const volume = Math.round(baseVolume * burst * Math.exp(0.7 * (rng.next() + rng.next() + rng.next() - 1.5)) * (1 + 8 * Math.abs(r)));
+    const volume = Math.round(
+      baseVolume * burst * Math.exp(0.7 * (rng.next() + rng.next() + rng.next() - 1.5)) * (1 + 8 * Math.abs(r)),
+    );
     prevClose = close;
 
     while (g < gaps.length && i >= gaps[g + 1]) g += 2;
@@ -110,12 +125,18 @@ export function writeSymbolKlines(sink: ByteSink, plan: SymbolPlan, profile: Mar
     sink.ensure(prefix.length + 11 + 4 * 24 + 48 + adjLen);
     sink.raw(prefix, 0, prefix.length);
     sink.raw(dateBytes, i * 11, 11);
-    sink.fixed(open, decimals); sink.byte(44);
-    sink.fixed(high, decimals); sink.byte(44);
-    sink.fixed(low, decimals); sink.byte(44);
-    sink.fixed(close, decimals); sink.byte(44);
-    sink.uint(volume); sink.byte(44);
-    sink.fixed(amount, 2); sink.byte(44);
+    sink.fixed(open, decimals);
+    sink.byte(44);
+    sink.fixed(high, decimals);
+    sink.byte(44);
+    sink.fixed(low, decimals);
+    sink.byte(44);
+    sink.fixed(close, decimals);
+    sink.byte(44);
+    sink.uint(volume);
+    sink.byte(44);
+    sink.fixed(amount, 2);
+    sink.byte(44);
     sink.raw(adjBytes, 0, adjLen);
     sink.byte(10);
     rows++;

@@ -8,9 +8,34 @@ import { Rng, STREAM, streamSeed } from './prng.js';
 export const MACRO_HEADER = 'indicator,date,key,value\n';
 
 // Yearly levels the monthly AR(1) series revert to: an invented but plausible path.
-const CPI_MEAN: Readonly<Record<number, number>> = { 2016: 2.0, 2017: 1.6, 2018: 2.1, 2019: 2.8, 2020: 2.4, 2021: 0.9, 2022: 2.0, 2023: 0.3, 2024: 0.3, 2025: 0.1, 2026: 0.5 };
-const PPI_MEAN: Readonly<Record<number, number>> = { 2016: -1.2, 2017: 6.0, 2018: 3.4, 2019: -0.4, 2020: -1.8, 2021: 7.8, 2022: 4.0, 2023: -3.0, 2024: -2.2, 2025: -2.6, 2026: -1.2 };
-const mean = (table: Readonly<Record<number, number>>, year: number, fallback: number): number => table[year] ?? fallback;
+const CPI_MEAN: Readonly<Record<number, number>> = {
+  2016: 2.0,
+  2017: 1.6,
+  2018: 2.1,
+  2019: 2.8,
+  2020: 2.4,
+  2021: 0.9,
+  2022: 2.0,
+  2023: 0.3,
+  2024: 0.3,
+  2025: 0.1,
+  2026: 0.5,
+};
+const PPI_MEAN: Readonly<Record<number, number>> = {
+  2016: -1.2,
+  2017: 6.0,
+  2018: 3.4,
+  2019: -0.4,
+  2020: -1.8,
+  2021: 7.8,
+  2022: 4.0,
+  2023: -3.0,
+  2024: -2.2,
+  2025: -2.6,
+  2026: -1.2,
+};
+const mean = (table: Readonly<Record<number, number>>, year: number, fallback: number): number =>
+  table[year] ?? fallback;
 
 /** Month ends (day numbers) from the month holding `start` up to `end`, every `step` months on calendar quarters when step is 3. */
 function periodEnds(start: number, end: number, step: number): number[] {
@@ -48,11 +73,18 @@ export function macroCsv(seed: number, start: number, end: number): string {
     const q = m / 3 - 1;
     const shock = y === 2020 ? [-12, -4, -2, -0.5][q] : y === 2021 ? [12, 6, 3, 2][q] : 0;
     const yoy = 6.9 - 0.22 * (y - 2016) + shock + rng.normal() * 0.3;
-    emit('gdp', date, [one(annual(y) * share[q] * (1 + rng.normal() * 0.005)), one(yoy), one(3.5 + rng.normal() * 0.5 + shock * 0.2),
-      one(yoy + shock * 0.3 + rng.normal() * 0.8), one(yoy + 0.6 + rng.normal() * 0.4)]);
+    emit('gdp', date, [
+      one(annual(y) * share[q] * (1 + rng.normal() * 0.005)),
+      one(yoy),
+      one(3.5 + rng.normal() * 0.5 + shock * 0.2),
+      one(yoy + shock * 0.3 + rng.normal() * 0.8),
+      one(yoy + 0.6 + rng.normal() * 0.4),
+    ]);
   }
 
-  let cpi = 2, ppi = -1, core = 1.2;
+  let cpi = 2,
+    ppi = -1,
+    core = 1.2;
   for (const date of periodEnds(start, end, 1)) {
     const [y, m] = civilFromDays(date);
     cpi = mean(CPI_MEAN, y, 1) + 0.8 * (cpi - mean(CPI_MEAN, y, 1)) + rng.normal() * 0.35;
@@ -62,7 +94,8 @@ export function macroCsv(seed: number, start: number, end: number): string {
     emit('cpi_ppi', date, [one(cpi), one(mom), one(ppi), one(core)]);
   }
 
-  let mfg = 50, services = 54;
+  let mfg = 50,
+    services = 54;
   for (const date of periodEnds(start, end, 1)) {
     const [y, m] = civilFromDays(date);
     mfg = 50 + 0.6 * (mfg - 50) + rng.normal() * 0.6;

@@ -23,11 +23,18 @@ function dateBytes(days: Int32Array): Uint8Array {
 }
 
 /** Writes `<dir>/<market>/…` for one planned market; `onRows` hears row counts as they are written. */
-export function writeMarket(dir: string, plan: MarketPlan, seed: number, onRows: (rows: number) => void): { rows: number; bytes: number } {
+export function writeMarket(
+  dir: string,
+  plan: MarketPlan,
+  seed: number,
+  onRows: (rows: number) => void,
+): { rows: number; bytes: number } {
   const folder = join(dir, plan.market);
   mkdirSync(folder, { recursive: true });
-  const symbolsCsv = ['symbol,name,market_name,market_type\n',
-    ...plan.symbols.map(({ info }) => `${info.symbol},${info.name},${info.marketName},${info.marketType}\n`)].join('');
+  const symbolsCsv = [
+    'symbol,name,market_name,market_type\n',
+    ...plan.symbols.map(({ info }) => `${info.symbol},${info.name},${info.marketName},${info.marketType}\n`),
+  ].join('');
   writeFileSync(join(folder, 'symbols.csv'), symbolsCsv);
 
   const columns = fundamentalColumns(plan.market);
@@ -38,9 +45,15 @@ export function writeMarket(dir: string, plan: MarketPlan, seed: number, onRows:
 
   const longest = Math.max(...plan.symbols.map((s) => s.days.length));
   // One trace reused by every symbol: no per-symbol arrays on the hot path.
-  const trace: PriceTrace = { decimals: 2, lot: 1, close: new Float64Array(longest), volume: new Float64Array(longest) };
+  const trace: PriceTrace = {
+    decimals: 2,
+    lot: 1,
+    close: new Float64Array(longest),
+    volume: new Float64Array(longest),
+  };
   const dateCache = new Map<Int32Array, Uint8Array>();
-  let rows = 0, pending = 0;
+  let rows = 0,
+    pending = 0;
   for (const symbol of plan.symbols) {
     let dates = dateCache.get(symbol.days);
     if (!dates) dateCache.set(symbol.days, (dates = dateBytes(symbol.days)));

@@ -37,19 +37,96 @@ const NONE: readonly number[] = [];
 
 /** The six market profiles. */
 export const PROFILES: Readonly<Record<Market, MarketProfile>> = {
-  ashare: { count: 3000, lateListing: 0.06, shortHistories: true, suspensions: 0.12, sigma: [0.015, 0.035], price: [3, 80],
-    volume: [2e4, 2e6], lots: [100], dailyLimit: 0.095, dividends: 0.7, payMonths: [6], splits: 0.12, splitRatios: [1.3, 1.5, 2] },
-  hkstock: { count: 1000, lateListing: 0.05, shortHistories: true, suspensions: 0.08, sigma: [0.012, 0.04], price: [0.5, 400],
-    volume: [1e3, 2e5], lots: [100, 200, 400, 500, 1000, 2000], dailyLimit: 0, dividends: 0.6, payMonths: [5, 9], splits: 0.05,
-    splitRatios: [2, 5, 10] },
-  usstock: { count: 2000, lateListing: 0.06, shortHistories: true, suspensions: 0.03, sigma: [0.012, 0.04], price: [5, 500],
-    volume: [5e3, 5e5], lots: [100], dailyLimit: 0, dividends: 0.5, payMonths: [2, 5, 8, 11], splits: 0.08, splitRatios: [2, 3, 4] },
-  crypto: { count: 100, lateListing: 0.15, shortHistories: false, suspensions: 0, sigma: [0.03, 0.06], price: [0.1, 100],
-    volume: [1e6, 1e9], lots: [1], dailyLimit: 0, dividends: 0, payMonths: NONE, splits: 0, splitRatios: NONE },
-  indices: { count: 15, lateListing: 0, shortHistories: false, suspensions: 0, sigma: [0.009, 0.015], price: [1000, 10000],
-    volume: [5e7, 4e8], lots: [100], dailyLimit: 0, dividends: 0, payMonths: NONE, splits: 0, splitRatios: NONE },
-  etfs: { count: 11, lateListing: 0.2, shortHistories: false, suspensions: 0, sigma: [0.008, 0.02], price: [2, 6],
-    volume: [1e5, 5e6], lots: [100], dailyLimit: 0.095, dividends: 0.3, payMonths: [1], splits: 0, splitRatios: NONE },
+  ashare: {
+    count: 3000,
+    lateListing: 0.06,
+    shortHistories: true,
+    suspensions: 0.12,
+    sigma: [0.015, 0.035],
+    price: [3, 80],
+    volume: [2e4, 2e6],
+    lots: [100],
+    dailyLimit: 0.095,
+    dividends: 0.7,
+    payMonths: [6],
+    splits: 0.12,
+    splitRatios: [1.3, 1.5, 2],
+  },
+  hkstock: {
+    count: 1000,
+    lateListing: 0.05,
+    shortHistories: true,
+    suspensions: 0.08,
+    sigma: [0.012, 0.04],
+    price: [0.5, 400],
+    volume: [1e3, 2e5],
+    lots: [100, 200, 400, 500, 1000, 2000],
+    dailyLimit: 0,
+    dividends: 0.6,
+    payMonths: [5, 9],
+    splits: 0.05,
+    splitRatios: [2, 5, 10],
+  },
+  usstock: {
+    count: 2000,
+    lateListing: 0.06,
+    shortHistories: true,
+    suspensions: 0.03,
+    sigma: [0.012, 0.04],
+    price: [5, 500],
+    volume: [5e3, 5e5],
+    lots: [100],
+    dailyLimit: 0,
+    dividends: 0.5,
+    payMonths: [2, 5, 8, 11],
+    splits: 0.08,
+    splitRatios: [2, 3, 4],
+  },
+  crypto: {
+    count: 100,
+    lateListing: 0.15,
+    shortHistories: false,
+    suspensions: 0,
+    sigma: [0.03, 0.06],
+    price: [0.1, 100],
+    volume: [1e6, 1e9],
+    lots: [1],
+    dailyLimit: 0,
+    dividends: 0,
+    payMonths: NONE,
+    splits: 0,
+    splitRatios: NONE,
+  },
+  indices: {
+    count: 15,
+    lateListing: 0,
+    shortHistories: false,
+    suspensions: 0,
+    sigma: [0.009, 0.015],
+    price: [1000, 10000],
+    volume: [5e7, 4e8],
+    lots: [100],
+    dailyLimit: 0,
+    dividends: 0,
+    payMonths: NONE,
+    splits: 0,
+    splitRatios: NONE,
+  },
+  etfs: {
+    count: 11,
+    lateListing: 0.2,
+    shortHistories: false,
+    suspensions: 0,
+    sigma: [0.008, 0.02],
+    price: [2, 6],
+    volume: [1e5, 5e6],
+    lots: [100],
+    dailyLimit: 0.095,
+    dividends: 0.3,
+    payMonths: [1],
+    splits: 0,
+    splitRatios: NONE,
+  },
 };
 
 /** One symbol of the demo: identity, first trading day and suspensions. */
@@ -103,7 +180,8 @@ function suspensions(profile: MarketProfile, first: number, n: number, rng: Rng)
   const flat: number[] = [];
   for (const [from, to] of spans) {
     const last = flat.length - 1;
-    if (last > 0 && from <= flat[last]) flat[last] = Math.max(flat[last], to); // overlapping: merge
+    if (last > 0 && from <= flat[last])
+      flat[last] = Math.max(flat[last], to); // overlapping: merge
     else flat.push(from, to);
   }
   return flat;
@@ -116,16 +194,18 @@ export function planMarket(market: Market, opts: PlanOptions): MarketPlan {
   const start = historyStart(opts.years);
   const calendars = new Map<CalendarFamily, Int32Array>();
   const count = Math.min(profile.count, Math.max(1, Math.round(profile.count * opts.symbolScale)));
-  const symbols = universe(market, profile.count, opts.seed).slice(0, count).map((info, index): SymbolPlan => {
-    let days = calendars.get(info.family);
-    if (!days) calendars.set(info.family, (days = tradingDays(info.family, start)));
-    const rng = new Rng(streamSeed(opts.seed, marketIndex, index, STREAM.plan));
-    const first = listing(profile, index, days.length, rng);
-    const gaps = suspensions(profile, first, days.length, rng);
-    let rows = days.length - first;
-    for (let g = 0; g < gaps.length; g += 2) rows -= gaps[g + 1] - gaps[g];
-    return { index, info, days, first, gaps, rows };
-  });
+  const symbols = universe(market, profile.count, opts.seed)
+    .slice(0, count)
+    .map((info, index): SymbolPlan => {
+      let days = calendars.get(info.family);
+      if (!days) calendars.set(info.family, (days = tradingDays(info.family, start)));
+      const rng = new Rng(streamSeed(opts.seed, marketIndex, index, STREAM.plan));
+      const first = listing(profile, index, days.length, rng);
+      const gaps = suspensions(profile, first, days.length, rng);
+      let rows = days.length - first;
+      for (let g = 0; g < gaps.length; g += 2) rows -= gaps[g + 1] - gaps[g];
+      return { index, info, days, first, gaps, rows };
+    });
   symbols.sort((a, b) => (a.info.symbol < b.info.symbol ? -1 : a.info.symbol > b.info.symbol ? 1 : 0));
   return { market, marketIndex, profile, symbols, rows: symbols.reduce((s, p) => s + p.rows, 0) };
 }

@@ -20,6 +20,8 @@ if (!port) throw new Error('loaders/demo/worker.js must run in a worker thread')
 let bytes = 0;
 for (const market of job.markets) {
   // The plan is recomputed here rather than sent: it is cheap and deterministic, and keeps messages tiny.
-  bytes += writeMarket(job.dir, planMarket(market, job), job.seed, (rows) => port.postMessage({ rows } satisfies WorkerMessage)).bytes;
+  bytes += writeMarket(job.dir, planMarket(market, job), job.seed, (rows) =>
+    port.postMessage({ rows } satisfies WorkerMessage),
+  ).bytes;
 }
 port.postMessage({ done: true, bytes } satisfies WorkerMessage);

@@ -43,16 +43,30 @@ export interface PrepareResult {
  */
 export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): Promise<StoreResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./store-task.js', import.meta.url)), [JSON.stringify(job)], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./store-task.js', import.meta.url)), [JSON.stringify(job)], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let settled = false;
     child.on('message', (m: StoreMessage) => {
       if ('progress' in m) return void (settled || onProgress(m));
       settled = true;
       if (m.ok) resolve(m.store);
-      else reject(m.rejected !== null ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason) : new Error(m.message));
+      else
+        reject(
+          m.rejected !== null
+            ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason)
+            : new Error(m.message),
+        );
     });
     child.once('error', (error) => settled || ((settled = true), reject(error)));
-    child.once('exit', (code, signal) => settled || ((settled = true), reject(new Error(`snapshot store process ended (${signal ?? `exit code ${code}`}) before answering`))));
+    child.once(
+      'exit',
+      (code, signal) =>
+        settled ||
+        ((settled = true),
+        reject(new Error(`snapshot store process ended (${signal ?? `exit code ${code}`}) before answering`))),
+    );
   });
 }
 
@@ -88,10 +102,17 @@ export class Editions {
    * Stores `folder` (null: none to read) and opens the current edition in this thread, unless it
    * is the one served already (then `next` is null).
    */
-  async prepare(folder: string | null, onProgress?: (p: StoreProgress | { progress: 'open' }) => void): Promise<PrepareResult> {
+  async prepare(
+    folder: string | null,
+    onProgress?: (p: StoreProgress | { progress: 'open' }) => void,
+  ): Promise<PrepareResult> {
     const { stateDir } = this.options;
     // A folder known by its fingerprint (unchanged, or switched back) needs no worker; any other is read on one.
-    const store = folder === null ? null : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ?? (await storeInChild({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
+    const store =
+      folder === null
+        ? null
+        : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ??
+          (await storeInChild({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
     onProgress?.({ progress: 'open' });
     const current = await readCurrent(stateDir);
     if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);
@@ -124,7 +145,9 @@ export class Editions {
       await edition.close();
       await this.prune();
     } catch (error) {
-      this.options.log(`editions: releasing ${edition.meta.version} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(
+        `editions: releasing ${edition.meta.version} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -134,7 +157,12 @@ export class Editions {
 
   /** Deletes stored editions beyond KEEP_EDITIONS that nothing here reads. */
   private async prune(): Promise<void> {
-    const deleted = await pruneEditions(this.options.stateDir, this.options.keep, [...this.opened].map((e) => e.meta.version));
-    if (deleted.length > 0) this.options.log(`editions: deleted ${deleted.join(', ')} (KEEP_EDITIONS=${this.options.keep})`);
+    const deleted = await pruneEditions(
+      this.options.stateDir,
+      this.options.keep,
+      [...this.opened].map((e) => e.meta.version),
+    );
+    if (deleted.length > 0)
+      this.options.log(`editions: deleted ${deleted.join(', ')} (KEEP_EDITIONS=${this.options.keep})`);
   }
 }

@@ -33,9 +33,14 @@ function hashFile(path: string): Promise<string> {
 export async function fileRecord(file: FileRef, known: FileRecord | undefined): Promise<FileRecord> {
   try {
     const info = await stat(file.path);
-    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs && known.ino === info.ino) return known;
+    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs && known.ino === info.ino)
+      return known;
     return { sha256: await hashFile(file.path), size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   } catch (error) {
-    throw new SnapshotError(file.display, 0, `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new SnapshotError(
+      file.display,
+      0,
+      `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }

@@ -20,7 +20,11 @@ export async function folderFingerprint(folder: string): Promise<string> {
     root = await realpath(folder);
     stray = await strayFolders(root);
   } catch (error) {
-    throw new SnapshotError(folder, 0, `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new SnapshotError(
+      folder,
+      0,
+      `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const hash = createHash('sha256');
   hash.update(root);

@@ -17,7 +17,8 @@ import type { PackIndex } from './market-pack.js';
  */
 export const snapshotsDir = (stateDir: string): string => join(stateDir, 'snapshots');
 export const editionDir = (stateDir: string, version: string): string => join(snapshotsDir(stateDir), version);
-export const editionFile = (stateDir: string, version: string): string => join(editionDir(stateDir, version), 'edition.json');
+export const editionFile = (stateDir: string, version: string): string =>
+  join(editionDir(stateDir, version), 'edition.json');
 export const partsDir = (stateDir: string): string => join(snapshotsDir(stateDir), 'parts');
 export const partDir = (stateDir: string, part: string): string => join(partsDir(stateDir), part);
 /** The LMDB file of a part (lmdb-js keeps `data.mdb-lock` beside it). */

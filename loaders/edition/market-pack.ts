@@ -39,7 +39,11 @@ function arraysOf(m: MarketArrays): [string, Typed][] {
     ['s.date', m.snapshots.date],
   ];
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
-    out.push([`s.${name}`, m.snapshots.values[name]], [`s.asc.${name}`, m.snapshots.ascending[name]], [`s.desc.${name}`, m.snapshots.descending[name]]);
+    out.push(
+      [`s.${name}`, m.snapshots.values[name]],
+      [`s.asc.${name}`, m.snapshots.ascending[name]],
+      [`s.desc.${name}`, m.snapshots.descending[name]],
+    );
   }
   return out;
 }
@@ -63,19 +67,33 @@ export function packMarket(m: MarketArrays): { bytes: Buffer; index: PackIndex }
  * Their lifetime is the buffer's: a view of the map must not be read once its environment is
  * closed (a closed map is a crash, not an exception).
  */
-export function unpackMarket(buffer: ArrayBufferLike, base: number, index: PackIndex, fundamentalColumns: readonly string[], snapshotSize: number): MarketArrays {
+export function unpackMarket(
+  buffer: ArrayBufferLike,
+  base: number,
+  index: PackIndex,
+  fundamentalColumns: readonly string[],
+  snapshotSize: number,
+): MarketArrays {
   const view = (name: string): Typed => {
     const entry = index[name];
     if (entry === undefined) throw new Error(`stored market is damaged: no array ${name}`);
     const [offset, length, kind] = entry;
     const at = base + offset;
-    return kind === 'f64' ? new Float64Array(buffer, at, length) : kind === 'u32' ? new Uint32Array(buffer, at, length) : new Int32Array(buffer, at, length);
+    return kind === 'f64'
+      ? new Float64Array(buffer, at, length)
+      : kind === 'u32'
+        ? new Uint32Array(buffer, at, length)
+        : new Int32Array(buffer, at, length);
   };
   const klines = { offsets: view('k.offsets'), date: view('k.date') } as KlineColumns;
   for (const name of KLINE_VALUE_COLUMNS) klines[name] = view(`k.${name}`) as Float64Array;
   const columns: Record<string, Float64Array> = {};
   for (const name of fundamentalColumns) columns[name] = view(`f.${name}`) as Float64Array;
-  const fundamentals: FundamentalColumns = { offsets: view('f.offsets') as Int32Array, date: view('f.date') as Int32Array, columns };
+  const fundamentals: FundamentalColumns = {
+    offsets: view('f.offsets') as Int32Array,
+    date: view('f.date') as Int32Array,
+    columns,
+  };
   const values: Record<string, Float64Array> = {};
   const ascending: Record<string, Uint32Array> = {};
   const descending: Record<string, Uint32Array> = {};
@@ -84,6 +102,12 @@ export function unpackMarket(buffer: ArrayBufferLike, base: number, index: PackI
     ascending[name] = view(`s.asc.${name}`) as Uint32Array;
     descending[name] = view(`s.desc.${name}`) as Uint32Array;
   }
-  const snapshots: SnapshotTable = { size: snapshotSize, date: view('s.date') as Int32Array, values, ascending, descending };
+  const snapshots: SnapshotTable = {
+    size: snapshotSize,
+    date: view('s.date') as Int32Array,
+    values,
+    ascending,
+    descending,
+  };
   return { klines, fundamentals, snapshots };
 }

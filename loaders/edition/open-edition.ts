@@ -85,14 +85,21 @@ function openPart(dir: string): OpenPart {
   const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
   try {
     const meta = env.get('meta') as PartMeta | undefined;
-    if (meta === undefined || meta.format !== FORMAT) throw new Error(`${dir}: not a stored market of format ${FORMAT}`);
+    if (meta === undefined || meta.format !== FORMAT)
+      throw new Error(`${dir}: not a stored market of format ${FORMAT}`);
     const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);
     if (value === undefined) throw new Error(`${dir}: the market's columns are missing`);
     // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now.
     const mapped = (value.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
     const bytes = mapped ? value : Uint8Array.prototype.slice.call(value);
     const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
-    const market: MarketData = { market: meta.market, symbols: new SymbolIndex(meta.symbols, meta), ...arrays, firstDate: meta.firstDate, lastDate: meta.lastDate };
+    const market: MarketData = {
+      market: meta.market,
+      symbols: new SymbolIndex(meta.symbols, meta),
+      ...arrays,
+      firstDate: meta.firstDate,
+      lastDate: meta.lastDate,
+    };
     return { env, meta, market, mapped, bytes: value.length, uses: 1 };
   } catch (error) {
     void env.close();
@@ -102,7 +109,8 @@ function openPart(dir: string): OpenPart {
 
 function emptyMarket(market: Market): MarketData {
   const klines = { offsets: new Int32Array(1), date: new Int32Array(0) } as KlineColumns;
-  for (const name of ['open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'] as const) klines[name] = new Float64Array(0);
+  for (const name of ['open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'] as const)
+    klines[name] = new Float64Array(0);
   const fundamentals: FundamentalColumns = { offsets: new Int32Array(1), date: new Int32Array(0), columns: {} };
   return {
     market,
@@ -138,7 +146,14 @@ export function openEdition(stateDir: string, version: string): OpenEdition {
     throw error;
   }
   const ref: EditionRef = { stateDir, version };
-  const dataset: Dataset = { version: meta.version, manifest: meta.manifest, markets, macro: groupMacro(meta.macro), hasMacro: meta.macro.length > 0, origin: { key: `${stateDir}\n${version}`, ref } };
+  const dataset: Dataset = {
+    version: meta.version,
+    manifest: meta.manifest,
+    markets,
+    macro: groupMacro(meta.macro),
+    hasMacro: meta.macro.length > 0,
+    origin: { key: `${stateDir}\n${version}`, ref },
+  };
   let closed: Promise<void> | null = null;
   return {
     meta,

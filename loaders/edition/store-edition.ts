@@ -11,11 +11,25 @@ import { loadLimits } from '../snapshot/limits.js';
 import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
 import type { FileRef } from '../snapshot/read-csv.js';
 import { readManifest } from '../snapshot/read-manifest.js';
-import { contentHashOf, listSnapshotFiles, readMacroOf, readMarketsInWorkers, readMarket, type ReadOptions, type SnapshotFiles } from '../snapshot/read-snapshot.js';
+import {
+  contentHashOf,
+  listSnapshotFiles,
+  readMacroOf,
+  readMarketsInWorkers,
+  readMarket,
+  type ReadOptions,
+  type SnapshotFiles,
+} from '../snapshot/read-snapshot.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { fileRecord, type FileRecord } from './file-hashes.js';
 import { type EditionMarket, type EditionMeta, envFile, FORMAT, partDir, type PartMeta, partsDir } from './layout.js';
-import { readCurrent, readEditionMetaOrNull, storedByFingerprint, writeEdition, writePointer } from './stored-editions.js';
+import {
+  readCurrent,
+  readEditionMetaOrNull,
+  storedByFingerprint,
+  writeEdition,
+  writePointer,
+} from './stored-editions.js';
 import { partExists, writePart } from './write-part.js';
 
 export interface StoreResult {
@@ -41,7 +55,10 @@ export interface StoreOptions extends ReadOptions {
 
 /** A market's part is named by its files' content: equal files, the same part. */
 function partName(market: Market, lines: readonly string[]): string {
-  return `${market}-${createHash('sha256').update(`${FORMAT}\n${[...lines].sort().join('\n')}`).digest('hex').slice(0, 16)}`;
+  return `${market}-${createHash('sha256')
+    .update(`${FORMAT}\n${[...lines].sort().join('\n')}`)
+    .digest('hex')
+    .slice(0, 16)}`;
 }
 
 /** The rows of a stored part, from its meta. */
@@ -70,7 +87,15 @@ export async function storeEdition(folder: string, stateDir: string, options: St
   if (known !== null) return { ...known, seconds: seconds() };
   const current = await readCurrent(stateDir);
   const served = current === null ? null : readEditionMetaOrNull(stateDir, current.version);
-  const same = (meta: EditionMeta, unchanged: boolean, skippedRead: boolean): StoreResult => ({ version: meta.version, unchanged, skippedRead, rows: meta.rows, seconds: seconds(), parsed: [], reused: meta.markets.map((m) => m.market) });
+  const same = (meta: EditionMeta, unchanged: boolean, skippedRead: boolean): StoreResult => ({
+    version: meta.version,
+    unchanged,
+    skippedRead,
+    rows: meta.rows,
+    seconds: seconds(),
+    parsed: [],
+    reused: meta.markets.map((m) => m.market),
+  });
 
   const limits = loadLimits(options.limits);
   const files = await listSnapshotFiles(source, limits);
@@ -81,23 +106,41 @@ export async function storeEdition(folder: string, stateDir: string, options: St
   const records = early?.records ?? (await recordFiles(files, served?.source === source ? served.files : {}));
   const lineOf = (f: FileRef): string => `${f.display}\t${records[f.display].sha256}`;
   const every = Object.keys(records).map((display) => `${display}\t${records[display].sha256}`);
-  const manifest = files.manifest === null ? {} : await readChecked(files.manifest, records, (f) => readManifest(f).then((r) => ({ value: r.manifest, sha256: r.sha256 })));
+  const manifest =
+    files.manifest === null
+      ? {}
+      : await readChecked(files.manifest, records, (f) =>
+          readManifest(f).then((r) => ({ value: r.manifest, sha256: r.sha256 })),
+        );
   const contentHash = contentHashOf(every);
   const version = `${manifest.id ?? 'snapshot'}.${contentHash.slice(0, 12)}`;
   const stored = readEditionMetaOrNull(stateDir, version);
   if (stored !== null && stored.contentHash === contentHash) {
     // The same content from another folder (or touched): the edition now names this folder, so the
     // next switch to it is recognised by its fingerprint alone, and its files by their stat.
-    if (stored.fingerprint !== fingerprint || stored.source !== source) await writeEdition(stateDir, { ...stored, fingerprint, source, files: records });
+    if (stored.fingerprint !== fingerprint || stored.source !== source)
+      await writeEdition(stateDir, { ...stored, fingerprint, source, files: records });
     await writePointer(stateDir, { version, source, fingerprint });
     return { ...same(stored, true, false), seconds: seconds() };
   }
 
-  const plan = files.markets.map((m) => ({ market: m.market, klines: m.klines, part: partName(m.market, [m.klines, m.symbols, m.fundamentals].filter((f) => f !== null).map(lineOf)) }));
+  const plan = files.markets.map((m) => ({
+    market: m.market,
+    klines: m.klines,
+    part: partName(m.market, [m.klines, m.symbols, m.fundamentals].filter((f) => f !== null).map(lineOf)),
+  }));
   const toParse: typeof plan = [];
   for (const p of plan) if (early !== null || !(await partExists(partDir(stateDir, p.part)))) toParse.push(p);
   if (early === null) await options.onPlan?.(toParse.map((p) => p.klines));
-  const parsed = early?.parsed ?? (await parse(source, toParse.map((p) => p.market), limits, options, records));
+  const parsed =
+    early?.parsed ??
+    (await parse(
+      source,
+      toParse.map((p) => p.market),
+      limits,
+      options,
+      records,
+    ));
   const macroLines: string[] = [];
   const macro = await readMacroOf(files, macroLines);
   if (files.macro !== null && macroLines[0] !== lineOf(files.macro)) throw changedWhileRead(files.macro);
@@ -109,7 +152,11 @@ export async function storeEdition(folder: string, stateDir: string, options: St
     options.onStored?.(rowsOf.get(m.market)!);
   }
   parsed.length = 0; // the columns can go before the next step
-  const markets: EditionMarket[] = plan.map((p) => ({ market: p.market, part: p.part, rows: rowsOf.get(p.market) ?? partRows(stateDir, p.part) }));
+  const markets: EditionMarket[] = plan.map((p) => ({
+    market: p.market,
+    part: p.part,
+    rows: rowsOf.get(p.market) ?? partRows(stateDir, p.part),
+  }));
   const meta: EditionMeta = {
     format: FORMAT,
     version,
@@ -126,7 +173,15 @@ export async function storeEdition(folder: string, stateDir: string, options: St
   await writeEdition(stateDir, meta);
   await writePointer(stateDir, { version, source, fingerprint });
   const parsedMarkets = toParse.map((p) => p.market);
-  return { version, unchanged: false, skippedRead: false, rows: meta.rows, seconds: seconds(), parsed: parsedMarkets, reused: plan.map((p) => p.market).filter((m) => !parsedMarkets.includes(m)) };
+  return {
+    version,
+    unchanged: false,
+    skippedRead: false,
+    rows: meta.rows,
+    seconds: seconds(),
+    parsed: parsedMarkets,
+    reused: plan.map((p) => p.market).filter((m) => !parsedMarkets.includes(m)),
+  };
 }
 
 /**
@@ -134,8 +189,17 @@ export async function storeEdition(folder: string, stateDir: string, options: St
  * the parse computed and its stat taken before (a file changed since is hashed again at the next
  * reload, its stat no longer matching).
  */
-async function parseFirst(folder: string, files: SnapshotFiles, limits: ReturnType<typeof loadLimits>, options: StoreOptions): Promise<{ parsed: ParsedMarket[]; records: Record<string, FileRecord> }> {
-  const all = [files.manifest, files.macro, ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals])].filter((f): f is FileRef => f !== null);
+async function parseFirst(
+  folder: string,
+  files: SnapshotFiles,
+  limits: ReturnType<typeof loadLimits>,
+  options: StoreOptions,
+): Promise<{ parsed: ParsedMarket[]; records: Record<string, FileRecord> }> {
+  const all = [
+    files.manifest,
+    files.macro,
+    ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals]),
+  ].filter((f): f is FileRef => f !== null);
   const stats = new Map<string, Omit<FileRecord, 'sha256'>>();
   for (const f of all) {
     const info = await stat(f.path);
@@ -143,7 +207,14 @@ async function parseFirst(folder: string, files: SnapshotFiles, limits: ReturnTy
   }
   await options.onPlan?.(files.markets.map((m) => m.klines));
   const lines: string[] = [];
-  const parsed = await parse(folder, files.markets.map((m) => m.market), limits, options, null, lines);
+  const parsed = await parse(
+    folder,
+    files.markets.map((m) => m.market),
+    limits,
+    options,
+    null,
+    lines,
+  );
   const records: Record<string, FileRecord> = {};
   for (const line of lines) {
     const [display, sha256] = line.split('\t');
@@ -155,17 +226,33 @@ async function parseFirst(folder: string, files: SnapshotFiles, limits: ReturnTy
 }
 
 /** The record of every file of the folder, by its path in it. */
-async function recordFiles(files: SnapshotFiles, known: Record<string, FileRecord>): Promise<Record<string, FileRecord>> {
-  const all = [files.manifest, files.macro, ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals])].filter((f): f is FileRef => f !== null);
+async function recordFiles(
+  files: SnapshotFiles,
+  known: Record<string, FileRecord>,
+): Promise<Record<string, FileRecord>> {
+  const all = [
+    files.manifest,
+    files.macro,
+    ...files.markets.flatMap((m) => [m.klines, m.symbols, m.fundamentals]),
+  ].filter((f): f is FileRef => f !== null);
   const records: Record<string, FileRecord> = {};
   for (const f of all) records[f.display] = await fileRecord(f, known[f.display]);
   return records;
 }
 
-const changedWhileRead = (f: FileRef): SnapshotError => new SnapshotError(f.display, 0, 'the file changed while it was being read; load the folder again once it is complete');
+const changedWhileRead = (f: FileRef): SnapshotError =>
+  new SnapshotError(
+    f.display,
+    0,
+    'the file changed while it was being read; load the folder again once it is complete',
+  );
 
 /** `read`'s value, once its hash of the file equals the one recorded before (else the file changed in between). */
-async function readChecked<T>(f: FileRef, records: Record<string, FileRecord>, read: (f: FileRef) => Promise<{ value: T; sha256: string }>): Promise<T> {
+async function readChecked<T>(
+  f: FileRef,
+  records: Record<string, FileRecord>,
+  read: (f: FileRef) => Promise<{ value: T; sha256: string }>,
+): Promise<T> {
   const got = await read(f);
   if (got.sha256 !== records[f.display].sha256) throw changedWhileRead(f);
   return got.value;
@@ -175,7 +262,14 @@ async function readChecked<T>(f: FileRef, records: Record<string, FileRecord>, r
  * Parses `markets` (in worker threads unless `threads` is 0), each file checked against the hash
  * recorded before (`records`; null: none yet, the parse's hashes go to `lines`).
  */
-async function parse(folder: string, markets: Market[], limits: ReturnType<typeof loadLimits>, options: ReadOptions, records: Record<string, FileRecord> | null, hashes: string[] = []): Promise<ParsedMarket[]> {
+async function parse(
+  folder: string,
+  markets: Market[],
+  limits: ReturnType<typeof loadLimits>,
+  options: ReadOptions,
+  records: Record<string, FileRecord> | null,
+  hashes: string[] = [],
+): Promise<ParsedMarket[]> {
   if (markets.length === 0) return [];
   const onRows = options.onRows ?? (() => {});
   const threads = Math.min(options.threads ?? availableParallelism(), markets.length);

@@ -26,7 +26,9 @@ export type StoreProgress =
   | { progress: 'stored'; rows: number };
 
 /** The answer, last: plain data (structured clone keeps no Error fields). */
-export type StoreOutcome = { ok: true; store: StoreResult } | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
+export type StoreOutcome =
+  | { ok: true; store: StoreResult }
+  | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
 
 export type StoreMessage = StoreProgress | StoreOutcome;
 
@@ -44,7 +46,11 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
   try {
     const store = await storeEdition(job.folder, job.stateDir, {
       threads: job.threads,
-      onPlan: async (files) => tell({ progress: 'plan', totalRows: (await Promise.all(files.map((f) => estimateFileRows(f.path)))).reduce((a, b) => a + b, 0) }),
+      onPlan: async (files) =>
+        tell({
+          progress: 'plan',
+          totalRows: (await Promise.all(files.map((f) => estimateFileRows(f.path)))).reduce((a, b) => a + b, 0),
+        }),
       onRows: (rows) => {
         pending += rows;
         if (performance.now() - last >= ROWS_EVERY_MS) flush();
@@ -55,8 +61,17 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
     flush();
     return { ok: true, store };
   } catch (error) {
-    if (error instanceof SnapshotError) return { ok: false, rejected: { file: error.file, line: error.line, reason: error.reason }, message: error.message };
-    return { ok: false, rejected: null, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    if (error instanceof SnapshotError)
+      return {
+        ok: false,
+        rejected: { file: error.file, line: error.line, reason: error.reason },
+        message: error.message,
+      };
+    return {
+      ok: false,
+      rejected: null,
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
 }
 

@@ -3,7 +3,16 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open as openFile, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type CurrentPointer, currentPointer, editionDir, editionFile, type EditionMeta, FORMAT, partsDir, snapshotsDir } from './layout.js';
+import {
+  type CurrentPointer,
+  currentPointer,
+  editionDir,
+  editionFile,
+  type EditionMeta,
+  FORMAT,
+  partsDir,
+  snapshotsDir,
+} from './layout.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { folderFingerprint } from './fingerprint.js';
 import { openEdition, readEditionMeta } from './open-edition.js';
@@ -32,8 +41,12 @@ export function readEditionMetaOrNull(stateDir: string, version: string): Editio
 /** Every stored edition of this format, newest first. */
 export async function storedEditions(stateDir: string): Promise<EditionMeta[]> {
   const names = await readdir(snapshotsDir(stateDir)).catch(() => [] as string[]);
-  const metas = names.filter((n) => !n.includes('.tmp-') && n !== 'parts' && !n.startsWith('current.json')).map((n) => readEditionMetaOrNull(stateDir, n));
-  return metas.filter((m): m is EditionMeta => m !== null && m.format === FORMAT).sort((a, b) => b.storedAt.localeCompare(a.storedAt));
+  const metas = names
+    .filter((n) => !n.includes('.tmp-') && n !== 'parts' && !n.startsWith('current.json'))
+    .map((n) => readEditionMetaOrNull(stateDir, n));
+  return metas
+    .filter((m): m is EditionMeta => m !== null && m.format === FORMAT)
+    .sort((a, b) => b.storedAt.localeCompare(a.storedAt));
 }
 
 /** Writes `path` whole: a temporary file, fsync, rename. */
@@ -83,7 +96,10 @@ export async function pruneEditions(stateDir: string, keep: number, inUse: reado
   await removeUnlisted(partsDir(stateDir), (name) => parts.has(name), true);
   // Anything else in snapshots/ is a deleted edition's leftovers or a folder of the previous layout (never read).
   const versions = new Set(kept.map((e) => e.version));
-  await removeUnlisted(snapshotsDir(stateDir), (name) => name === 'parts' || name.startsWith('current.json') || versions.has(name));
+  await removeUnlisted(
+    snapshotsDir(stateDir),
+    (name) => name === 'parts' || name.startsWith('current.json') || versions.has(name),
+  );
   return deleted;
 }
 
@@ -114,13 +130,26 @@ export async function openCurrentDataset(stateDir: string): Promise<Dataset | nu
  * folder (a symlink repointed back: the pointer moves to it). Null when the folder must be read.
  * Cheap enough for the serving thread: a stat per named file.
  */
-export async function storedByFingerprint(stateDir: string, folder: string, fingerprint?: string): Promise<StoreResult | null> {
+export async function storedByFingerprint(
+  stateDir: string,
+  folder: string,
+  fingerprint?: string,
+): Promise<StoreResult | null> {
   const source = resolve(folder);
   const print = fingerprint ?? (await folderFingerprint(source));
-  const result = (meta: EditionMeta): StoreResult => ({ version: meta.version, unchanged: true, skippedRead: true, rows: meta.rows, seconds: 0, parsed: [], reused: meta.markets.map((m) => m.market) });
+  const result = (meta: EditionMeta): StoreResult => ({
+    version: meta.version,
+    unchanged: true,
+    skippedRead: true,
+    rows: meta.rows,
+    seconds: 0,
+    parsed: [],
+    reused: meta.markets.map((m) => m.market),
+  });
   const current = await readCurrent(stateDir);
   const served = current === null ? null : readEditionMetaOrNull(stateDir, current.version);
-  if (current !== null && served !== null && current.fingerprint === print && current.source === source) return result(served);
+  if (current !== null && served !== null && current.fingerprint === print && current.source === source)
+    return result(served);
   const known = (await storedEditions(stateDir)).find((e) => e.fingerprint === print && e.source === source);
   if (known === undefined) return null;
   await writePointer(stateDir, { version: known.version, source, fingerprint: print });

@@ -56,7 +56,12 @@ export async function writePart(m: ParsedMarket, dir: string): Promise<PartMeta>
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true });
   // noSync: nothing reads this environment before the explicit fsync below.
-  const env = open({ path: envFile(tmp), encoding: 'msgpack', noSync: true, mapSize: Math.ceil(bytes.length * 1.2) + 64 * 1024 * 1024 });
+  const env = open({
+    path: envFile(tmp),
+    encoding: 'msgpack',
+    noSync: true,
+    mapSize: Math.ceil(bytes.length * 1.2) + 64 * 1024 * 1024,
+  });
   try {
     const data = env.openDB({ name: DATA_DB, encoding: 'binary' });
     env.transactionSync(() => {

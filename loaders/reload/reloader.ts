@@ -6,7 +6,13 @@ import type { StoreProgress } from '../edition/store-task.js';
 import { readCurrent } from '../edition/stored-editions.js';
 import { type Progress, type ProgressOutput, startProgress } from '../progress.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
-import { RELOAD_STAGES, type ReloadOutcome, type ReloadProgress, type ReloadStage, type StageTime } from '../../engine/reload.js';
+import {
+  RELOAD_STAGES,
+  type ReloadOutcome,
+  type ReloadProgress,
+  type ReloadStage,
+  type StageTime,
+} from '../../engine/reload.js';
 
 export { RELOAD_STAGES, type ReloadOutcome, type ReloadProgress, type ReloadStage, type StageTime };
 
@@ -88,7 +94,10 @@ export class Reloader {
     const index = RELOAD_STAGES.findIndex((s) => s.stage === p.stage);
     const stageSeconds = (t - p.stageStartedMs) / 1000;
     const rate = stageSeconds > 0 ? p.rows / stageSeconds : 0;
-    const secondsLeft = (p.stage === 'read' || p.stage === 'store') && p.rows > 0 && rate > 0 && p.totalRows > 0 ? Math.max(0, p.totalRows - p.rows) / rate : null;
+    const secondsLeft =
+      (p.stage === 'read' || p.stage === 'store') && p.rows > 0 && rate > 0 && p.totalRows > 0
+        ? Math.max(0, p.totalRows - p.rows) / rate
+        : null;
     return {
       stage: p.stage,
       step: index + 1,
@@ -169,7 +178,10 @@ export class Reloader {
     p.lines = null;
     if (totalRows > 0) {
       const toLog = { write: (text: string) => this.options.log(text.trimEnd()) };
-      p.lines = startProgress(`${this.label}: ${verb}`, totalRows, { out: (this.label === 'start' ? this.options.startProgressOut : undefined) ?? toLog, now: this.now });
+      p.lines = startProgress(`${this.label}: ${verb}`, totalRows, {
+        out: (this.label === 'start' ? this.options.startProgressOut : undefined) ?? toLog,
+        now: this.now,
+      });
     }
     this.told();
   }
@@ -187,9 +199,20 @@ export class Reloader {
     const started = this.now();
     const seconds = (): number => (this.now() - started) / 1000;
     const served = editions.served?.meta.version ?? null;
-    const folder = folderGiven !== undefined ? folderGiven : (this.options.folder ?? (await readCurrent(stateDir))?.source ?? null);
+    const folder =
+      folderGiven !== undefined ? folderGiven : (this.options.folder ?? (await readCurrent(stateDir))?.source ?? null);
     // The pass is at its first stage (`read`, or `open` with no folder) until the store says otherwise.
-    this.pass = { folder, startedMs: started, stage: folder === null ? 'open' : 'read', stageStartedMs: started, rows: 0, totalRows: 0, done: [], lines: null, announced: false };
+    this.pass = {
+      folder,
+      startedMs: started,
+      stage: folder === null ? 'open' : 'read',
+      stageStartedMs: started,
+      rows: 0,
+      totalRows: 0,
+      done: [],
+      lines: null,
+      announced: false,
+    };
     log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
     this.enter(this.pass.stage);
     try {
@@ -201,8 +224,15 @@ export class Reloader {
       this.enter('publish');
       await editions.publish(next, this.options.host);
       const stages = this.stageTimes();
-      const what = store === null ? 'opened' : store.parsed.length === 0 ? 'nothing to parse' : `parsed ${store.parsed.join(', ')}`;
-      log(`${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`);
+      const what =
+        store === null
+          ? 'opened'
+          : store.parsed.length === 0
+            ? 'nothing to parse'
+            : `parsed ${store.parsed.join(', ')}`;
+      log(
+        `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
+      );
       return { kind: 'loaded', version: next.meta.version, seconds: seconds(), stages };
     } catch (error) {
       if (rethrow) throw error;

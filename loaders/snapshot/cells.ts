@@ -15,7 +15,8 @@ export function numberCell(text: string, column: string): number {
 /** A required date cell (`YYYY-MM-DD` or `YYYYMMDD`, a real calendar day) as a day number. */
 export function dateCell(text: string, column: string): number {
   const days = parseSnapshotDate(text);
-  if (days === INVALID_DATE) throw new RowError(text.length === 0 ? `${column}: empty` : `${column}: not a date: '${clip(text)}'`);
+  if (days === INVALID_DATE)
+    throw new RowError(text.length === 0 ? `${column}: empty` : `${column}: not a date: '${clip(text)}'`);
   return days;
 }
 
@@ -31,7 +32,7 @@ export function textCell(text: string, column: string): string | null {
  * string's whole parent alive (here, a 1 MiB chunk) as long as the slice lives.
  */
 export function ownString(text: string): string {
-  return (` ${text}`).slice(1);
+  return ` ${text}`.slice(1);
 }
 
 function clip(text: string): string {

@@ -14,7 +14,8 @@ const GZIP_RATIO = 4; // typical for numeric CSV; only the percentage depends on
 export async function estimateKlineRows(folder: string): Promise<number> {
   let rows = 0;
   for (const market of MARKETS) {
-    for (const file of ['klines.csv', 'klines.csv.gz']) rows += await estimateFile(join(folder, market, file)).catch(() => 0);
+    for (const file of ['klines.csv', 'klines.csv.gz'])
+      rows += await estimateFile(join(folder, market, file)).catch(() => 0);
   }
   return Math.round(rows);
 }

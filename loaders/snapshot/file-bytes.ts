@@ -34,7 +34,12 @@ export async function readFileBytes(file: FileRef, hash: Hash | null, onChunk: (
     const deliver = (chunk: Buffer): void => {
       expanded += chunk.length;
       try {
-        if (gzip && expanded > allowance) throw new SnapshotError(display, 0, `expands to more than ${allowance} bytes (${limits.maxExpansion}× its ${stored}, at least ${limits.expansionFloorBytes})`);
+        if (gzip && expanded > allowance)
+          throw new SnapshotError(
+            display,
+            0,
+            `expands to more than ${allowance} bytes (${limits.maxExpansion}× its ${stored}, at least ${limits.expansionFloorBytes})`,
+          );
         onChunk(chunk);
       } catch (error) {
         consumerError = error;
@@ -45,7 +50,12 @@ export async function readFileBytes(file: FileRef, hash: Hash | null, onChunk: (
       for await (const chunk of source) deliver(chunk);
     };
     if (gzip) {
-      await pipeline(handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false }), hashing(hash), createGunzip({ chunkSize: CHUNK_BYTES }), consume);
+      await pipeline(
+        handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false }),
+        hashing(hash),
+        createGunzip({ chunkSize: CHUNK_BYTES }),
+        consume,
+      );
     } else {
       // One buffer, reused: fresh 1 MiB buffers per read would stay allocated until a GC.
       const buffer = Buffer.allocUnsafe(CHUNK_BYTES);

@@ -63,7 +63,8 @@ export class LineSplitter {
   /** Appends to the unfinished line, throwing as soon as it outgrows the limit (+ 1 for a '\r', + 1 for the '\n'). */
   private hold(bytes: Buffer): void {
     const total = this.pendingBytes + bytes.length;
-    if (total > this.maxLineBytes + 2 || (total === this.maxLineBytes + 2 && bytes[bytes.length - 1] !== NEWLINE)) throw this.tooLong();
+    if (total > this.maxLineBytes + 2 || (total === this.maxLineBytes + 2 && bytes[bytes.length - 1] !== NEWLINE))
+      throw this.tooLong();
     if (total > this.pending.length) {
       const bigger = Buffer.allocUnsafe(Math.min(this.maxLineBytes + 2, Math.max(total, this.pending.length * 2)));
       this.pending.copy(bigger, 0, 0, this.pendingBytes);
@@ -90,7 +91,8 @@ export class LineSplitter {
     // so measuring such a line could call it too long when it is not.
     if (invalid >= start && invalid < end) throw new RowError('not UTF-8 text (or a U+FFFD replacement character)');
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
-    if (stop - start > this.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, stop)) > this.maxLineBytes) throw this.tooLong();
+    if (stop - start > this.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, stop)) > this.maxLineBytes)
+      throw this.tooLong();
     this.onLine(text.slice(start, stop), this.line);
     this.line++;
   }

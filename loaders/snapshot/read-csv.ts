@@ -41,7 +41,8 @@ export async function readCsv(file: FileRef, handler: CsvHandler, maxRows = Infi
   const lines = new LineSplitter(file.limits.maxLineBytes, (text, line) => {
     if (line === 1) {
       const names = splitCells(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-      if (names.length === 1 && names[0].trim() === '') throw new RowError('no header: the first line must name the columns');
+      if (names.length === 1 && names[0].trim() === '')
+        throw new RowError('no header: the first line must name the columns');
       width = names.length;
       handler.header(names.map((name) => name.trim().toLowerCase()));
       return;

@@ -34,7 +34,11 @@ export async function readFundamentals(file: FileRef, symbols: SymbolRegistry): 
       header(names) {
         const index = indexColumns(file.display, names, ['symbol', 'date'], FUNDAMENTAL_COLUMNS);
         at = { symbol: index.symbol, date: index.date };
-        present = FUNDAMENTAL_COLUMNS.filter((name) => index[name] >= 0).map((name) => ({ values: (columns[name] = sharedFloat64(capacity)), name, at: index[name] }));
+        present = FUNDAMENTAL_COLUMNS.filter((name) => index[name] >= 0).map((name) => ({
+          values: (columns[name] = sharedFloat64(capacity)),
+          name,
+          at: index[name],
+        }));
       },
       row(cells, line) {
         const id = (symbolIds[i] = symbols.idOf(cells[at.symbol]));
@@ -50,7 +54,12 @@ export async function readFundamentals(file: FileRef, symbols: SymbolRegistry): 
 }
 
 /** Sorts fundamentals rows by (symbol, date) in place; a repeated (symbol, date) rejects the file. */
-export async function sortFundamentals(raw: RawFundamentals, rank: Int32Array, symbols: readonly string[], file: FileRef): Promise<FundamentalColumns> {
+export async function sortFundamentals(
+  raw: RawFundamentals,
+  rank: Int32Array,
+  symbols: readonly string[],
+  file: FileRef,
+): Promise<FundamentalColumns> {
   const grouped = await sortBySymbol(raw.symbolIds, raw.date, rank, symbols, file);
   const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
   permuteInPlace(raw.date, grouped.order, seen);

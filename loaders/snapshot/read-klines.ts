@@ -2,7 +2,12 @@
 
 import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
-import { KLINE_VALUE_COLUMNS, sharedFloat64, sharedInt32, type KlineColumns } from '../../engine/dataset/kline-columns.js';
+import {
+  KLINE_VALUE_COLUMNS,
+  sharedFloat64,
+  sharedInt32,
+  type KlineColumns,
+} from '../../engine/dataset/kline-columns.js';
 import { dateCell, numberCell } from './cells.js';
 import { countRows } from './count-rows.js';
 import { permuteInPlace } from './group-rows.js';
@@ -30,7 +35,11 @@ const PROGRESS_EVERY = 1 << 17;
  * Reads the file into columns allocated once, at the size a first pass counted (so they
  * take no more than their rows' bytes); the registry learns every symbol met.
  */
-export async function readKlines(file: FileRef, symbols: SymbolRegistry, onRows: (rows: number) => void = () => {}): Promise<RawKlines> {
+export async function readKlines(
+  file: FileRef,
+  symbols: SymbolRegistry,
+  onRows: (rows: number) => void = () => {},
+): Promise<RawKlines> {
   const capacity = await countRows(file);
   const symbolIds = new Int32Array(capacity);
   const c = { date: sharedInt32(capacity) } as Omit<KlineColumns, 'offsets'>;
@@ -76,7 +85,12 @@ export async function readKlines(file: FileRef, symbols: SymbolRegistry, onRows:
  * a price whose hfq value, or qfq value to any of its symbol's factors (the latest, or any
  * day's through qfq_base and as_of), would leave ±MAX_ADJUSTED_PRICE, rejects the file.
  */
-export async function sortKlines(raw: RawKlines, rank: Int32Array, symbols: readonly string[], file: FileRef): Promise<KlineColumns> {
+export async function sortKlines(
+  raw: RawKlines,
+  rank: Int32Array,
+  symbols: readonly string[],
+  file: FileRef,
+): Promise<KlineColumns> {
   const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, file);
   const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
   permuteInPlace(raw.columns.date, grouped.order, seen);
@@ -101,9 +115,18 @@ function firstOutOfBounds(k: KlineColumns): { position: number; reason: string }
       for (let row = k.offsets[s]; row <= latest; row++) {
         const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest], k.adj_factor[min]);
         if (mode === null) continue;
-        const factor = mode === 'hfq' ? `${k.adj_factor[row]}` : `${k.adj_factor[row]} / ${k.adj_factor[mode === 'qfq' ? latest : min]}`;
-        const how = mode === 'qfq_base' ? `qfq to ${formatDate(k.date[min])}, the day of the smallest adj_factor, as qfq_base or as_of may ask` : mode;
-        return { position: row, reason: `${name}: ${prices[row]} × adj_factor ${factor} (${how}) is beyond ±${MAX_ADJUSTED_PRICE.toExponential()}` };
+        const factor =
+          mode === 'hfq'
+            ? `${k.adj_factor[row]}`
+            : `${k.adj_factor[row]} / ${k.adj_factor[mode === 'qfq' ? latest : min]}`;
+        const how =
+          mode === 'qfq_base'
+            ? `qfq to ${formatDate(k.date[min])}, the day of the smallest adj_factor, as qfq_base or as_of may ask`
+            : mode;
+        return {
+          position: row,
+          reason: `${name}: ${prices[row]} × adj_factor ${factor} (${how}) is beyond ±${MAX_ADJUSTED_PRICE.toExponential()}`,
+        };
       }
     }
   }

@@ -20,7 +20,8 @@ export async function readMacro(file: FileRef): Promise<{ points: MacroPoint[]; 
     },
     row(cells) {
       const indicator = cells[at.indicator].trim();
-      if (!INDICATOR_ORDER.has(indicator)) throw new RowError(`indicator: unknown '${indicator}' (gdp, cpi_ppi or pmi)`);
+      if (!INDICATOR_ORDER.has(indicator))
+        throw new RowError(`indicator: unknown '${indicator}' (gdp, cpi_ppi or pmi)`);
       const date = dateCell(cells[at.date], 'date');
       const key = textCell(cells[at.key], 'key');
       if (key === null) throw new RowError('key: empty');
@@ -31,6 +32,11 @@ export async function readMacro(file: FileRef): Promise<{ points: MacroPoint[]; 
       points.push({ indicator: indicator as MacroIndicator, date, key, value: value === value ? value : null });
     },
   });
-  points.sort((a, b) => INDICATOR_ORDER.get(a.indicator)! - INDICATOR_ORDER.get(b.indicator)! || a.date - b.date || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  points.sort(
+    (a, b) =>
+      INDICATOR_ORDER.get(a.indicator)! - INDICATOR_ORDER.get(b.indicator)! ||
+      a.date - b.date ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
   return { points, file: read };
 }

@@ -12,7 +12,8 @@ export async function readManifest(file: FileRef): Promise<{ manifest: Manifest;
   const hash = newHash();
   await readFileBytes(file, hash, (chunk) => {
     bytes += chunk.length;
-    if (bytes > limits.maxManifestBytes) throw new SnapshotError(display, 0, `larger than ${limits.maxManifestBytes} bytes`);
+    if (bytes > limits.maxManifestBytes)
+      throw new SnapshotError(display, 0, `larger than ${limits.maxManifestBytes} bytes`);
     chunks.push(Buffer.from(chunk)); // the chunk's memory is reused
   });
   let manifest: unknown;

@@ -45,19 +45,34 @@ export async function listSnapshotFiles(folder: string, limits: LoadLimits = loa
   try {
     stray = await strayFolders(folder);
   } catch (error) {
-    throw new SnapshotError(folder, 0, `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new SnapshotError(
+      folder,
+      0,
+      `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
-  if (stray.length > 0) throw new SnapshotError(`${stray[0]}/`, 0, `unknown market folder (expected one of ${MARKETS.join(', ')})`);
+  if (stray.length > 0)
+    throw new SnapshotError(`${stray[0]}/`, 0, `unknown market folder (expected one of ${MARKETS.join(', ')})`);
   const markets: SnapshotFiles['markets'] = [];
   for (const market of MARKETS) {
     const info = await probe(join(folder, market), `${market}/`);
     if (info === null) continue;
     if (!info.isDirectory()) throw new SnapshotError(`${market}/`, 0, 'not a folder');
     const klines = await pickCsv(folder, `${market}/`, 'klines', limits);
-    if (klines === null) throw new SnapshotError(`${market}/klines.csv`, 0, 'missing: every market folder needs its K-lines');
-    markets.push({ market, klines, symbols: await pickCsv(folder, `${market}/`, 'symbols', limits), fundamentals: await pickCsv(folder, `${market}/`, 'fundamentals', limits) });
+    if (klines === null)
+      throw new SnapshotError(`${market}/klines.csv`, 0, 'missing: every market folder needs its K-lines');
+    markets.push({
+      market,
+      klines,
+      symbols: await pickCsv(folder, `${market}/`, 'symbols', limits),
+      fundamentals: await pickCsv(folder, `${market}/`, 'fundamentals', limits),
+    });
   }
-  return { manifest: await namedFile(folder, 'manifest.json', limits), macro: await pickCsv(folder, '', 'macro', limits), markets };
+  return {
+    manifest: await namedFile(folder, 'manifest.json', limits),
+    macro: await pickCsv(folder, '', 'macro', limits),
+    markets,
+  };
 }
 
 /** The manifest (empty without manifest.json), with its file's `path\tsha256` line pushed on `hashes`. */
@@ -77,7 +92,10 @@ export async function readMacroOf(files: SnapshotFiles, hashes: string[]): Promi
 }
 
 /** sha256 over every file's `path\tsha256` line, sorted: equal hashes mean equal snapshots. */
-export const contentHashOf = (hashes: readonly string[]): string => createHash('sha256').update([...hashes].sort().join('\n')).digest('hex');
+export const contentHashOf = (hashes: readonly string[]): string =>
+  createHash('sha256')
+    .update([...hashes].sort().join('\n'))
+    .digest('hex');
 
 /**
  * Reads `folder`; the first violation of the format's rules rejects the whole snapshot with a SnapshotError.
@@ -105,9 +123,16 @@ export async function readSnapshot(folder: string, options: ReadOptions = {}): P
  * calling thread, or in a pool worker through read-market-task.ts. Columns come out in
  * shared memory.
  */
-export async function readMarket(folder: string, market: Market, limits: LoadLimits, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket> {
+export async function readMarket(
+  folder: string,
+  market: Market,
+  limits: LoadLimits,
+  hashes: string[],
+  onRows: LoadProgress,
+): Promise<ParsedMarket> {
   const klinesFile = await pickCsv(folder, `${market}/`, 'klines', limits);
-  if (klinesFile === null) throw new SnapshotError(`${market}/klines.csv`, 0, 'missing: every market folder needs its K-lines');
+  if (klinesFile === null)
+    throw new SnapshotError(`${market}/klines.csv`, 0, 'missing: every market folder needs its K-lines');
   const symbolsFile = await pickCsv(folder, `${market}/`, 'symbols', limits);
   const fundamentalsFile = await pickCsv(folder, `${market}/`, 'fundamentals', limits);
   const registry = new SymbolRegistry();
@@ -124,8 +149,15 @@ export async function readMarket(folder: string, market: Market, limits: LoadLim
   const rank = registry.ranks();
   const symbols = reorder(registry.symbols, rank);
   const klines = await sortKlines(rawKlines, rank, registry.symbols, klinesFile);
-  const fundamentals = rawFundamentals === null ? emptyFundamentals(symbols.length) : await sortFundamentals(rawFundamentals, rank, registry.symbols, fundamentalsFile!);
-  const byRank = <T>(values: (T | null)[] | undefined): (T | null)[] => reorder(registry.symbols.map((_, id) => values?.[id] ?? null), rank);
+  const fundamentals =
+    rawFundamentals === null
+      ? emptyFundamentals(symbols.length)
+      : await sortFundamentals(rawFundamentals, rank, registry.symbols, fundamentalsFile!);
+  const byRank = <T>(values: (T | null)[] | undefined): (T | null)[] =>
+    reorder(
+      registry.symbols.map((_, id) => values?.[id] ?? null),
+      rank,
+    );
   return {
     market,
     symbols,
@@ -137,14 +169,27 @@ export async function readMarket(folder: string, market: Market, limits: LoadLim
   };
 }
 
-async function readMarketsHere(folder: string, markets: Market[], limits: LoadLimits, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
+async function readMarketsHere(
+  folder: string,
+  markets: Market[],
+  limits: LoadLimits,
+  hashes: string[],
+  onRows: LoadProgress,
+): Promise<ParsedMarket[]> {
   const out: ParsedMarket[] = [];
   for (const market of markets) out.push(await readMarket(folder, market, limits, hashes, onRows));
   return out;
 }
 
 /** Reads markets on a pool of worker threads, largest K-line file first, and keeps market order. */
-export async function readMarketsInWorkers(folder: string, markets: Market[], threads: number, limits: LoadLimits, hashes: string[], onRows: LoadProgress): Promise<ParsedMarket[]> {
+export async function readMarketsInWorkers(
+  folder: string,
+  markets: Market[],
+  threads: number,
+  limits: LoadLimits,
+  hashes: string[],
+  onRows: LoadProgress,
+): Promise<ParsedMarket[]> {
   const pool = new Piscina<MarketTask, MarketTaskResult>({
     filename: new URL('./read-market-task.js', import.meta.url).href,
     minThreads: threads,
@@ -152,9 +197,13 @@ export async function readMarketsInWorkers(folder: string, markets: Market[], th
   });
   pool.on('message', (message: { rows?: number }) => onRows(message.rows ?? 0));
   try {
-    const sizes = new Map(await Promise.all(markets.map(async (m) => [m, await klinesBytes(join(folder, m))] as const)));
+    const sizes = new Map(
+      await Promise.all(markets.map(async (m) => [m, await klinesBytes(join(folder, m))] as const)),
+    );
     const bySize = [...markets].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
-    const results = new Map(await Promise.all(bySize.map(async (market) => [market, await pool.run({ folder, market, limits })] as const)));
+    const results = new Map(
+      await Promise.all(bySize.map(async (market) => [market, await pool.run({ folder, market, limits })] as const)),
+    );
     return markets.map((market) => {
       const result = results.get(market)!;
       if (!result.ok) throw new SnapshotError(result.file, result.line, result.reason);
@@ -186,7 +235,8 @@ function reorder<T>(values: readonly T[], rank: Int32Array): T[] {
 async function pickCsv(folder: string, prefix: string, base: string, limits: LoadLimits): Promise<FileRef | null> {
   const plain = await namedFile(folder, `${prefix}${base}.csv`, limits);
   const gz = await namedFile(folder, `${prefix}${base}.csv.gz`, limits);
-  if (plain !== null && gz !== null) throw new SnapshotError(plain.display, 0, `both ${base}.csv and ${base}.csv.gz are present; keep one`);
+  if (plain !== null && gz !== null)
+    throw new SnapshotError(plain.display, 0, `both ${base}.csv and ${base}.csv.gz are present; keep one`);
   return plain ?? gz;
 }
 

@@ -20,7 +20,8 @@ export class RepeatedDates {
 
   check(symbolId: number, date: number, line: number, symbol: string): void {
     if (symbolId >= this.lines.length) this.grow(symbolId);
-    if (this.lines[symbolId] !== 0 && this.dates[symbolId] === date) throw new RowError(duplicateReason(symbol, date, this.lines[symbolId]));
+    if (this.lines[symbolId] !== 0 && this.dates[symbolId] === date)
+      throw new RowError(duplicateReason(symbol, date, this.lines[symbolId]));
     this.dates[symbolId] = date;
     this.lines[symbolId] = line;
   }

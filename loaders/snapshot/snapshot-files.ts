@@ -14,7 +14,8 @@ export const MARKET_FILES = ['klines', 'symbols', 'fundamentals'] as const;
 /** Every path (relative to the folder) the format names, present or not. */
 export function namedPaths(): string[] {
   const out: string[] = [...ROOT_FILES];
-  for (const market of MARKETS) for (const base of MARKET_FILES) out.push(`${market}/${base}.csv`, `${market}/${base}.csv.gz`);
+  for (const market of MARKETS)
+    for (const base of MARKET_FILES) out.push(`${market}/${base}.csv`, `${market}/${base}.csv.gz`);
   return out;
 }
 
@@ -44,7 +45,12 @@ export async function probe(path: string, display: string): Promise<Stats | null
     return await stat(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const linkToNothing = code === 'ENOENT' && (await lstat(path).then(() => true, () => false));
+    const linkToNothing =
+      code === 'ENOENT' &&
+      (await lstat(path).then(
+        () => true,
+        () => false,
+      ));
     if (code === 'ENOENT' && !linkToNothing) return null;
     throw new SnapshotError(display, 0, `cannot read: ${linkToNothing ? 'a link to nothing' : code}`);
   }

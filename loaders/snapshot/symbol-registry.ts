@@ -17,7 +17,8 @@ export class SymbolRegistry {
     if (text === this.lastText) return this.lastId; // rows of one symbol usually come together
     let id = this.ids.get(text);
     if (id === undefined) {
-      if (!isValidSymbol(text)) throw new RowError(`symbol: invalid code '${text}' (letters, digits, '.', '-', '_'; at most 32)`);
+      if (!isValidSymbol(text))
+        throw new RowError(`symbol: invalid code '${text}' (letters, digits, '.', '-', '_'; at most 32)`);
       const lower = text.toLowerCase();
       const clash = this.byLower.get(lower);
       if (clash !== undefined) throw new RowError(`symbol: '${text}' differs from '${clash}' only by case`);

@@ -17,7 +17,9 @@ export class StateFolderInUse extends Error {
     readonly folder: string,
     readonly holder: number | null,
   ) {
-    super(`state folder ${folder} is in use by another server${holder === null ? '' : ` (pid ${holder})`}: give each instance its own STATE_DIR`);
+    super(
+      `state folder ${folder} is in use by another server${holder === null ? '' : ` (pid ${holder})`}: give each instance its own STATE_DIR`,
+    );
   }
 }
 
@@ -55,7 +57,9 @@ export async function lockStateFolder(dir: string): Promise<void> {
   // A client that resets must not raise an uncaught error in the server holding the lock.
   const server: Server = createServer((socket) => socket.on('error', () => {}).end(`${process.pid}\n`));
   const bound = await new Promise<boolean>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(false) : reject(error),
+    );
     server.listen(name, () => resolve(true));
   });
   if (!bound) throw new StateFolderInUse(folder, await holderPid(name));

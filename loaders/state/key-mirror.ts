@@ -29,7 +29,11 @@ export class KeyMirror {
   private readonly onChanged: () => void;
   private readonly onError: (err: unknown) => void;
 
-  private constructor(private readonly store: StateStore, private readonly table: RedisKeyTable, opts: MirrorOptions) {
+  private constructor(
+    private readonly store: StateStore,
+    private readonly table: RedisKeyTable,
+    opts: MirrorOptions,
+  ) {
     this.onChanged = opts.onChanged ?? (() => {});
     this.onError = opts.onError ?? ((err) => console.error('key mirror:', err));
     this.timer = setInterval(() => void this.tick(), opts.intervalMs ?? 250);

@@ -11,7 +11,10 @@ export function keyPlanProblem(records: readonly KeyRecord[], plans: Plans): str
   const lost = records.filter((r) => !plans.has(r.plan));
   if (lost.length === 0) return null;
   const [first] = lost;
-  const fix = plans.source === null ? 'no PLANS_FILE is given (only the built-in plans are in force): give the file that defines it' : `PLANS_FILE ${plans.source} does not define it: define it there`;
+  const fix =
+    plans.source === null
+      ? 'no PLANS_FILE is given (only the built-in plans are in force): give the file that defines it'
+      : `PLANS_FILE ${plans.source} does not define it: define it there`;
   const more = lost.length > 1 ? `; ${lost.length - 1} more key${lost.length > 2 ? 's' : ''} too` : '';
   return `key ${first.id} has plan '${first.plan}', but ${fix}, or move the key with npm run keys -- set-plan ${first.id} <plan>${more}`;
 }

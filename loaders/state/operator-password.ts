@@ -26,7 +26,9 @@ export const MIN_PASSWORD_LENGTH = 12;
 
 function derive(password: string, salt: Uint8Array, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: MAX_MEM }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 

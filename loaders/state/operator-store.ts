@@ -31,7 +31,12 @@ export class OperatorStore {
     mkdirSync(path, { recursive: true, mode: 0o700 }); // a password hash: owner only
     const env = open({ path, maxDbs: 2 });
     openPaths.add(path);
-    return new OperatorStore(path, env, env.openDB<PasswordHash, string>({ name: 'credentials' }), env.openDB<string, string>({ name: 'contacts' }));
+    return new OperatorStore(
+      path,
+      env,
+      env.openDB<PasswordHash, string>({ name: 'credentials' }),
+      env.openDB<string, string>({ name: 'contacts' }),
+    );
   }
 
   /** The stored hash, as last committed by any process (the admin command may have changed it). */

@@ -9,9 +9,26 @@ export interface GuardPort {
   /** Takes the key table; throws after taking it to report keys it left out. */
   setKeys(records: Iterable<KeyRecord>): void;
   dayLabel(nowMs: number): string;
-  seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited?: number, quotaExhausted?: number): boolean;
+  seedUsage(
+    id: string,
+    used: number,
+    requests: number,
+    nowMs: number,
+    rateLimited?: number,
+    quotaExhausted?: number,
+  ): boolean;
   /** Each changed key's counts of a day (a day that ended first, then today's) and its last use (epoch ms, 0: none). */
-  drainDirty(visit: (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number, lastUsedMs: number) => void): number;
+  drainDirty(
+    visit: (
+      id: string,
+      day: string,
+      used: number,
+      requests: number,
+      rateLimited: number,
+      quotaExhausted: number,
+      lastUsedMs: number,
+    ) => void,
+  ): number;
 }
 
 export interface SyncOptions {
@@ -69,14 +86,19 @@ export class StateSync {
   private pruning: Promise<number> = Promise.resolve(0);
   private readonly keepDays: number;
 
-  private constructor(private readonly store: StateStore, private readonly guard: GuardPort, opts: SyncOptions) {
+  private constructor(
+    private readonly store: StateStore,
+    private readonly guard: GuardPort,
+    opts: SyncOptions,
+  ) {
     this.now = opts.now ?? Date.now;
     this.keepDays = opts.keepDays ?? 31;
     this.onError = opts.onError ?? ((err) => console.error('state sync:', err));
     this.version = store.keys.version();
     this.applyKeys();
     const t = this.now();
-    for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
+    for (const [id, u] of store.usage.readDay(guard.dayLabel(t)))
+      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
     this.timer.unref(); // never what keeps the process alive
   }
@@ -147,7 +169,15 @@ export class StateSync {
    */
   flush(): Promise<void> {
     const t0 = performance.now();
-    const rows: UsageRows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [], lastUsed: [] };
+    const rows: UsageRows = {
+      ids: [],
+      days: [],
+      used: [],
+      requests: [],
+      rateLimited: [],
+      quotaExhausted: [],
+      lastUsed: [],
+    };
     // Parallel arrays, not an object per key: less for the young-generation GC to copy.
     this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs) => {
       rows.ids.push(id);
@@ -172,9 +202,17 @@ export class StateSync {
       const s0 = performance.now();
       for (let j = i; j < n && j < i + SLICE; j++) {
         const id = rows.ids[j];
-        last = this.store.usage.put(rows.days[j], id, rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]);
+        last = this.store.usage.put(
+          rows.days[j],
+          id,
+          rows.used[j],
+          rows.requests[j],
+          rows.rateLimited[j],
+          rows.quotaExhausted[j],
+        );
         // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
-        if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id)) last = this.store.usage.putLastUsed(id, rows.lastUsed[j]);
+        if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id))
+          last = this.store.usage.putLastUsed(id, rows.lastUsed[j]);
       }
       this.noteSync(performance.now() - s0);
     }

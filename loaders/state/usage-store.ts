@@ -17,7 +17,9 @@ export interface StoredUsage {
 type Entry = [number, number] | [number, number, number, number];
 
 function fromEntry(value: Entry): StoredUsage {
-  return value.length > 2 ? { used: value[0], requests: value[1], rateLimited: value[2], quotaExhausted: value[3] } : { used: value[0], requests: value[1] };
+  return value.length > 2
+    ? { used: value[0], requests: value[1], rateLimited: value[2], quotaExhausted: value[3] }
+    : { used: value[0], requests: value[1] };
 }
 
 /**
@@ -37,7 +39,8 @@ export class UsageStore {
 
   /** Queues one key's counts for `day`; puts of one event turn commit in one transaction. */
   put(day: string, id: string, used: number, requests: number, rateLimited = 0, quotaExhausted = 0): Promise<boolean> {
-    const entry: Entry = rateLimited === 0 && quotaExhausted === 0 ? [used, requests] : [used, requests, rateLimited, quotaExhausted];
+    const entry: Entry =
+      rateLimited === 0 && quotaExhausted === 0 ? [used, requests] : [used, requests, rateLimited, quotaExhausted];
     return this.db.put(`${day}/${id}`, entry);
   }
 

@@ -52,7 +52,8 @@ test('every micro case: each variant gives the same answer as the baseline', () 
     const base = c.variants.find((v) => v.name === c.baseline);
     assert.ok(base, `${c.group} / ${c.name} names an existing baseline`);
     const expected = c.answer(base.run());
-    for (const v of c.variants) assert.deepEqual(c.answer(v.run()), expected, `${c.group} / ${c.name}: '${v.name}' answers as '${c.baseline}'`);
+    for (const v of c.variants)
+      assert.deepEqual(c.answer(v.run()), expected, `${c.group} / ${c.name}: '${v.name}' answers as '${c.baseline}'`);
   }
 });
 
@@ -61,14 +62,22 @@ test('every micro case yields a finite time per call and ratio for each variant'
   assert.ok(figures.length > 10, 'K-lines, screen, detail and serialiser cases are all there');
   for (const c of figures) {
     for (const v of c.variants) {
-      assert.ok(Number.isFinite(v.us) && v.us > 0, `${c.group} / ${c.name} / ${v.name}: µs per call is finite and positive (${v.us})`);
-      assert.ok(Number.isFinite(v.speedup) && v.speedup > 0, `${c.group} / ${c.name} / ${v.name}: ratio to the baseline is finite (${v.speedup})`);
+      assert.ok(
+        Number.isFinite(v.us) && v.us > 0,
+        `${c.group} / ${c.name} / ${v.name}: µs per call is finite and positive (${v.us})`,
+      );
+      assert.ok(
+        Number.isFinite(v.speedup) && v.speedup > 0,
+        `${c.group} / ${c.name} / ${v.name}: ratio to the baseline is finite (${v.speedup})`,
+      );
     }
   }
 });
 
 test('there is one serialiser case per response shape', () => {
-  const shapes = microCases(dataset).filter((c) => c.group === 'serialise').map((c) => c.name);
+  const shapes = microCases(dataset)
+    .filter((c) => c.group === 'serialise')
+    .map((c) => c.name);
   assert.deepEqual(shapes.sort(), Object.keys(SCHEMAS).sort(), 'each shape of the schemas is benchmarked');
 });
 
@@ -77,8 +86,15 @@ test('a screen on the pool answers what the inline screen answers, on the real a
   t.after(() => pool.close());
   const real = dataset.markets.ashare.snapshots;
   const synthetic = syntheticTable(real, 2_000);
-  for (const [name, table, ds] of [['real', real, dataset], ['synthetic', synthetic, datasetWith(synthetic, 'test-synthetic')]] as const) {
-    assert.deepEqual(screenAnswer(await pool.screen(ds, 'ashare', SCREEN_QUERY)), screenAnswer(screen(table, SCREEN_QUERY)), `${name} table: same total and rows`);
+  for (const [name, table, ds] of [
+    ['real', real, dataset],
+    ['synthetic', synthetic, datasetWith(synthetic, 'test-synthetic')],
+  ] as const) {
+    assert.deepEqual(
+      screenAnswer(await pool.screen(ds, 'ashare', SCREEN_QUERY)),
+      screenAnswer(screen(table, SCREEN_QUERY)),
+      `${name} table: same total and rows`,
+    );
   }
 });
 
@@ -86,10 +102,15 @@ test('the pool crossover runs at tiny sizes and reports finite figures and a ver
   const r = await poolCrossover(dataset, TINY_POOL_SIZES, { micro: TINY, runMs: 20, threads: 1 });
   assert.equal(r.points.length, TINY_POOL_SIZES.length, 'one point per size');
   for (const p of r.points) {
-    for (const [k, v] of Object.entries(p)) if (typeof v === 'number') assert.ok(Number.isFinite(v), `${p.name}: ${k} is finite (${v})`);
+    for (const [k, v] of Object.entries(p))
+      if (typeof v === 'number') assert.ok(Number.isFinite(v), `${p.name}: ${k} is finite (${v})`);
     assert.ok(p.inlineRps > 0 && p.poolRps > 0, `${p.name}: both modes completed screens`);
   }
-  assert.match(r.verdict, /one screen: .*; screens\/s: .*; main-thread time: /, 'the verdict covers latency, throughput and main-thread time');
+  assert.match(
+    r.verdict,
+    /one screen: .*; screens\/s: .*; main-thread time: /,
+    'the verdict covers latency, throughput and main-thread time',
+  );
 });
 
 test('the guard bench: every lookup finds the same key, and a tiny run gives finite figures', async () => {
@@ -101,43 +122,68 @@ test('the guard bench: every lookup finds the same key, and a tiny run gives fin
     for (const name of names) assert.equal(lookups[name](i), expected, `'${name}' finds key ${i} as the guard does`);
   }
   const figures = await runGuard(GUARD_TINY);
-  for (const [name, value] of Object.entries(figures)) assert.ok(Number.isFinite(value), `${name} is finite (${value})`);
+  for (const [name, value] of Object.entries(figures))
+    assert.ok(Number.isFinite(value), `${name} is finite (${value})`);
 });
 
 test('every decode variant reads the same row count and column sums as JSON.parse', () => {
   const cases = decodeCases(dataset);
-  assert.deepEqual(cases.map((c) => c.name.split(' ')[0]), ['klines', 'klines'], 'a 100-row and a large K-lines case');
+  assert.deepEqual(
+    cases.map((c) => c.name.split(' ')[0]),
+    ['klines', 'klines'],
+    'a 100-row and a large K-lines case',
+  );
   for (const c of cases) {
     const expected = c.answer(c.variants.find((v) => v.name === c.baseline)!.run()) as number[];
-    assert.ok(expected[0] > 0 && expected.slice(1).every(Number.isFinite), `${c.name}: rows read and finite sums (${expected.join(', ')})`);
-    for (const v of c.variants) assert.deepEqual(c.answer(v.run()), expected, `${c.name}: '${v.name}' reads what '${c.baseline}' reads`);
+    assert.ok(
+      expected[0] > 0 && expected.slice(1).every(Number.isFinite),
+      `${c.name}: rows read and finite sums (${expected.join(', ')})`,
+    );
+    for (const v of c.variants)
+      assert.deepEqual(c.answer(v.run()), expected, `${c.name}: '${v.name}' reads what '${c.baseline}' reads`);
   }
 });
 
 test('the size table has every question in every format, and its compressed sizes are compress() of the body', () => {
   const t = measureSizes(dataset, SIZE_QUESTIONS);
-  assert.deepEqual(t.rows.map((r) => r.name), SIZE_QUESTIONS.map((q) => q.name), 'one row per question, in order');
+  assert.deepEqual(
+    t.rows.map((r) => r.name),
+    SIZE_QUESTIONS.map((q) => q.name),
+    'one row per question, in order',
+  );
   for (const r of t.rows) {
     for (const format of SIZE_FORMATS) {
       const s = r.sizes[format];
       if (s === null) continue;
       assert.ok(s.identity > 0 && s.gzip > 0 && s.br > 0, `${r.name} ${format}: positive sizes`);
     }
-    assert.ok(r.sizes.json !== null && r.sizes.msgpack !== null && r.sizes.flatbuffers !== null, `${r.name}: json, msgpack and flatbuffers are offered`);
+    assert.ok(
+      r.sizes.json !== null && r.sizes.msgpack !== null && r.sizes.flatbuffers !== null,
+      `${r.name}: json, msgpack and flatbuffers are offered`,
+    );
   }
   const reply = replyOf(dataset, SIZE_QUESTIONS[0].path(contextOf(dataset, 'ashare')));
-  assert.equal(t.rows[0].sizes.json!.br, compress(bodyOf(reply, 'json'), 'br').length, 'br bytes are the service compress() of the JSON body');
+  assert.equal(
+    t.rows[0].sizes.json!.br,
+    compress(bodyOf(reply, 'json'), 'br').length,
+    'br bytes are the service compress() of the JSON body',
+  );
 });
 
 test('the level sweep at the levels in use gives the bytes compress() gives', async () => {
   const t = await levelSweep(dataset, LEVEL_QUESTIONS.slice(0, 1), TINY);
   const [b] = t.bodies;
   assert.equal(b.points.length, 11 + 9, 'br 1…11 and gzip 1…9');
-  for (const p of b.points) assert.ok(p.bytes > 0 && Number.isFinite(p.us) && p.us > 0, `${p.coding} ${p.level}: bytes and a finite time`);
+  for (const p of b.points)
+    assert.ok(p.bytes > 0 && Number.isFinite(p.us) && p.us > 0, `${p.coding} ${p.level}: bytes and a finite time`);
   const reply = replyOf(dataset, LEVEL_QUESTIONS[0].path(contextOf(dataset, 'ashare')));
   const json = bodyOf(reply, 'json');
   for (const coding of ['br', 'gzip'] as const) {
-    assert.equal(b.points.find((p) => p.coding === coding && p.chosen)!.bytes, compress(json, coding).length, `${coding}: the sweep compresses as encode.ts does`);
+    assert.equal(
+      b.points.find((p) => p.coding === coding && p.chosen)!.bytes,
+      compress(json, coding).length,
+      `${coding}: the sweep compresses as encode.ts does`,
+    );
   }
 });
 
@@ -147,7 +193,11 @@ test('checkAnswer refuses an answer in another format or encoding than the case 
   const gzipCase = FORMAT_CASES.find((c) => c.encoding === 'gzip')!;
   const flatCase = FORMAT_CASES.find((c) => c.format === 'flatbuffers')!;
   assert.throws(() => checkAnswer(gzipCase, json, ctx), /Content-Encoding/, 'a gzip case needs Content-Encoding: gzip');
-  assert.throws(() => checkAnswer(flatCase, { ...json, headers: { 'content-type': 'application/x-flatbuffers' } }, ctx), /is JSON/, 'a FlatBuffer case refuses a JSON body');
+  assert.throws(
+    () => checkAnswer(flatCase, { ...json, headers: { 'content-type': 'application/x-flatbuffers' } }, ctx),
+    /is JSON/,
+    'a FlatBuffer case refuses a JSON body',
+  );
   assert.throws(() => checkAnswer(flatCase, json, ctx), /Content-Type/, 'a FlatBuffer case needs its content type');
 });
 
@@ -165,7 +215,9 @@ test('the in-process answers of the size table are the bytes the server sends', 
     for (const format of SIZE_FORMATS) {
       if (!offers(reply, format)) continue;
       const sep = q.path(ctx).includes('?') ? '&' : '?';
-      const res = await httpGet(`http://127.0.0.1:${server.port}${q.path(ctx)}${sep}format=${format}`, { 'x-api-key': server.keys.internal });
+      const res = await httpGet(`http://127.0.0.1:${server.port}${q.path(ctx)}${sep}format=${format}`, {
+        'x-api-key': server.keys.internal,
+      });
       assert.equal(res.status, 200, `${q.name} ${format}: 200`);
       assert.ok(res.body.equals(bodyOf(reply, format)), `${q.name} ${format}: in-process body equals the served one`);
     }
@@ -179,14 +231,22 @@ test('every HTTP case asks a question the server answers 200, as the case expect
     { cases: [POOL_SCREEN], pool: true, responseCache: null },
   ];
   for (const mode of modes) {
-    const server = await startTestServer({ snapshot, pool: mode.pool, minScreenRows: 0, responseCache: mode.responseCache });
+    const server = await startTestServer({
+      snapshot,
+      pool: mode.pool,
+      minScreenRows: 0,
+      responseCache: mode.responseCache,
+    });
     t.after(() => server.close());
     const ctx = await caseContext(server.port, 'ashare', server.keys.internal);
     for (const c of mode.cases) {
       // Three times: the third answer of a cached server comes from its cache.
       for (let n = 0; n < 3; n++) {
         // As the probe asks: the case's headers, the bytes kept as sent.
-        const res = await httpGet(`http://127.0.0.1:${server.port}${c.path(ctx)}`, { 'x-api-key': server.keys.internal, ...c.headers });
+        const res = await httpGet(`http://127.0.0.1:${server.port}${c.path(ctx)}`, {
+          'x-api-key': server.keys.internal,
+          ...c.headers,
+        });
         assert.equal(res.status, 200, `${c.name}: 200 for ${c.path(ctx)} (${res.body.toString('utf8').slice(0, 200)})`);
         assert.doesNotThrow(() => checkAnswer(c, res, ctx), `${c.name}: the answer is the one the case measures`);
       }

@@ -11,10 +11,19 @@ import { type ComparisonResult, runComparison } from '../../bench/http/compariso
 import { parseWrkOutput, ensureWrk } from '../../bench/http/wrk.js';
 
 test('parseWrkOutput turns the done() line into req/s and milliseconds', () => {
-  const out = 'Running 1s test\nWRK_JSON {"requests":2000,"duration_us":2000000,"bytes":300000,"p50_us":500,"p99_us":1500,"p999_us":2500,"max_us":4000,"status":3,"connect":1,"read":2,"write":0,"timeout":1}\n';
+  const out =
+    'Running 1s test\nWRK_JSON {"requests":2000,"duration_us":2000000,"bytes":300000,"p50_us":500,"p99_us":1500,"p999_us":2500,"max_us":4000,"status":3,"connect":1,"read":2,"write":0,"timeout":1}\n';
   const r = parseWrkOutput(out);
   assert.deepEqual(
-    { rps: r.rps, p50: r.p50, p99: r.p99, p999: r.p999, non2xx: r.non2xx, errors: r.errors, bytesPerResponse: r.bytesPerResponse },
+    {
+      rps: r.rps,
+      p50: r.p50,
+      p99: r.p99,
+      p999: r.p999,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      bytesPerResponse: r.bytesPerResponse,
+    },
     { rps: 1000, p50: 0.5, p99: 1.5, p999: 2.5, non2xx: 3, errors: 4, bytesPerResponse: 150 },
     'rps is requests over duration; latencies in ms; socket errors summed',
   );
@@ -22,7 +31,8 @@ test('parseWrkOutput turns the done() line into req/s and milliseconds', () => {
 
 test('compare runs ours and the raw server with the same headers and body, cleans up and writes its JSON', async (t) => {
   const noWrk = ensureWrk();
-  if (noWrk !== null && process.env.CI === 'true') assert.fail(`wrk unavailable: ${noWrk}; CI must run the HTTP harness`);
+  if (noWrk !== null && process.env.CI === 'true')
+    assert.fail(`wrk unavailable: ${noWrk}; CI must run the HTTP harness`);
   if (noWrk !== null) return t.skip(`wrk unavailable: ${noWrk}`);
   const dir = mkdtempSync(join(tmpdir(), 'mdq-http-harness-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,8 +40,18 @@ test('compare runs ours and the raw server with the same headers and body, clean
   await generateDemoSnapshot(snapshot, { symbolScale: 0.01, years: 1, progress: false });
   const outFile = join(dir, 'out', 'http-compare.json');
   const result = await runComparison({
-    cases: [KLINES_100_BFQ], seconds: 1, warmupSeconds: 0, rounds: 1, connections: 4, maxOtherCpu: 2, retries: 0,
-    snapshotDir: snapshot, stateDir: join(dir, 'state'), outFile, log: () => {}, command: 'test',
+    cases: [KLINES_100_BFQ],
+    seconds: 1,
+    warmupSeconds: 0,
+    rounds: 1,
+    connections: 4,
+    maxOtherCpu: 2,
+    retries: 0,
+    snapshotDir: snapshot,
+    stateDir: join(dir, 'state'),
+    outFile,
+    log: () => {},
+    command: 'test',
   });
   const [c] = result.cases;
   assert.ok(c.bodyBytes > 1000, `the probe body is a 100-row answer (${c.bodyBytes} bytes)`);
@@ -41,8 +61,14 @@ test('compare runs ours and the raw server with the same headers and body, clean
     assert.equal(c[side].errors, 0, `${side} had no socket errors`);
   }
   // The raw server replays our headers: only the X-Request-Id's counter (a few base-36 digits) differs per response.
-  assert.ok(Math.abs(c.ours.bytesPerResponse - c.raw.bytesPerResponse) < 8, `both sides sent the same header and body bytes (${c.ours.bytesPerResponse} vs ${c.raw.bytesPerResponse} per response)`);
-  assert.ok(c.answerHeaders.some(([name]) => name.toLowerCase() === 'etag'), 'the replayed headers are our answer\'s (ETag among them)');
+  assert.ok(
+    Math.abs(c.ours.bytesPerResponse - c.raw.bytesPerResponse) < 8,
+    `both sides sent the same header and body bytes (${c.ours.bytesPerResponse} vs ${c.raw.bytesPerResponse} per response)`,
+  );
+  assert.ok(
+    c.answerHeaders.some(([name]) => name.toLowerCase() === 'etag'),
+    "the replayed headers are our answer's (ETag among them)",
+  );
   assert.equal(c.ratio, c.ours.rps / c.raw.rps, 'the ratio is ours / raw');
   const saved = JSON.parse(readFileSync(outFile, 'utf8')) as ComparisonResult;
   assert.equal(saved.loadTool.name, 'wrk', 'the JSON records the load tool');

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, test, type TestContext } from 'node:test';
 import { startTestServer, httpRequest, type TestServer } from '../helpers/api-server.js';
-import { freePort, NGINX, NGINX_CONF, nginxArgs, nginxPrefix, startNginx, type NginxProcess } from '../helpers/nginx.js';
+import {
+  freePort,
+  NGINX,
+  NGINX_CONF,
+  nginxArgs,
+  nginxPrefix,
+  startNginx,
+  type NginxProcess,
+} from '../helpers/nginx.js';
 import { assertOutcome } from '../helpers/bad-request-outcome.js';
 import { API_INPUT, FRAMING } from '../helpers/bad-requests.js';
 import { rawRequest, requestHead, segments } from '../helpers/raw-request.js';
@@ -95,7 +103,11 @@ test(`through nginx, a ${REFUSED}-byte head in 1,460-byte segments is answered 4
   const head = requestHead({ path: '/healthz', headers: { 'X-Request-Id': 'big-head-1' }, size: REFUSED });
   const got = await rawRequest(nginx.port, segments(head), { gapMs: 2, timeoutMs: 3_000 });
   assertHeaderTooLarge(got);
-  assert.equal(got.kind === 'answer' && got.headers['x-request-id'], 'big-head-1', "the client's id, read before the overflow");
+  assert.equal(
+    got.kind === 'answer' && got.headers['x-request-id'],
+    'big-head-1',
+    "the client's id, read before the overflow",
+  );
 });
 
 test(`through nginx, a ${REFUSED}-byte request line (nginx's 414) is answered 431 problem+json within 1 s`, async (t) => {
@@ -105,7 +117,7 @@ test(`through nginx, a ${REFUSED}-byte request line (nginx's 414) is answered 43
   assertHeaderTooLarge(await rawRequest(nginx.port, segments(head), { gapMs: 2, timeoutMs: 3_000 }));
 });
 
-test('through nginx, a too-large head whose X-Request-Id holds a quote gets a valid JSON body with nginx\'s own id', async (t) => {
+test("through nginx, a too-large head whose X-Request-Id holds a quote gets a valid JSON body with nginx's own id", async (t) => {
   if (!hasNginx(t)) return;
   const { nginx } = await started();
   const head = requestHead({ path: '/healthz', headers: { 'X-Request-Id': 'a"},"code":"x' }, size: REFUSED });
@@ -114,11 +126,15 @@ test('through nginx, a too-large head whose X-Request-Id holds a quote gets a va
   assert.match(got.kind === 'answer' ? got.headers['x-request-id'] : '', /^[0-9a-f]{32}$/);
 });
 
-test('through nginx, the HTTP bad-input corpus: a problem+json answer per case, within 1 s but for more than 48 header fields (502 at the instance\'s idle close)', async (t) => {
+test("through nginx, the HTTP bad-input corpus: a problem+json answer per case, within 1 s but for more than 48 header fields (502 at the instance's idle close)", async (t) => {
   if (!hasNginx(t)) return;
   const { api, nginx } = await started();
   const cases = [...FRAMING, ...API_INPUT];
-  const outcomes = await Promise.all(cases.map((c) => rawRequest(nginx.port, [Buffer.from(c.text.replace('{key}', api.keys.pro), 'latin1')], { timeoutMs: 20_000 })));
+  const outcomes = await Promise.all(
+    cases.map((c) =>
+      rawRequest(nginx.port, [Buffer.from(c.text.replace('{key}', api.keys.pro), 'latin1')], { timeoutMs: 20_000 }),
+    ),
+  );
   cases.forEach((c, i) => assertOutcome(c.name, outcomes[i], c.viaNginx));
   const next = await httpRequest(nginx.port, '/healthz');
   assert.equal(next.status, 200, 'the next request is served');
@@ -139,7 +155,11 @@ test("through nginx, a request without X-Request-Id gets nginx's own (32 hex dig
   assert.match(String(a.headers['x-request-id']), /^[0-9a-f]{32}$/);
   assert.match(String(b.headers['x-request-id']), /^[0-9a-f]{32}$/);
   assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
-  assert.match(await nginx.accessLog(), new RegExp(`id=${a.headers['x-request-id']}\\b`), "nginx's access log holds the same id");
+  assert.match(
+    await nginx.accessLog(),
+    new RegExp(`id=${a.headers['x-request-id']}\\b`),
+    "nginx's access log holds the same id",
+  );
 });
 
 test("through nginx, an X-Request-Id the API would not echo (over 128 characters) is replaced by nginx's", async (t) => {
@@ -166,7 +186,11 @@ test('direct to uWS, an HTTP/1.0 request gets no answer: not a byte, and the con
   const { api } = await started();
   const [bare, withHost] = await Promise.all([
     rawRequest(api.port, [Buffer.from('GET /healthz HTTP/1.0\r\n\r\n')], { timeoutMs: 20_000 }),
-    rawRequest(api.port, [Buffer.from('GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n')], { timeoutMs: 20_000 }),
+    rawRequest(
+      api.port,
+      [Buffer.from('GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n')],
+      { timeoutMs: 20_000 },
+    ),
   ]);
   for (const got of [bare, withHost]) {
     assert.equal(got.kind, 'closed', `closed without a byte, not ${got.kind}`);

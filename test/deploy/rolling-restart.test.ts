@@ -105,9 +105,9 @@ test('through nginx, two instances on one Redis: 0 failed requests while one rel
   // would send everything to A for a few seconds after B's restart).
   const free = a.keys.free!;
   const statuses: number[] = [];
-  for (let i = 1; i <= 31; i++) statuses.push((await httpRequest(nginx.port, FREE_PATH, { headers: { 'x-api-key': free } })).status);
+  for (let i = 1; i <= 31; i++)
+    statuses.push((await httpRequest(nginx.port, FREE_PATH, { headers: { 'x-api-key': free } })).status);
   assert.deepEqual(statuses, [...Array(30).fill(200), 429], 'the 31st request of the minute is refused');
-
 
   const stream = streamRequests(nginx.port, a.keys.internal!);
   try {
@@ -130,9 +130,21 @@ test('through nginx, two instances on one Redis: 0 failed requests while one rel
 
   // Both instances answered the stream and the free key (nginx's access log names the upstream of each request).
   const log = await nginx.accessLog();
-  const upstreams = (pattern: RegExp): Set<string> => new Set(log.split('\n').filter((l) => pattern.test(l)).map((l) => /127\.0\.0\.1:\d+(?= \d{3} )/.exec(l)?.[0] ?? 'none'));
-  for (const [what, pattern] of [['the stream', /klines\/sh600001\?limit=5 /], ['the free key', /klines\/sh600001\?limit=1 /]] as const) {
+  const upstreams = (pattern: RegExp): Set<string> =>
+    new Set(
+      log
+        .split('\n')
+        .filter((l) => pattern.test(l))
+        .map((l) => /127\.0\.0\.1:\d+(?= \d{3} )/.exec(l)?.[0] ?? 'none'),
+    );
+  for (const [what, pattern] of [
+    ['the stream', /klines\/sh600001\?limit=5 /],
+    ['the free key', /klines\/sh600001\?limit=1 /],
+  ] as const) {
     const seen = upstreams(pattern);
-    assert.ok(seen.has(`127.0.0.1:${portA}`) && seen.has(`127.0.0.1:${portB}`), `${what}: upstreams seen: ${[...seen].join(', ')}`);
+    assert.ok(
+      seen.has(`127.0.0.1:${portA}`) && seen.has(`127.0.0.1:${portB}`),
+      `${what}: upstreams seen: ${[...seen].join(', ')}`,
+    );
   }
 });

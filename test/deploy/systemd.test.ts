@@ -19,7 +19,10 @@ const text = readFileSync(UNIT, 'utf8');
 /** The values of `key=` lines of the [Service] section, in order. */
 function service(key: string): string[] {
   const section = text.slice(text.indexOf('[Service]'), text.indexOf('[Install]'));
-  return section.split('\n').filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith(`${key}=`))
+    .map((l) => l.slice(key.length + 1));
 }
 
 test('systemd-analyze verify accepts the unit (pointed at this checkout)', async (t) => {
@@ -27,7 +30,9 @@ test('systemd-analyze verify accepts the unit (pointed at this checkout)', async
   const dir = await tempDir('mdq-unit-');
   t.after(dir.cleanup);
   // The shipped paths (/opt/mdq, /usr/bin/node) are the install's; verify checks that ExecStart's binary exists.
-  const local = text.replace(/^WorkingDirectory=.*$/m, `WorkingDirectory=${ROOT}`).replace(/^ExecStart=\S+ /m, `ExecStart=${process.execPath} `);
+  const local = text
+    .replace(/^WorkingDirectory=.*$/m, `WorkingDirectory=${ROOT}`)
+    .replace(/^ExecStart=\S+ /m, `ExecStart=${process.execPath} `);
   const file = join(dir.path, 'mdq.service');
   writeFileSync(file, local);
   const run = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });

@@ -89,7 +89,8 @@ function entriesOf(folder: string): string[] {
 /** `folder` and, for a tree, every folder below it that a fresh clone has. */
 function foldersOf(folder: string, recursive: boolean): string[] {
   const out = [folder];
-  if (recursive) for (const e of entriesOf(folder)) if (e.endsWith('/')) out.push(...foldersOf(`${folder}/${e.slice(0, -1)}`, true));
+  if (recursive)
+    for (const e of entriesOf(folder)) if (e.endsWith('/')) out.push(...foldersOf(`${folder}/${e.slice(0, -1)}`, true));
   return out;
 }
 
@@ -116,18 +117,22 @@ function namedIn(readme: string): Named | null {
   return { names, undescribed };
 }
 
-const FOLDERS = [...TREES.flatMap((t) => foldersOf(t, true)), ...SINGLE.flatMap((s) => foldersOf(s, false))].filter((f) =>
-  existsSync(join(ROOT, f)),
+const FOLDERS = [...TREES.flatMap((t) => foldersOf(t, true)), ...SINGLE.flatMap((s) => foldersOf(s, false))].filter(
+  (f) => existsSync(join(ROOT, f)),
 );
 
 test('the folders checked are found in the source tree', () => {
   for (const f of ['engine', 'engine/pool', 'loaders/snapshot', 'transport/admin/assets', 'bench/http', 'test/helpers'])
     assert.ok(FOLDERS.includes(f), `${f} is among the folders checked`);
-  assert.ok(!FOLDERS.some((f) => f.split('/').includes('dist') || f.split('/').includes('node_modules')), 'no build output');
+  assert.ok(
+    !FOLDERS.some((f) => f.split('/').includes('dist') || f.split('/').includes('node_modules')),
+    'no build output',
+  );
 });
 
 test('the rule reads list items and table rows of the Files section only', () => {
-  const readme = '# x\n\nProse naming `other.ts`.\n\n## Files\n\n| file | job |\n|---|---|\n| `a.ts` | does a |\n- `b/` — holds b\n- `c.ts`\n\n## More\n\n- `d.ts` — not read\n';
+  const readme =
+    '# x\n\nProse naming `other.ts`.\n\n## Files\n\n| file | job |\n|---|---|\n| `a.ts` | does a |\n- `b/` — holds b\n- `c.ts`\n\n## More\n\n- `d.ts` — not read\n';
   assert.deepEqual(namedIn(readme), { names: ['a.ts', 'b/', 'c.ts'], undescribed: ['- `c.ts`'] });
   assert.equal(namedIn('# x\n\n- `a.ts` — no Files section\n'), null);
 });

@@ -28,7 +28,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   }
 }
 
-
 describe('drain under a request stream', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let first: ServerProcess;
@@ -57,7 +56,11 @@ describe('drain under a request stream', () => {
     const client = new KeepAliveClient(server.port);
     const ex = await client.get('/api/v1/quota', { 'x-api-key': key });
     client.close();
-    assert.equal(ex.kind === 'response' && ex.status, 200, `/quota answers 200 after the restart (${JSON.stringify(ex)})`);
+    assert.equal(
+      ex.kind === 'response' && ex.status,
+      200,
+      `/quota answers 200 after the restart (${JSON.stringify(ex)})`,
+    );
     return JSON.parse((ex as Answer).body.toString('utf8'));
   }
 
@@ -89,7 +92,12 @@ describe('drain under a request stream', () => {
     const slowClosed = slow.closed().then(() => (seen.slowClosed = true));
 
     stream = startRequestStream({
-      port: first.port, connections: 4, paths: [KLINES_5, MARKETS], headers: internal, maxPerConnection: 20_000, stopWhenRefused: true,
+      port: first.port,
+      connections: 4,
+      paths: [KLINES_5, MARKETS],
+      headers: internal,
+      maxPerConnection: 20_000,
+      stopWhenRefused: true,
     });
     await waitForAnswers(stream, 200);
     seen.signalAt = performance.now();
@@ -129,8 +137,18 @@ describe('drain under a request stream', () => {
       if (ex.kind !== 'response') return true;
       return ex.status !== 200 && ex.status !== 503;
     });
-    const kinds = all.reduce<Record<string, number>>((n, ex) => ((n[ex.kind === 'response' ? ex.status : ex.kind] = (n[ex.kind === 'response' ? ex.status : ex.kind] ?? 0) + 1), n), {});
-    assert.deepEqual(bad.slice(0, 3), [], `no request ends otherwise (${bad.length} of ${all.length} did; outcomes ${JSON.stringify(kinds)})`);
+    const kinds = all.reduce<Record<string, number>>(
+      (n, ex) => (
+        (n[ex.kind === 'response' ? ex.status : ex.kind] = (n[ex.kind === 'response' ? ex.status : ex.kind] ?? 0) + 1),
+        n
+      ),
+      {},
+    );
+    assert.deepEqual(
+      bad.slice(0, 3),
+      [],
+      `no request ends otherwise (${bad.length} of ${all.length} did; outcomes ${JSON.stringify(kinds)})`,
+    );
   });
 
   test('a 503 during the drain is shutting_down problem+json with Retry-After and Connection: close', () => {
@@ -145,8 +163,13 @@ describe('drain under a request stream', () => {
 
   test('each connection of the stream sees 200s, then at most one 503, then only refused connections', () => {
     stream.records.forEach((lane, n) => {
-      const phase = lane.map((r) => (r.exchange.kind === 'refused' ? 2 : r.exchange.kind === 'response' && r.exchange.status === 503 ? 1 : 0));
-      assert.ok(phase.every((p, i) => i === 0 || p >= phase[i - 1]), `connection ${n}: no 200 after a 503 or a refusal (${phase.join('')})`);
+      const phase = lane.map((r) =>
+        r.exchange.kind === 'refused' ? 2 : r.exchange.kind === 'response' && r.exchange.status === 503 ? 1 : 0,
+      );
+      assert.ok(
+        phase.every((p, i) => i === 0 || p >= phase[i - 1]),
+        `connection ${n}: no 200 after a 503 or a refusal (${phase.join('')})`,
+      );
       assert.ok(phase.filter((p) => p === 1).length <= 1, `connection ${n}: a 503 closes the connection`);
     });
   });
@@ -155,13 +178,19 @@ describe('drain under a request stream', () => {
     assert.ok(seen.exit !== null, 'the process exited within 12 s');
     assert.equal(seen.exit!.code, 0, `exit code 0 (${JSON.stringify(seen.exit)}; log:\n${first.log.join('\n')})`);
     assert.ok(seen.exit!.afterMs < 10_000, `within 10 s of SIGTERM (${seen.exit!.afterMs.toFixed(0)} ms)`);
-    assert.ok(seen.idleClosed && seen.slowClosed, 'the idle and the slow client\'s connections are closed');
+    assert.ok(seen.idleClosed && seen.slowClosed, "the idle and the slow client's connections are closed");
   });
 
   test('a second signal during the drain is logged and ignored: still exit 0, no error', () => {
-    assert.ok(first.log.some((l) => /already draining/.test(l)), `the second signal is logged (log:\n${first.log.join('\n')})`);
+    assert.ok(
+      first.log.some((l) => /already draining/.test(l)),
+      `the second signal is logged (log:\n${first.log.join('\n')})`,
+    );
     assert.equal(seen.exit?.code, 0, 'exit code 0');
-    assert.ok(!first.log.some((l) => /Error|uncaught|not finished/i.test(l)), `no error in the log:\n${first.log.join('\n')}`);
+    assert.ok(
+      !first.log.some((l) => /Error|uncaught|not finished/i.test(l)),
+      `no error in the log:\n${first.log.join('\n')}`,
+    );
   });
 
   test('after a restart on the same state, /quota shows exactly the usage the answered requests account for', () => {
@@ -181,7 +210,9 @@ describe('drain under a request stream', () => {
 
   test('the drain is reported', (t) => {
     const kinds = exchanges().map((ex) => (ex.kind === 'response' ? ex.status : ex.kind));
-    t.diagnostic(`signal→drain log ${(seen.drainLoggedAt - seen.signalAt).toFixed(1)} ms; exit after ${seen.exit?.afterMs.toFixed(1)} ms; stream ${summary(kinds)}; second SIGTERM sent: ${seen.secondSigtermSent}`);
+    t.diagnostic(
+      `signal→drain log ${(seen.drainLoggedAt - seen.signalAt).toFixed(1)} ms; exit after ${seen.exit?.afterMs.toFixed(1)} ms; stream ${summary(kinds)}; second SIGTERM sent: ${seen.secondSigtermSent}`,
+    );
     t.diagnostic(first.log.join(' | '));
   });
 });
@@ -198,10 +229,13 @@ describe('drain of a quiet server (no request in flight, no usage to flush)', ()
 
   before(async () => {
     qdir = await tempDir('mdq-drain-quiet-');
-    server = await startServerProcess({ snapshot: await fixtureCopy(join(qdir.path, 'snapshot')), state: join(qdir.path, 'state') });
+    server = await startServerProcess({
+      snapshot: await fixtureCopy(join(qdir.path, 'snapshot')),
+      state: join(qdir.path, 'state'),
+    });
     const probe = new KeepAliveClient(server.port);
     const api = new KeepAliveClient(server.port);
-    assert.equal((await api.get('/healthz')).kind, 'response', 'the API client\'s connection is open');
+    assert.equal((await api.get('/healthz')).kind, 'response', "the API client's connection is open");
     let probing = true;
     const probed = (async () => {
       while (probing) {
@@ -231,8 +265,15 @@ describe('drain of a quiet server (no request in flight, no usage to flush)', ()
     const statuses = health.map((ex) => (ex.kind === 'response' ? ex.status : ex.kind));
     const firstNot200 = statuses.findIndex((s) => s !== 200);
     assert.ok(firstNot200 > 0, `the probe had 200s before the signal (${summary(statuses)})`);
-    assert.ok(statuses.slice(firstNot200).every((s) => s !== 200), `no 200 after the first 503 (${summary(statuses)})`);
-    assert.equal(statuses[firstNot200], 503, `the first answer after the signal is a 503, not a dropped connection (${summary(statuses)}; log: ${server.log.join(' | ')})`);
+    assert.ok(
+      statuses.slice(firstNot200).every((s) => s !== 200),
+      `no 200 after the first 503 (${summary(statuses)})`,
+    );
+    assert.equal(
+      statuses[firstNot200],
+      503,
+      `the first answer after the signal is a 503, not a dropped connection (${summary(statuses)}; log: ${server.log.join(' | ')})`,
+    );
     const refusal = health[firstNot200] as Answer;
     assert.equal(JSON.parse(refusal.body.toString('utf8')).code, 'shutting_down', 'code shutting_down');
     assert.ok(Number(refusal.headers['retry-after']) >= 1, 'with Retry-After');
@@ -240,7 +281,11 @@ describe('drain of a quiet server (no request in flight, no usage to flush)', ()
 
   test('an API request on an open keep-alive connection after the drain began gets 503 shutting_down with Connection: close', () => {
     assert.ok(lateOnOpen, 'the connection was open when the request was written');
-    assert.equal(late?.kind, 'response', `the request is answered, not dropped with the connection (${JSON.stringify(late)}; log: ${server.log.join(' | ')})`);
+    assert.equal(
+      late?.kind,
+      'response',
+      `the request is answered, not dropped with the connection (${JSON.stringify(late)}; log: ${server.log.join(' | ')})`,
+    );
     const ex = late as Answer;
     assert.equal(ex.status, 503, 'status 503');
     assert.equal(JSON.parse(ex.body.toString('utf8')).code, 'shutting_down', 'code shutting_down');

@@ -34,7 +34,9 @@ before(async () => {
   dir = await tempDir('mdq-stress-');
   const a = join(dir.path, 'a');
   const b = join(dir.path, 'b');
-  const made = spawnSync(process.execPath, [GEN_DEMO, '--out', a, '--scale', '0.1', '--years', '5'], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [GEN_DEMO, '--out', a, '--scale', '0.1', '--years', '5'], {
+    encoding: 'utf8',
+  });
   assert.equal(made.status, 0, made.stderr);
   // B: sh600000's last day traded one lot more (its K-lines, snapshot and screens by volume differ).
   await cp(a, b, { recursive: true });
@@ -48,10 +50,24 @@ before(async () => {
   const link = join(dir.path, 'current');
   await symlink(a, link);
   // Screens of every market on the pool (the main thread's), every thread's answers uncached so each reads the edition.
-  server = await startServerProcess({ snapshot: link, state: join(dir.path, 'state'), env: { THREADS: '2', SCREEN_POOL_MIN_ROWS: '0', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0', AS_OF_CACHE_MB: '0' }, timeoutMs: 60_000 });
+  server = await startServerProcess({
+    snapshot: link,
+    state: join(dir.path, 'state'),
+    env: {
+      THREADS: '2',
+      SCREEN_POOL_MIN_ROWS: '0',
+      RESPONSE_CACHE_MB: '0',
+      KLINE_TEXT_CACHE_MB: '0',
+      AS_OF_CACHE_MB: '0',
+    },
+    timeoutMs: 60_000,
+  });
   for (const folder of [a, b]) {
     const reference = await startTestServer({ snapshot: folder, responseCache: null });
-    assert.ok(reference.dataset.markets.ashare.klines.close.buffer.byteLength >= 16 * 1024 * 1024, 'ashare is read in place (mapped)');
+    assert.ok(
+      reference.dataset.markets.ashare.klines.close.buffer.byteLength >= 16 * 1024 * 1024,
+      'ashare is read in place (mapped)',
+    );
     references.set(reference.dataset.version, reference);
   }
 });
@@ -61,7 +77,7 @@ after(async () => {
   await dir?.cleanup();
 });
 
-test('reloads every 100 ms under a request stream: every answer is its own edition\'s, the server never stops', async () => {
+test("reloads every 100 ms under a request stream: every answer is its own edition's, the server never stops", async () => {
   const link = join(dir.path, 'current');
   const folders = [join(dir.path, 'a'), join(dir.path, 'b')];
   const key = server.keys.internal!;
@@ -104,6 +120,10 @@ test('reloads every 100 ms under a request stream: every answer is its own editi
     assert.equal(s.body, expected.text, `${s.path} on ${s.version}: the edition's own answer`);
   }
   assert.equal((await httpRequest(server.port, '/readyz')).status, 200, 'still serving');
-  assert.equal(server.log.some((l) => /"level":(50|60)/.test(l)), false, 'no error logged');
+  assert.equal(
+    server.log.some((l) => /"level":(50|60)/.test(l)),
+    false,
+    'no error logged',
+  );
   console.log(`# ${seen.length} answers over ${loaded} editions published in 8 s, each its own edition's`);
 });

@@ -11,7 +11,11 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let server: ServerProcess;
 before(async () => {
   dir = await tempDir('mdq-logs-');
-  server = await startServerProcess({ snapshot: FIXTURE, state: dir.path, env: { ACCESS_LOG: '1', METRICS: '1', THREADS: '2' } });
+  server = await startServerProcess({
+    snapshot: FIXTURE,
+    state: dir.path,
+    env: { ACCESS_LOG: '1', METRICS: '1', THREADS: '2' },
+  });
 });
 after(async () => {
   await server.kill();
@@ -20,7 +24,9 @@ after(async () => {
 
 test('stdout is JSON lines with an ISO time, a level name and a message; the access line names the request', async () => {
   const pro = server.keys.pro!;
-  const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/ashare/klines/sh600001?limit=2`, { headers: { 'x-api-key': pro, 'x-request-id': 'desk-7' } });
+  const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/ashare/klines/sh600001?limit=2`, {
+    headers: { 'x-api-key': pro, 'x-request-id': 'desk-7' },
+  });
   assert.equal(res.status, 200);
   const body = await res.arrayBuffer();
   await server.waitForLog(/"request_id":"desk-7"/, 5000);
@@ -37,8 +43,20 @@ test('stdout is JSON lines with an ISO time, a level name and a message; the acc
   assert.equal(access.length, 1, 'one access line for the one API request');
   const { time, level, us, thread, ...fields } = access[0];
   assert.ok(thread === 0 || thread === 1, `the serving thread that answered: ${String(thread)}`);
-  assert.deepEqual(fields, { request_id: 'desk-7', route: '/api/v1/:market/klines/:symbol', status: 200, plan: 'pro', key_id: pro.split('_')[1], rows: 2, bytes: body.byteLength, msg: 'access' });
-  assert.ok(server.logged.some((l) => /drained; bye/.test(String(l.msg))), 'the drain is logged, flushed before exit');
+  assert.deepEqual(fields, {
+    request_id: 'desk-7',
+    route: '/api/v1/:market/klines/:symbol',
+    status: 200,
+    plan: 'pro',
+    key_id: pro.split('_')[1],
+    rows: 2,
+    bytes: body.byteLength,
+    msg: 'access',
+  });
+  assert.ok(
+    server.logged.some((l) => /drained; bye/.test(String(l.msg))),
+    'the drain is logged, flushed before exit',
+  );
   const stdout = server.logged.map((l) => JSON.stringify(l)).join('\n');
   for (const key of Object.values(server.keys)) assert.ok(!stdout.includes(key!), 'no key in the log');
   assert.equal(Object.keys(server.keys).length, 4, 'the first start showed one key per plan (on stderr)');

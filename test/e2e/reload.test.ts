@@ -63,7 +63,13 @@ async function reload(): Promise<{ line: string; seconds: number | null }> {
 }
 
 test('under a keep-alive request stream, a SIGHUP onto B switches each connection from A to B exactly once, with no error', async () => {
-  const stream = startRequestStream({ port: server.port, connections: 4, paths: PATHS, headers, maxPerConnection: 20_000 });
+  const stream = startRequestStream({
+    port: server.port,
+    connections: 4,
+    paths: PATHS,
+    headers,
+    maxPerConnection: 20_000,
+  });
   try {
     await waitForAnswers(stream, 40);
     await repoint(link, B);
@@ -78,22 +84,34 @@ test('under a keep-alive request stream, a SIGHUP onto B switches each connectio
   }
   const all: StreamRecord[] = stream.records.flat();
   const failures = all.filter((r) => r.exchange.kind !== 'response' || r.exchange.status !== 200);
-  assert.deepEqual(failures.slice(0, 3), [], `every one of ${all.length} requests is answered 200 (${failures.length} not)`);
+  assert.deepEqual(
+    failures.slice(0, 3),
+    [],
+    `every one of ${all.length} requests is answered 200 (${failures.length} not)`,
+  );
   stream.records.forEach((lane, n) => {
     const versions = lane.map((r) => (r.exchange.kind === 'response' ? r.exchange.headers['x-data-version'] : ''));
     const switches = versions.filter((v, i) => i > 0 && v !== versions[i - 1]).length;
     assert.equal(versions[0], versionA, `connection ${n} starts on A`);
     assert.equal(versions.at(-1), versionB, `connection ${n} ends on B`);
-    assert.equal(switches, 1, `connection ${n} switches version exactly once, never back to A after B (${switches} switches)`);
+    assert.equal(
+      switches,
+      1,
+      `connection ${n} switches version exactly once, never back to A after B (${switches} switches)`,
+    );
   });
   for (const r of all) {
     if (r.exchange.kind !== 'response' || r.path !== KLINES) continue;
     const expected = r.exchange.headers['x-data-version'] === versionA ? 6.3 : 6.31;
-    assert.equal(lastClose(r.exchange.body), expected, `a K-line answer labelled ${r.exchange.headers['x-data-version']} carries that version's data`);
+    assert.equal(
+      lastClose(r.exchange.body),
+      expected,
+      `a K-line answer labelled ${r.exchange.headers['x-data-version']} carries that version's data`,
+    );
   }
 });
 
-test('after the reload, new requests answer B\'s data with B\'s version', async () => {
+test("after the reload, new requests answer B's data with B's version", async () => {
   const res = await get(KLINES);
   assert.equal(res.headers['x-data-version'], versionB, 'X-Data-Version names B');
   assert.equal(lastClose(res.body), 6.31, 'sh600001 closes at 6.31 as B says');
@@ -109,12 +127,19 @@ test('a SIGHUP onto an unchanged folder is a fast no-op: the log says unchanged 
 test('a SIGHUP onto a snapshot with high < low is rejected with file:line in the log, and B keeps answering', async () => {
   await repoint(link, C);
   const { line } = await reload();
-  assert.match(line, /reload: snapshot rejected: ashare\/klines\.csv:\d+: .*; still serving /, 'the log names file:line and the reason');
-  assert.ok(String((JSON.parse(line) as { msg: string }).msg).endsWith(versionB), `the log says B still serves (${line})`);
+  assert.match(
+    line,
+    /reload: snapshot rejected: ashare\/klines\.csv:\d+: .*; still serving /,
+    'the log names file:line and the reason',
+  );
+  assert.ok(
+    String((JSON.parse(line) as { msg: string }).msg).endsWith(versionB),
+    `the log says B still serves (${line})`,
+  );
   const res = await get(KLINES);
   assert.equal(res.status, 200, 'the API still answers');
-  assert.equal(res.headers['x-data-version'], versionB, 'with B\'s version');
-  assert.equal(lastClose(res.body), 6.31, 'and B\'s data');
+  assert.equal(res.headers['x-data-version'], versionB, "with B's version");
+  assert.equal(lastClose(res.body), 6.31, "and B's data");
 });
 
 test('switching back from the rejected folder to B is recognised as unchanged', async () => {
@@ -123,7 +148,7 @@ test('switching back from the rejected folder to B is recognised as unchanged', 
   assert.match(line, /reload: unchanged, still serving /, 'B is what serves already');
 });
 
-test('two SIGHUPs in quick succession, the folder repointed between them, end on the folder\'s last target', async (t) => {
+test("two SIGHUPs in quick succession, the folder repointed between them, end on the folder's last target", async (t) => {
   const from = server.log.length;
   await repoint(link, A);
   server.signal('SIGHUP');
@@ -134,7 +159,10 @@ test('two SIGHUPs in quick succession, the folder repointed between them, end on
   // Settle: every started pass has logged its outcome and nothing new started for 500 ms.
   const passes = (): [number, number] => {
     const lines = server.log.slice(from);
-    return [lines.filter((l) => /reload: reading/.test(l)).length, lines.filter((l) => /reload: (now serving|unchanged|snapshot rejected|failed)/.test(l)).length];
+    return [
+      lines.filter((l) => /reload: reading/.test(l)).length,
+      lines.filter((l) => /reload: (now serving|unchanged|snapshot rejected|failed)/.test(l)).length,
+    ];
   };
   const until = Date.now() + 10_000;
   let quietSince = Date.now();
@@ -147,9 +175,16 @@ test('two SIGHUPs in quick succession, the folder repointed between them, end on
   }
   const lines = server.log.slice(from);
   t.diagnostic(lines.join(' | '));
-  assert.ok(!lines.some((l) => /reload: (failed|snapshot rejected)/.test(l)), `no pass fails (log:\n${lines.join('\n')})`);
+  assert.ok(
+    !lines.some((l) => /reload: (failed|snapshot rejected)/.test(l)),
+    `no pass fails (log:\n${lines.join('\n')})`,
+  );
   const health = await get('/healthz');
   assert.equal(health.status, 200, 'the server is alive and healthy');
-  assert.equal(health.headers['x-data-version'], versionB, `it serves B, the folder's last target (log:\n${lines.join('\n')})`);
-  assert.equal(lastClose((await get(KLINES)).body), 6.31, 'with B\'s data');
+  assert.equal(
+    health.headers['x-data-version'],
+    versionB,
+    `it serves B, the folder's last target (log:\n${lines.join('\n')})`,
+  );
+  assert.equal(lastClose((await get(KLINES)).body), 6.31, "with B's data");
 });

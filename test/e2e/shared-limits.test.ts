@@ -22,16 +22,26 @@ const KLINES = '/api/v1/ashare/klines/sh600001?limit=5';
 
 /** The keys command on a state folder; returns stdout's last line (the key, for create). */
 function keysCommand(state: string, ...args: string[]): string {
-  const r = spawnSync(process.execPath, [KEYS_JS, ...args, '--state', state], { encoding: 'utf8', env: { ...process.env, STATE_DIR: '' } });
+  const r = spawnSync(process.execPath, [KEYS_JS, ...args, '--state', state], {
+    encoding: 'utf8',
+    env: { ...process.env, STATE_DIR: '' },
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim().split('\n').at(-1)!;
 }
 const idOf = (key: string): string => key.split('_')[1];
-const get = (s: ServerProcess, path: string, key: string): Promise<ApiResponse> => httpRequest(s.port, path, { headers: { 'x-api-key': key } });
+const get = (s: ServerProcess, path: string, key: string): Promise<ApiResponse> =>
+  httpRequest(s.port, path, { headers: { 'x-api-key': key } });
 const today = (): string => new Date().toISOString().slice(0, 10); // QUOTA_TZ is UTC
 
 /** Polls `s` with `key` until the status is `want`; returns the ms it took (fails after `limitMs`). */
-async function untilStatus(s: ServerProcess, key: string, want: number, limitMs: number, since: number): Promise<number> {
+async function untilStatus(
+  s: ServerProcess,
+  key: string,
+  want: number,
+  limitMs: number,
+  since: number,
+): Promise<number> {
   for (;;) {
     const res = await get(s, '/api/v1/quota', key);
     const ms = performance.now() - since;
@@ -41,7 +51,12 @@ async function untilStatus(s: ServerProcess, key: string, want: number, limitMs:
   }
 }
 
-describe('two instances sharing limits through Redis', { skip: commandMissing(REDIS_SERVER, ['--version']) !== null && process.env.CI !== 'true' ? 'redis-server is not installed: install the Debian package redis-server' : false }, () => {
+describe('two instances sharing limits through Redis', {
+  skip:
+    commandMissing(REDIS_SERVER, ['--version']) !== null && process.env.CI !== 'true'
+      ? 'redis-server is not installed: install the Debian package redis-server'
+      : false,
+}, () => {
   let redis: RedisProcess;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let a: ServerProcess;
@@ -79,7 +94,9 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     const t1 = performance.now();
     keysCommand(stateB(), 'disable', idOf(key));
     const refused = await untilStatus(a, key, 401, 1000, t1);
-    console.log(`# key created on A accepted on B after ${Math.round(accepted)} ms; disabled on B refused on A after ${Math.round(refused)} ms`);
+    console.log(
+      `# key created on A accepted on B after ${Math.round(accepted)} ms; disabled on B refused on A after ${Math.round(refused)} ms`,
+    );
   });
 
   test('a free key alternating A, B: 30 answered with X-RateLimit-Remaining 29..0, the 31st 429 rate_limited with Retry-After 2', async () => {
@@ -130,7 +147,11 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     const etag = String(first.headers.etag);
     const revalidated = await httpRequest(b.port, path, { headers: { 'x-api-key': key, 'if-none-match': etag } });
     assert.equal(revalidated.status, 304);
-    assert.equal(revalidated.headers['x-quota-remaining'], String(200_000 - 28), 'four answers of 7 rows, the 304 none');
+    assert.equal(
+      revalidated.headers['x-quota-remaining'],
+      String(200_000 - 28),
+      'four answers of 7 rows, the 304 none',
+    );
     const q = await get(a, '/api/v1/quota', key);
     assert.deepEqual([q.body.used, q.body.requests_today], [28, 7]);
   });
@@ -144,7 +165,9 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
       for (const s of [a, b]) {
         const t0 = performance.now();
         const [l, i] = await Promise.all([get(s, KLINES, limited), get(s, KLINES, internal)]);
-        seen.push(`${phase} ${l.status}${l.body?.code ? ` ${l.body.code}` : ''} / internal ${i.status} in ${Math.round(performance.now() - t0)} ms`);
+        seen.push(
+          `${phase} ${l.status}${l.body?.code ? ` ${l.body.code}` : ''} / internal ${i.status} in ${Math.round(performance.now() - t0)} ms`,
+        );
         assert.equal(i.status, 200, `${phase}: the internal key never needs Redis`);
         if (phase === 'down') {
           assertProblem(l, 503, 'limits_unavailable');
@@ -161,7 +184,10 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     const back = await untilStatus(a, limited, 200, 5000, performance.now());
     await untilStatus(b, limited, 200, 5000, performance.now());
     await round('up again');
-    assert.ok(seen.every((line) => !/ 5\d\d(?! limits_unavailable)/.test(line.split(' / ')[0])), seen.join('\n'));
+    assert.ok(
+      seen.every((line) => !/ 5\d\d(?! limits_unavailable)/.test(line.split(' / ')[0])),
+      seen.join('\n'),
+    );
     console.log(`# Redis back: limited keys served again after ${Math.round(back)} ms`);
     await new Promise((r) => setTimeout(r, 600));
     assert.ok((await redis.client().hlen('mdq:keys')) >= 5, 'the key table was given back to the new Redis');
@@ -193,22 +219,34 @@ describe('two instances sharing limits through Redis', { skip: commandMissing(RE
     stop = true;
     await Promise.all(loops);
     await new Promise((resolve) => setTimeout(resolve, 300)); // every queued command has run
-    assert.ok((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, `both outcomes happened: ${JSON.stringify([...statuses])}`);
+    assert.ok(
+      (statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0,
+      `both outcomes happened: ${JSON.stringify([...statuses])}`,
+    );
     const q = await get(a, '/api/v1/quota', key);
     assert.equal(q.body.used, served, `rows charged = rows answered (statuses ${JSON.stringify([...statuses])})`);
   });
 
   test('Redis unreachable at start: exit 2 with one line naming REDIS_URL, the password never shown', async () => {
     const port = await freePort();
-    const r = spawnSync(process.execPath, [MAIN_JS, '--port', '0', '--state', join(dir.path, 'c'), '--snapshot', FIXTURE], {
-      encoding: 'utf8',
-      env: { ...process.env, REDIS_URL: `redis://:hunter2@127.0.0.1:${port}` },
-      timeout: 20_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [MAIN_JS, '--port', '0', '--state', join(dir.path, 'c'), '--snapshot', FIXTURE],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, REDIS_URL: `redis://:hunter2@127.0.0.1:${port}` },
+        timeout: 20_000,
+      },
+    );
     assert.equal(r.status, 2, r.stderr);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0], new RegExp(`^mdq: cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(REDIS_URL\\): .*ECONNREFUSED`));
+    assert.match(
+      lines[0],
+      new RegExp(
+        `^mdq: cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(REDIS_URL\\): .*ECONNREFUSED`,
+      ),
+    );
     assert.doesNotMatch(r.stderr + r.stdout, /hunter2/);
   });
 });

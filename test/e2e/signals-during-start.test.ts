@@ -21,7 +21,9 @@ before(async () => {
   ({ path: work, cleanup } = await tempDir('mdq-signals-'));
   demo = join(work, 'demo');
   // Big enough that reading and storing it takes a second or more: the window the signals land in.
-  const made = spawnSync(process.execPath, [GEN_DEMO, '--out', demo, '--scale', '0.04', '--years', '3'], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [GEN_DEMO, '--out', demo, '--scale', '0.04', '--years', '3'], {
+    encoding: 'utf8',
+  });
   assert.equal(made.status, 0, made.stderr);
 });
 
@@ -32,10 +34,14 @@ interface Started {
 }
 
 function start(state: string, options: { port?: number; env?: Record<string, string> } = {}): Started {
-  const child = spawn(process.execPath, [MAIN_JS, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', state, '--snapshot', demo], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  });
+  const child = spawn(
+    process.execPath,
+    [MAIN_JS, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', state, '--snapshot', demo],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    },
+  );
   const lines: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
     let rest = '';
@@ -67,7 +73,8 @@ async function handlesSignals(pid: number): Promise<void> {
 const serving = (lines: string[]): boolean => lines.some((l) => l.includes('"msg":"Serving '));
 
 async function waitFor(lines: string[], pattern: RegExp, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) if (lines.some((l) => pattern.test(l))) return;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20)))
+    if (lines.some((l) => pattern.test(l))) return;
   throw new Error(`no line ${pattern} within ${ms} ms:\n${lines.join('\n')}`);
 }
 
@@ -88,7 +95,10 @@ test('a SIGHUP during start is kept: the server starts, serves, then reads its f
   const servedAt = s.lines.findIndex((l) => l.includes('"msg":"Serving '));
   const reloadAt = s.lines.findIndex((l) => l.includes('reload: reading'));
   assert.ok(servedAt >= 0 && reloadAt > servedAt, `the reload runs after the server serves:\n${s.lines.join('\n')}`);
-  assert.ok(s.lines.some((l) => l.includes('SIGHUP during start')), 'the kept signal is logged');
+  assert.ok(
+    s.lines.some((l) => l.includes('SIGHUP during start')),
+    'the kept signal is logged',
+  );
   assert.equal(s.child.exitCode, null, 'still running');
   s.child.kill('SIGTERM');
   assert.equal(await s.exited, 0);
@@ -103,7 +113,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     s.child.kill(signal);
     assert.equal(await s.exited, 0, 'exit 0 (a clean stop), not killed by the signal');
     assert.equal(serving(s.lines), false, 'it never served');
-    assert.ok(s.lines.some((l) => l.includes(`${signal} during start`)), `the stop is logged:\n${s.lines.join('\n')}`);
+    assert.ok(
+      s.lines.some((l) => l.includes(`${signal} during start`)),
+      `the stop is logged:\n${s.lines.join('\n')}`,
+    );
   });
 }
 
@@ -112,14 +125,24 @@ test('a SIGTERM as soon as /readyz answers, while the other serving threads stil
   const s = start(join(work, 'state-ready'), { port, env: { THREADS: '2' } });
   running.push(s.child);
   for (;;) {
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     assert.equal(s.child.exitCode, null, `the server exited while starting:\n${s.lines.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  assert.equal(serving(s.lines), false, 'the signal is sent before the other thread listens (the server says it serves once all do)');
+  assert.equal(
+    serving(s.lines),
+    false,
+    'the signal is sent before the other thread listens (the server says it serves once all do)',
+  );
   s.child.kill('SIGTERM');
   assert.equal(await s.exited, 0, `exit 0 (a drain), not killed:\n${s.lines.join('\n')}`);
   assert.equal(s.child.signalCode, null);
-  assert.ok(s.lines.some((l) => l.includes('drained; bye')), `the drain is logged:\n${s.lines.join('\n')}`);
+  assert.ok(
+    s.lines.some((l) => l.includes('drained; bye')),
+    `the drain is logged:\n${s.lines.join('\n')}`,
+  );
 });

@@ -20,7 +20,8 @@ function outcome(log: string[], label: 'start' | 'reload', from = 0): string {
 }
 
 /** The stages a pass announced, in order. */
-const stages = (log: string[], label: 'start' | 'reload', from = 0): string[] => log.slice(from).flatMap((l) => new RegExp(`"msg":"${label}: stage (\\d)/`).exec(l)?.[1] ?? []);
+const stages = (log: string[], label: 'start' | 'reload', from = 0): string[] =>
+  log.slice(from).flatMap((l) => new RegExp(`"msg":"${label}: stage (\\d)/`).exec(l)?.[1] ?? []);
 
 describe('a start runs the pass a reload runs', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -38,7 +39,11 @@ describe('a start runs the pass a reload runs', () => {
   });
 
   /** A server started on a copy of `state` (fresh when null) with `folder`; its start's outcome and stages. */
-  async function start(name: string, state: string | null, folder: string | null): Promise<{ server: ServerProcess; outcome: string; stages: string[] }> {
+  async function start(
+    name: string,
+    state: string | null,
+    folder: string | null,
+  ): Promise<{ server: ServerProcess; outcome: string; stages: string[] }> {
     const at = join(dir.path, `state-${name}`);
     if (state !== null) await cp(state, at, { recursive: true });
     const server = await startServerProcess({ state: at, ...(folder === null ? {} : { snapshot: folder }) });
@@ -64,7 +69,10 @@ describe('a start runs the pass a reload runs', () => {
     await seeded.server.kill();
     const started = await start('g-then-f', join(dir.path, 'state-g'), f);
     const reloaded = await reload('g-then-f', g, f);
-    assert.match(started.outcome, /^now serving fixture-derived\.\w+ \(X-Data-Version\), 137 K-line rows, parsed ashare$/);
+    assert.match(
+      started.outcome,
+      /^now serving fixture-derived\.\w+ \(X-Data-Version\), 137 K-line rows, parsed ashare$/,
+    );
     assert.equal(started.outcome, reloaded.outcome);
     assert.deepEqual(started.stages, reloaded.stages);
     assert.deepEqual(started.stages, ['1', '2', '3', '4'], 'read, store, open, publish');
@@ -73,7 +81,11 @@ describe('a start runs the pass a reload runs', () => {
   test('the folder stored already: nothing is read again, as a reload of an unchanged folder', async () => {
     const started = await start('f-again', join(dir.path, 'state-g-then-f'), f);
     const reloaded = await reload('f-again', f, f);
-    assert.equal(reloaded.outcome.replace(/^unchanged, still serving (\S+)$/, 'now serving $1'), started.outcome.replace(/ \(X-Data-Version\).*$/, ''), 'the same edition');
+    assert.equal(
+      reloaded.outcome.replace(/^unchanged, still serving (\S+)$/, 'now serving $1'),
+      started.outcome.replace(/ \(X-Data-Version\).*$/, ''),
+      'the same edition',
+    );
     assert.match(started.outcome, /nothing to parse$/, 'the start only opens it');
   });
 
@@ -81,7 +93,11 @@ describe('a start runs the pass a reload runs', () => {
     const started = await start('fresh', null, f);
     const other = await reload('fresh', g, f);
     assert.match(started.outcome, /parsed ashare, hkstock, usstock$/);
-    assert.equal(other.outcome, started.outcome.replace(/parsed .*$/, 'parsed ashare'), 'the reload parses only what its state lacks: the same version');
+    assert.equal(
+      other.outcome,
+      started.outcome.replace(/parsed .*$/, 'parsed ashare'),
+      'the reload parses only what its state lacks: the same version',
+    );
   });
 
   test('an edition stored, no folder given: the stored edition is opened, nothing read', async () => {

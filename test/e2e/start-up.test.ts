@@ -43,9 +43,29 @@ describe('a bad setting of the server', () => {
 
   /** A bad value for every server setting, as its environment variable. */
   const bad = (): Record<keyof typeof SERVER_SETTINGS, string> => ({
-    port: '65536', host: 'not a host', snapshot: '/nonexistent', state: aFile, keepEditions: '0', quotaTz: 'Mars/Base', plansFile: '/nonexistent/plans.json', threads: '0', poolThreads: '-1', screenPoolMinRows: '-1',
-    klineTextCacheMb: '1e3', asOfCacheMb: '-5', responseCacheMb: 'abc', busyPollMs: '1001', drainGraceMs: '9000', corsOrigins: 'ftp://x.example', adminOrigin: 'https://ops.example/dashboard',
-    smtpUrl: 'http://user:hunter2@mail.example', redisUrl: 'http://user:hunter2@redis.example:6379', mailFrom: 'nobody', accessLog: 'maybe', metrics: 'sometimes', logLevel: 'verbose',
+    port: '65536',
+    host: 'not a host',
+    snapshot: '/nonexistent',
+    state: aFile,
+    keepEditions: '0',
+    quotaTz: 'Mars/Base',
+    plansFile: '/nonexistent/plans.json',
+    threads: '0',
+    poolThreads: '-1',
+    screenPoolMinRows: '-1',
+    klineTextCacheMb: '1e3',
+    asOfCacheMb: '-5',
+    responseCacheMb: 'abc',
+    busyPollMs: '1001',
+    drainGraceMs: '9000',
+    corsOrigins: 'ftp://x.example',
+    adminOrigin: 'https://ops.example/dashboard',
+    smtpUrl: 'http://user:hunter2@mail.example',
+    redisUrl: 'http://user:hunter2@redis.example:6379',
+    mailFrom: 'nobody',
+    accessLog: 'maybe',
+    metrics: 'sometimes',
+    logLevel: 'verbose',
   });
 
   test('every declared server setting has a bad value here', () => {
@@ -64,8 +84,16 @@ describe('a bad setting of the server', () => {
 
   for (const [args, env, message] of [
     [['--prot', '1'], {}, 'mdq: unknown flag --prot (did you mean --port?); --help lists the flags'],
-    [[], { QUOTA_TZ: 'Mars/Base' }, "mdq: QUOTA_TZ must be an IANA time zone such as UTC, Asia/Shanghai or America/New_York, got 'Mars/Base'"],
-    [['--snapshot', '/nonexistent'], {}, "mdq: --snapshot must be an existing folder (no such folder), got '/nonexistent'"],
+    [
+      [],
+      { QUOTA_TZ: 'Mars/Base' },
+      "mdq: QUOTA_TZ must be an IANA time zone such as UTC, Asia/Shanghai or America/New_York, got 'Mars/Base'",
+    ],
+    [
+      ['--snapshot', '/nonexistent'],
+      {},
+      "mdq: --snapshot must be an existing folder (no such folder), got '/nonexistent'",
+    ],
     [[], { POOL_THREADS: '-1' }, "mdq: POOL_THREADS must be a whole number from 1 to 256, got '-1'"],
     [[], { RESPONSE_CACHE_MB: 'abc' }, "mdq: RESPONSE_CACHE_MB must be a whole number from 0 to 65536, got 'abc'"],
   ] as const) {
@@ -79,7 +107,10 @@ describe('a bad setting of the server', () => {
   }
 
   test('the password in a bad SMTP_URL is not printed', () => {
-    const r = run(MAIN_JS, ['--state', state.path], { SNAPSHOT_DIR: empty.path, SMTP_URL: 'http://user:hunter2@mail.example' });
+    const r = run(MAIN_JS, ['--state', state.path], {
+      SNAPSHOT_DIR: empty.path,
+      SMTP_URL: 'http://user:hunter2@mail.example',
+    });
     assert.ok(!assertOneLineExit2(r, 'SMTP_URL').includes('hunter2'));
   });
 });
@@ -119,7 +150,10 @@ describe('a port already in use', () => {
   test('a second server on the same port exits 2 naming host:port, before any data work, and the first keeps serving', async () => {
     const state = join(dir.path, 'state-2');
     const r = run(MAIN_JS, ['--host', '127.0.0.1', '--port', String(first.port), '--state', state]);
-    assert.equal(assertOneLineExit2(r, 'second server'), `mdq: cannot listen on 127.0.0.1:${first.port}: the port is already in use`);
+    assert.equal(
+      assertOneLineExit2(r, 'second server'),
+      `mdq: cannot listen on 127.0.0.1:${first.port}: the port is already in use`,
+    );
     assert.throws(() => readdirSync(state), /ENOENT/, 'the second server made no state folder');
     const health = await httpRequest(first.port, '/healthz');
     assert.equal(health.status, 200, 'the first server still answers');
@@ -142,12 +176,15 @@ describe('a state folder already served', () => {
     await dir.cleanup();
   });
 
-  test('a second server on the same state folder (through a link too) exits 2 naming the first one\'s pid, and the first keeps serving', async () => {
+  test("a second server on the same state folder (through a link too) exits 2 naming the first one's pid, and the first keeps serving", async () => {
     const alias = join(dir.path, 'alias');
     symlinkSync(state, alias);
     for (const path of [state, alias]) {
       const r = run(MAIN_JS, ['--host', '127.0.0.1', '--port', '0', '--state', path]);
-      assert.equal(assertOneLineExit2(r, 'second server'), `mdq: state folder ${state} is in use by another server (pid ${first.pid}): give each instance its own STATE_DIR`);
+      assert.equal(
+        assertOneLineExit2(r, 'second server'),
+        `mdq: state folder ${state} is in use by another server (pid ${first.pid}): give each instance its own STATE_DIR`,
+      );
     }
     const health = await httpRequest(first.port, '/healthz');
     assert.equal(health.status, 200, 'the first server still answers');

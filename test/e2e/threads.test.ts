@@ -48,26 +48,43 @@ const accessLines = (): { request_id: string; key_id: string | null; thread: num
 
 test('a free key: 40 concurrent requests, each on its own connection, spread over both threads: exactly 30 answered (29..0 left) and 10 refused 429', async () => {
   freeFrom = Date.now();
-  const answers = await Promise.all(Array.from({ length: 40 }, () => httpRequest(server.port, KLINES, { headers: { 'x-api-key': free } })));
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, () => httpRequest(server.port, KLINES, { headers: { 'x-api-key': free } })),
+  );
   const ok = answers.filter((a) => a.status === 200);
   assert.equal(ok.length, 30, `statuses: ${answers.map((a) => a.status).join(' ')}`);
   assert.equal(answers.filter((a) => a.status === 429 && a.body.code === 'rate_limited').length, 10);
   // Each token was taken once: the remaining counts are 29..0, each exactly once.
-  assert.deepEqual(ok.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i));
+  assert.deepEqual(
+    ok.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((x, y) => x - y),
+    Array.from({ length: 30 }, (_, i) => i),
+  );
   await new Promise((r) => setTimeout(r, 100)); // access lines are written on the next event turn
-  const threads = new Set(accessLines().filter((l) => l.key_id === idOf(free)).map((l) => l.thread));
+  const threads = new Set(
+    accessLines()
+      .filter((l) => l.key_id === idOf(free))
+      .map((l) => l.thread),
+  );
   assert.deepEqual([...threads].sort(), [0, 1], 'both threads served the key');
 });
 
 test("the dashboard's keys page counts the free key's requests of both threads today, and its last use", async () => {
   const origin = `http://127.0.0.1:${server.port}`;
-  const signIn = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  const signIn = await httpRequest(server.port, '/admin/api/sign-in', {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
   const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
   assert.equal(signIn.status, 200, signIn.text);
   const keys = await httpRequest(server.port, '/admin/api/keys', { headers: { origin, cookie } });
   assert.equal(keys.status, 200, keys.text);
   const row = keys.body.keys.find((k: { id: string }) => k.id === idOf(free));
-  assert.deepEqual(row.requests_by_day, [0, 0, 0, 0, 0, 0, 40], 'the 40 of the first test, served by both threads (within the last second too: the page flushes first)');
+  assert.deepEqual(
+    row.requests_by_day,
+    [0, 0, 0, 0, 0, 0, 40],
+    'the 40 of the first test, served by both threads (within the last second too: the page flushes first)',
+  );
   assert.equal(row.rows_by_day[6], 30 * 5, 'the 30 answered, 5 rows each');
   const usedAt = Date.parse(row.last_used);
   assert.ok(usedAt >= freeFrom && usedAt <= Date.now(), `last used ${row.last_used}: during the first test`);
@@ -77,48 +94,85 @@ test('/metrics counts the answers of both threads', async () => {
   const internal = server.keys.internal!;
   const n = 24;
   const before = await countOf('/api/v1/markets');
-  await Promise.all(Array.from({ length: n }, () => httpRequest(server.port, '/api/v1/markets', { headers: { 'x-api-key': internal } })));
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      httpRequest(server.port, '/api/v1/markets', { headers: { 'x-api-key': internal } }),
+    ),
+  );
   assert.equal((await countOf('/api/v1/markets')) - before, n);
 });
 
 async function countOf(route: string): Promise<number> {
   const text = (await httpRequest(server.port, '/metrics')).text;
-  const line = text.split('\n').find((l) => l.startsWith(`mdq_http_requests_total{route="${route}",status="200",plan="internal"}`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`mdq_http_requests_total{route="${route}",status="200",plan="internal"}`));
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
 }
 
 test('the dashboard answers on every connection, whichever thread takes it: one sign-in holds on all', async () => {
   const origin = `http://127.0.0.1:${server.port}`;
-  const signIn = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  const signIn = await httpRequest(server.port, '/admin/api/sign-in', {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
   assert.equal(signIn.status, 200, signIn.text);
   const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
-  const pages = await Promise.all(Array.from({ length: 16 }, () => httpRequest(server.port, '/admin/api/health', { headers: { origin, cookie } })));
-  assert.deepEqual(pages.map((p) => p.status), Array(16).fill(200));
+  const pages = await Promise.all(
+    Array.from({ length: 16 }, () => httpRequest(server.port, '/admin/api/health', { headers: { origin, cookie } })),
+  );
+  assert.deepEqual(
+    pages.map((p) => p.status),
+    Array(16).fill(200),
+  );
   // Writes (a POST with a body, the session's CSRF token) on fresh connections: each thread forwards them whole.
   const csrf = String(signIn.body.csrf);
   const made = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
-      httpRequest(server.port, '/admin/api/keys', { method: 'POST', headers: { origin, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'pro', org: `Desk ${i}` }) }),
+      httpRequest(server.port, '/admin/api/keys', {
+        method: 'POST',
+        headers: { origin, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'pro', org: `Desk ${i}` }),
+      }),
     ),
   );
-  assert.deepEqual(made.map((m) => m.status), Array(8).fill(200), made.map((m) => m.text).join('\n'));
+  assert.deepEqual(
+    made.map((m) => m.status),
+    Array(8).fill(200),
+    made.map((m) => m.text).join('\n'),
+  );
   // Each new key works within a second, on either thread.
   for (const m of made) assert.match(String(m.body.key), /^mdq_/);
   const deadline = Date.now() + 1500;
   let statuses: number[] = [];
   while (Date.now() < deadline) {
-    statuses = (await Promise.all(made.map((m) => httpRequest(server.port, '/api/v1/markets', { headers: { 'x-api-key': m.body.key } })))).map((r) => r.status);
+    statuses = (
+      await Promise.all(
+        made.map((m) => httpRequest(server.port, '/api/v1/markets', { headers: { 'x-api-key': m.body.key } })),
+      )
+    ).map((r) => r.status);
     if (statuses.every((st) => st === 200)) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.deepEqual(statuses, Array(8).fill(200));
-  const wrong = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password: 'not it' }) });
+  const wrong = await httpRequest(server.port, '/admin/api/sign-in', {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ password: 'not it' }),
+  });
   assert.equal(wrong.status, 401);
 });
 
 test('under a keep-alive stream, a reload switches both threads within 50 ms of each other, with no failed request', async () => {
   const headers = { 'x-api-key': server.keys.internal! };
-  const stream = startRequestStream({ port: server.port, connections: 8, paths: [KLINES], headers, maxPerConnection: 20_000 });
+  const stream = startRequestStream({
+    port: server.port,
+    connections: 8,
+    paths: [KLINES],
+    headers,
+    maxPerConnection: 20_000,
+  });
   let versionB: string;
   try {
     await waitForAnswers(stream, 200);
@@ -133,7 +187,11 @@ test('under a keep-alive stream, a reload switches both threads within 50 ms of 
   }
   const all: StreamRecord[] = stream.records.flat();
   const failed = all.filter((r) => r.exchange.kind !== 'response' || r.exchange.status !== 200);
-  assert.deepEqual(failed.map((r) => r.exchange), [], 'no failed request');
+  assert.deepEqual(
+    failed.map((r) => r.exchange),
+    [],
+    'no failed request',
+  );
   await new Promise((r) => setTimeout(r, 100));
   const byId = new Map(accessLines().map((l) => [l.request_id, l]));
   // Per thread: when it last answered from the old version, against when the first answer came from the new one.
@@ -148,26 +206,55 @@ test('under a keep-alive stream, a reload switches both threads within 50 ms of 
     else lastOld.set(line.thread, Math.max(lastOld.get(line.thread) ?? -Infinity, at));
   }
   assert.deepEqual([...lastOld.keys()].sort(), [0, 1], 'both threads answered before the reload');
-  console.log(`# last old-version answer per thread, ms after the first new-version one: ${[...lastOld].map(([t, at]) => `thread ${t}: ${at - firstNew}`).join(', ')}`);
-  for (const [thread, at] of lastOld) assert.ok(at - firstNew <= 50, `thread ${thread} served the old version ${at - firstNew} ms after the first answer from the new one`);
+  console.log(
+    `# last old-version answer per thread, ms after the first new-version one: ${[...lastOld].map(([t, at]) => `thread ${t}: ${at - firstNew}`).join(', ')}`,
+  );
+  for (const [thread, at] of lastOld)
+    assert.ok(
+      at - firstNew <= 50,
+      `thread ${thread} served the old version ${at - firstNew} ms after the first answer from the new one`,
+    );
   const fresh = await Promise.all(Array.from({ length: 12 }, () => httpRequest(server.port, KLINES, { headers })));
-  assert.deepEqual(new Set(fresh.map((f) => f.headers['x-data-version'])), new Set([versionB!]), 'new connections, either thread: the new version');
+  assert.deepEqual(
+    new Set(fresh.map((f) => f.headers['x-data-version'])),
+    new Set([versionB!]),
+    'new connections, either thread: the new version',
+  );
 });
 
-test('SIGTERM drains both threads: every request answered 200 or 503 shutting_down, exit 0, and both threads\' usage kept', async () => {
+test("SIGTERM drains both threads: every request answered 200 or 503 shutting_down, exit 0, and both threads' usage kept", async () => {
   const server0Internal = server.keys.internal!; // a restart prints no keys
   const headers = { 'x-api-key': server0Internal };
-  const stream = startRequestStream({ port: server.port, connections: 6, paths: [KLINES], headers, maxPerConnection: 20_000, stopWhenRefused: true });
+  const stream = startRequestStream({
+    port: server.port,
+    connections: 6,
+    paths: [KLINES],
+    headers,
+    maxPerConnection: 20_000,
+    stopWhenRefused: true,
+  });
   await waitForAnswers(stream, 100);
   server.signal('SIGTERM');
   const exit = await server.exited;
   await stream.stop();
   assert.equal(exit.code, 0);
   const answered = stream.records.flat().filter((r) => r.exchange.kind === 'response');
-  const wrong = answered.filter((r) => r.exchange.kind === 'response' && r.exchange.status !== 200 && !(r.exchange.status === 503 && JSON.parse(r.exchange.body.toString()).code === 'shutting_down'));
-  assert.deepEqual(wrong.map((r) => r.exchange), []);
+  const wrong = answered.filter(
+    (r) =>
+      r.exchange.kind === 'response' &&
+      r.exchange.status !== 200 &&
+      !(r.exchange.status === 503 && JSON.parse(r.exchange.body.toString()).code === 'shutting_down'),
+  );
+  assert.deepEqual(
+    wrong.map((r) => r.exchange),
+    [],
+  );
   const cut = stream.records.flat().filter((r) => r.exchange.kind === 'truncated' || r.exchange.kind === 'error');
-  assert.deepEqual(cut.map((r) => r.exchange), [], 'no answer cut short');
+  assert.deepEqual(
+    cut.map((r) => r.exchange),
+    [],
+    'no answer cut short',
+  );
   // Started again: the free key's 40 requests of the first test, from both threads, were kept.
   server = await startServerProcess({ snapshot: link, state: join(dir.path, 'state'), env: ENV });
   const quota = await httpRequest(server.port, '/api/v1/quota', { headers: { 'x-api-key': free } });
@@ -175,12 +262,23 @@ test('SIGTERM drains both threads: every request answered 200 or 503 shutting_do
   assert.equal(quota.body.requests_today, 41, 'the 40 of the first test, and this one');
   // The dashboard of the restarted server: the same day's history and a last use, as the stop flushed them.
   const origin = `http://127.0.0.1:${server.port}`;
-  const signIn = await httpRequest(server.port, '/admin/api/sign-in', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  const signIn = await httpRequest(server.port, '/admin/api/sign-in', {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
   const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
-  const keys = (await httpRequest(server.port, '/admin/api/keys', { headers: { origin, cookie } })).body.keys as { id: string; requests_by_day: number[]; last_used: string | null }[];
+  const keys = (await httpRequest(server.port, '/admin/api/keys', { headers: { origin, cookie } })).body.keys as {
+    id: string;
+    requests_by_day: number[];
+    last_used: string | null;
+  }[];
   assert.equal(keys.find((k) => k.id === idOf(free))!.requests_by_day[6], 41);
   const internal = keys.find((k) => k.id === idOf(server0Internal))!;
   const served = answered.filter((r) => r.exchange.kind === 'response' && r.exchange.status === 200).length; // a 503 shutting_down is refused before the key check
-  assert.ok(internal.requests_by_day[6] >= served, `the internal key's requests of both threads before the stop (${internal.requests_by_day[6]} ≥ ${served} served in the drain alone)`);
+  assert.ok(
+    internal.requests_by_day[6] >= served,
+    `the internal key's requests of both threads before the stop (${internal.requests_by_day[6]} ≥ ${served} served in the drain alone)`,
+  );
   assert.ok(internal.last_used !== null && Date.parse(internal.last_used) <= Date.now());
 });

@@ -116,7 +116,7 @@ test('every view let go is told with its shared bytes: evicted, served without b
   const first = cache.at(dataset, ashare, DAY);
   assert.equal(told.length, 0, 'kept: nothing let go');
   cache.at(dataset, ashare, DAY - 1); // the first goes
-  assert.deepEqual(told, [sharedBytes(first)], 'the evicted view\'s shared bytes');
+  assert.deepEqual(told, [sharedBytes(first)], "the evicted view's shared bytes");
   assert.equal(sharedBytes(first), first.snapshots.date.buffer.byteLength);
   const small = new AsOfCache(one - 1, (bytes) => told.push(bytes));
   small.at(dataset, ashare, DAY);

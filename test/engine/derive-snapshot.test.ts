@@ -19,20 +19,73 @@ type FixtureMarket = (typeof MARKETS)[number];
 
 /** Numeric columns of the spec's detail snapshot table, in its order. */
 const NUMERIC_COLUMNS = [
-  'open', 'high', 'low', 'close', 'pre_close', 'avg_price', 'volume', 'amount', 'change', 'change_percent',
-  'inner_volume', 'outer_volume', 'turnover_rate', 'volume_ratio', 'range_pct', 'pe_ratio', 'pe_fwd', 'pe_lyr',
-  'pb_ratio', 'dividend_ratio_ttm', 'dividend_ttm', 'wb_ratio', 'eps_ttm', 'total_market_cap',
-  'circulating_market_cap', 'total_shares', 'float_shares', 'high_52week', 'low_52week', 'chg_5d', 'chg_10d',
-  'chg_20d', 'chg_60d', 'chg_ytd', 'ma5', 'ma10', 'ma20', 'ma60', 'close_vs_ma20', 'close_vs_52w_high',
+  'open',
+  'high',
+  'low',
+  'close',
+  'pre_close',
+  'avg_price',
+  'volume',
+  'amount',
+  'change',
+  'change_percent',
+  'inner_volume',
+  'outer_volume',
+  'turnover_rate',
+  'volume_ratio',
+  'range_pct',
+  'pe_ratio',
+  'pe_fwd',
+  'pe_lyr',
+  'pb_ratio',
+  'dividend_ratio_ttm',
+  'dividend_ttm',
+  'wb_ratio',
+  'eps_ttm',
+  'total_market_cap',
+  'circulating_market_cap',
+  'total_shares',
+  'float_shares',
+  'high_52week',
+  'low_52week',
+  'chg_5d',
+  'chg_10d',
+  'chg_20d',
+  'chg_60d',
+  'chg_ytd',
+  'ma5',
+  'ma10',
+  'ma20',
+  'ma60',
+  'close_vs_ma20',
+  'close_vs_52w_high',
 ];
 /** The detail columns neither from the K-lines, derived nor from symbols.csv: read from the latest fundamentals.csv row. */
 const FUNDAMENTAL_COLUMNS = [
-  'avg_price', 'inner_volume', 'outer_volume', 'turnover_rate', 'pe_ratio', 'pe_fwd', 'pe_lyr', 'pb_ratio',
-  'dividend_ratio_ttm', 'dividend_ttm', 'wb_ratio', 'eps_ttm', 'total_market_cap', 'circulating_market_cap',
-  'total_shares', 'float_shares',
+  'avg_price',
+  'inner_volume',
+  'outer_volume',
+  'turnover_rate',
+  'pe_ratio',
+  'pe_fwd',
+  'pe_lyr',
+  'pb_ratio',
+  'dividend_ratio_ttm',
+  'dividend_ttm',
+  'wb_ratio',
+  'eps_ttm',
+  'total_market_cap',
+  'circulating_market_cap',
+  'total_shares',
+  'float_shares',
 ];
 /** Columns the spec ties to one market; elsewhere they are null. */
-const ONLY_IN: Record<string, FixtureMarket> = { inner_volume: 'ashare', outer_volume: 'ashare', wb_ratio: 'hkstock', eps_ttm: 'usstock' };
+const ONLY_IN: Record<string, FixtureMarket> = {
+  inner_volume: 'ashare',
+  outer_volume: 'ashare',
+  wb_ratio: 'hkstock',
+  eps_ttm: 'usstock',
+};
 const CAP_COLUMNS = ['total_market_cap', 'circulating_market_cap'];
 /** The fixture symbol whose fundamentals hold rounding ties; only the rounding test reads them. */
 const ROUNDING_SYMBOL = 'sh600009';
@@ -78,10 +131,12 @@ async function readOptional(path: string): Promise<string | null> {
 }
 
 /** `YYYYMMDD` or `YYYY-MM-DD` → `YYYY-MM-DD`. */
-const iso = (text: string): string => (text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : text);
+const iso = (text: string): string =>
+  text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : text;
 const num = (text: string | undefined): number | null => (text === undefined || text === '' ? null : Number(text));
 /** Whole days since 1970-01-01 of an ISO date, via Date.UTC (independent of engine/calendar). */
-const dayOf = (isoDate: string): number => Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10)) / 86_400_000;
+const dayOf = (isoDate: string): number =>
+  Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10)) / 86_400_000;
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -111,7 +166,9 @@ async function readFixtureMarket(market: FixtureMarket): Promise<FixtureData> {
     })),
     (x) => x.symbol,
   );
-  const sorted = new Map([...bars].map(([symbol, xs]) => [symbol, xs.map((x) => x.bar).sort((a, b) => (a.date < b.date ? -1 : 1))]));
+  const sorted = new Map(
+    [...bars].map(([symbol, xs]) => [symbol, xs.map((x) => x.bar).sort((a, b) => (a.date < b.date ? -1 : 1))]),
+  );
   const symbolsText = await readOptional(join(FIXTURE, market, 'symbols.csv'));
   const symbolsCsv = symbolsText === null ? { columns: [], rows: [] } : parseCsv(symbolsText);
   const fundamentalsText = await readOptional(join(FIXTURE, market, 'fundamentals.csv'));
@@ -142,7 +199,8 @@ function expectedSnapshot(market: FixtureMarket, data: FixtureData, symbol: stri
     const t = bars.length - 1;
     const T = bars[t];
     // q(x) of row j in T's basis; for row T it is x itself.
-    const q = (x: number | null, j: number): number | null => (j === t ? x : calc([x], (v) => (v * bars[j].adj) / T.adj));
+    const q = (x: number | null, j: number): number | null =>
+      j === t ? x : calc([x], (v) => (v * bars[j].adj) / T.adj);
     out.open = T.open;
     out.high = T.high;
     out.low = T.low;
@@ -161,7 +219,8 @@ function expectedSnapshot(market: FixtureMarket, data: FixtureData, symbol: stri
     }
     const yearStart = `${T.date.slice(0, 4)}-01-01`;
     const lastOfEarlierYear = bars.findLastIndex((b) => b.date < yearStart);
-    if (lastOfEarlierYear >= 0) out.chg_ytd = calc([T.close, q(bars[lastOfEarlierYear].close, lastOfEarlierYear)], (c, p) => (c / p - 1) * 100);
+    if (lastOfEarlierYear >= 0)
+      out.chg_ytd = calc([T.close, q(bars[lastOfEarlierYear].close, lastOfEarlierYear)], (c, p) => (c / p - 1) * 100);
     const cutoff = dayOf(T.date) - 365;
     const inYear = bars.map((b, j) => ({ b, j })).filter(({ b }) => dayOf(b.date) > cutoff);
     const highs = inYear.map(({ b, j }) => q(b.high, j)).filter((x): x is number => x !== null);
@@ -242,7 +301,11 @@ function checkColumns(columns: readonly string[], rule: string, which: (symbol: 
       if (!which(symbol)) continue;
       const expected = expectedSnapshot(market, data, symbol);
       for (const column of columns) {
-        assert.equal(actual(market, symbol, column), norm(round4(expected[column])), `${market}/${symbol} ${column}: ${rule}`);
+        assert.equal(
+          actual(market, symbol, column),
+          norm(round4(expected[column])),
+          `${market}/${symbol} ${column}: ${rule}`,
+        );
       }
     }
   }
@@ -255,7 +318,11 @@ const value = actual;
 
 test('the snapshot table has exactly the numeric columns of the spec table', () => {
   for (const market of MARKETS) {
-    assert.deepEqual(Object.keys(dataset.markets[market].snapshots.values).sort(), [...NUMERIC_COLUMNS].sort(), `${market}: one Float64Array per numeric column`);
+    assert.deepEqual(
+      Object.keys(dataset.markets[market].snapshots.values).sort(),
+      [...NUMERIC_COLUMNS].sort(),
+      `${market}: one Float64Array per numeric column`,
+    );
   }
 });
 
@@ -265,15 +332,27 @@ test('the snapshot date is the latest K-line day; a symbol without K-lines has n
     for (const symbol of fixture[market].symbols) {
       const bars = fixture[market].bars.get(symbol);
       const expected = bars === undefined ? NO_DATE : dayOf(bars[bars.length - 1].date);
-      assert.equal(md.snapshots.date[indexOf(md, symbol)], expected, `${market}/${symbol}: date is T (the latest row, even when rows come unsorted)`);
+      assert.equal(
+        md.snapshots.date[indexOf(md, symbol)],
+        expected,
+        `${market}/${symbol}: date is T (the latest row, even when rows come unsorted)`,
+      );
     }
   }
-  assert.equal(dataset.markets.ashare.snapshots.date[indexOf(dataset.markets.ashare, 'sh600001')], dayOf('2025-03-14'), 'sh600001: T = 2025-03-14 although the file lists it first');
+  assert.equal(
+    dataset.markets.ashare.snapshots.date[indexOf(dataset.markets.ashare, 'sh600001')],
+    dayOf('2025-03-14'),
+    'sh600001: T = 2025-03-14 although the file lists it first',
+  );
 });
 
 test('open, high, low, close, volume and amount are day T as stored (unadjusted; empty cells null)', () => {
   checkColumns(['open', 'high', 'low', 'close', 'volume', 'amount'], 'the K-line row of day T, unadjusted');
-  assert.equal(value('ashare', 'sh600001', 'close'), 6.3, 'sh600001: close is the stored 6.30, not rescaled by adj_factor 2.157024');
+  assert.equal(
+    value('ashare', 'sh600001', 'close'),
+    6.3,
+    'sh600001: close is the stored 6.30, not rescaled by adj_factor 2.157024',
+  );
   assert.equal(value('ashare', 'sh600007', 'open'), null, 'sh600007: an empty open cell is null');
   assert.equal(value('ashare', 'sh600007', 'volume'), null, 'sh600007: an empty volume cell is null');
   assert.equal(value('ashare', 'sh600007', 'amount'), null, 'sh600007: an empty amount cell is null');
@@ -299,9 +378,17 @@ test('range_pct is (high − low) / pre_close × 100', () => {
 
 test('volume_ratio divides by the mean volume of the 5 rows before T; null with fewer rows or a zero mean', () => {
   checkColumns(['volume_ratio'], 'volume / mean(volume of the 5 rows before T)');
-  assert.equal(value('ashare', 'sz000004', 'volume_ratio'), 1.8182, 'sz000004 (6 rows): 6400 / mean(3300, 4100, 2900, 3700, 3600)');
+  assert.equal(
+    value('ashare', 'sz000004', 'volume_ratio'),
+    1.8182,
+    'sz000004 (6 rows): 6400 / mean(3300, 4100, 2900, 3700, 3600)',
+  );
   assert.equal(value('ashare', 'sz000003', 'volume_ratio'), null, 'sz000003 (5 rows): only 4 rows before T');
-  assert.equal(value('ashare', 'sz000005', 'volume_ratio'), null, 'sz000005: the 5 rows before T traded nothing, so no ratio');
+  assert.equal(
+    value('ashare', 'sz000005', 'volume_ratio'),
+    null,
+    'sz000005: the 5 rows before T traded nothing, so no ratio',
+  );
 });
 
 test('ma5, ma10, ma20, ma60 average the last N qfq closes including T; null when history is shorter', () => {
@@ -314,7 +401,11 @@ test('ma5, ma10, ma20, ma60 average the last N qfq closes including T; null when
 
 test('chg_5d, chg_10d, chg_20d, chg_60d compare close with the qfq close N rows before T; null when shorter', () => {
   checkColumns(['chg_5d', 'chg_10d', 'chg_20d', 'chg_60d'], '(close / q(close N rows before T) − 1) × 100');
-  assert.equal(value('usstock', 'usAAPL', 'chg_10d'), 2.1667, 'usAAPL: 61.77 against 241.84 / 4 across the 4-for-1 split');
+  assert.equal(
+    value('usstock', 'usAAPL', 'chg_10d'),
+    2.1667,
+    'usAAPL: 61.77 against 241.84 / 4 across the 4-for-1 split',
+  );
   assert.equal(value('ashare', 'sz000004', 'chg_5d'), 1.9293, 'sz000004 (6 rows): 22.19 / 21.77');
   assert.equal(value('ashare', 'sz000003', 'chg_5d'), null, 'sz000003 (5 rows): no row 5 before T');
   assert.notEqual(value('ashare', 'sh600001', 'chg_60d'), null, 'sh600001: a 60-day change exists');
@@ -322,15 +413,27 @@ test('chg_5d, chg_10d, chg_20d, chg_60d compare close with the qfq close N rows 
 
 test('chg_ytd compares close with the qfq close of the last row of an earlier calendar year', () => {
   checkColumns(['chg_ytd'], '(close / q(close of the last row before 1 January of T’s year) − 1) × 100');
-  assert.equal(value('ashare', 'sh600001', 'chg_ytd'), 21.4468, 'sh600001: 6.30 against 10.63 (2024-12-31) × 1.052631 / 2.157024');
+  assert.equal(
+    value('ashare', 'sh600001', 'chg_ytd'),
+    21.4468,
+    'sh600001: 6.30 against 10.63 (2024-12-31) × 1.052631 / 2.157024',
+  );
   assert.equal(value('ashare', 'sz000004', 'chg_ytd'), null, 'sz000004: no row in an earlier year');
 });
 
 test('high_52week and low_52week span only rows dated after T − 365 days, in qfq basis', () => {
   checkColumns(['high_52week', 'low_52week'], 'max q(high) / min q(low) of rows dated after T − 365 days');
   // 2024-03-14 (= T − 365) holds high 18.00 / low 6.00 and must be left out; 2024-03-15 (low 7.50) counts.
-  assert.equal(value('ashare', 'sh600001', 'high_52week'), 6.9296, 'sh600001: 14.20 (2024-06-14) × 1.052631 / 2.157024, not the 18.00 of T − 365');
-  assert.equal(value('ashare', 'sh600001', 'low_52week'), 3.66, 'sh600001: 7.50 (2024-03-15, T − 364) × 1.052631 / 2.157024, not the 6.00 of T − 365');
+  assert.equal(
+    value('ashare', 'sh600001', 'high_52week'),
+    6.9296,
+    'sh600001: 14.20 (2024-06-14) × 1.052631 / 2.157024, not the 18.00 of T − 365',
+  );
+  assert.equal(
+    value('ashare', 'sh600001', 'low_52week'),
+    3.66,
+    'sh600001: 7.50 (2024-03-15, T − 364) × 1.052631 / 2.157024, not the 6.00 of T − 365',
+  );
   assert.equal(value('usstock', 'usAAPL', 'low_52week'), 58.8525, 'usAAPL: 235.41 / 4 from before the split');
   assert.equal(value('ashare', 'sz000002', 'high_52week'), 7.45, 'sz000002: one row gives its own high');
 });
@@ -354,23 +457,43 @@ test('name, market_name and market_type come from symbols.csv; null when the fil
       assert.equal(md.symbols.labels.marketTypes[i] ?? null, text('market_type'), `${market}/${symbol}: market_type`);
     }
   }
-  assert.equal(dataset.markets.ashare.symbols.labels.names[indexOf(dataset.markets.ashare, 'sz000004')] ?? null, null, 'sz000004 is not in symbols.csv: no name');
+  assert.equal(
+    dataset.markets.ashare.symbols.labels.names[indexOf(dataset.markets.ashare, 'sz000004')] ?? null,
+    null,
+    'sz000004 is not in symbols.csv: no name',
+  );
 });
 
 test('fundamental columns come from the latest-dated fundamentals row; its empty cells are null', () => {
   const plain = FUNDAMENTAL_COLUMNS.filter((c) => ONLY_IN[c] === undefined && !CAP_COLUMNS.includes(c));
   checkColumns(plain, 'the fundamentals.csv row with the latest date', (s) => s !== ROUNDING_SYMBOL);
-  assert.equal(value('ashare', 'sh600006', 'pe_ratio'), 12.5, 'sh600006: the 2025-03-14 row wins over 2025-01-15 and 2024-12-31 (listed out of order)');
-  assert.equal(value('ashare', 'sh600007', 'pe_ratio'), null, 'sh600007: the latest row’s empty pe_ratio is null, not the older 9.9');
+  assert.equal(
+    value('ashare', 'sh600006', 'pe_ratio'),
+    12.5,
+    'sh600006: the 2025-03-14 row wins over 2025-01-15 and 2024-12-31 (listed out of order)',
+  );
+  assert.equal(
+    value('ashare', 'sh600007', 'pe_ratio'),
+    null,
+    'sh600007: the latest row’s empty pe_ratio is null, not the older 9.9',
+  );
   assert.equal(value('ashare', 'sh600001', 'turnover_rate'), 0.8765, 'sh600001: 0.8765432 rounded to 4 decimals');
   assert.equal(value('ashare', 'sz000005', 'pe_ratio'), null, 'sz000005: no fundamentals row at all');
-  assert.equal(value('ashare', 'sh600008', 'pe_ratio'), 15.5, 'sh600008: fundamentals apply to a symbol without K-lines');
+  assert.equal(
+    value('ashare', 'sh600008', 'pe_ratio'),
+    15.5,
+    'sh600008: fundamentals apply to a symbol without K-lines',
+  );
 });
 
 test('market-only columns (inner/outer_volume, wb_ratio, eps_ttm) are null outside their market', () => {
   checkColumns(Object.keys(ONLY_IN), 'a market-only column is null elsewhere, even when fundamentals.csv supplies it');
   assert.equal(value('hkstock', 'hk00700', 'wb_ratio'), 8.1235, 'hk00700: wb_ratio applies to hkstock');
-  assert.equal(value('ashare', 'sh600001', 'wb_ratio'), null, 'sh600001: wb_ratio 7.5 in ashare fundamentals is not answered');
+  assert.equal(
+    value('ashare', 'sh600001', 'wb_ratio'),
+    null,
+    'sh600001: wb_ratio 7.5 in ashare fundamentals is not answered',
+  );
   assert.equal(value('hkstock', 'hk00700', 'eps_ttm'), null, 'hk00700: eps_ttm is usstock only');
   assert.equal(value('hkstock', 'hk00700', 'inner_volume'), null, 'hk00700: inner_volume is ashare only');
   assert.equal(value('usstock', 'usAAPL', 'eps_ttm'), 6.1235, 'usAAPL: eps_ttm applies to usstock');
@@ -380,7 +503,11 @@ test('market-only columns (inner/outer_volume, wb_ratio, eps_ttm) are null outsi
 
 test('market caps: as given when present, else close × shares / 1e8, else null', () => {
   checkColumns(CAP_COLUMNS, 'the given cap, or close × shares / 1e8 when the cap is missing and shares are present');
-  assert.equal(value('ashare', 'sh600006', 'total_market_cap'), 243.2469, 'sh600006: 10.37 × 2345678901 / 1e8 (older rows’ caps ignored)');
+  assert.equal(
+    value('ashare', 'sh600006', 'total_market_cap'),
+    243.2469,
+    'sh600006: 10.37 × 2345678901 / 1e8 (older rows’ caps ignored)',
+  );
   assert.equal(value('ashare', 'sh600006', 'circulating_market_cap'), 128.0247, 'sh600006: 10.37 × 1234567890 / 1e8');
   assert.equal(value('ashare', 'sh600001', 'total_market_cap'), 1358.99, 'sh600001: a given cap is answered as given');
   assert.equal(value('ashare', 'sh600007', 'total_market_cap'), null, 'sh600007: no cap and no shares');
@@ -388,7 +515,11 @@ test('market caps: as given when present, else close × shares / 1e8, else null'
 });
 
 test('an answered value halfway between two 4-decimal values rounds away from zero', () => {
-  checkColumns(FUNDAMENTAL_COLUMNS.filter((c) => ONLY_IN[c] === undefined), 'half away from zero', (s) => s === ROUNDING_SYMBOL);
+  checkColumns(
+    FUNDAMENTAL_COLUMNS.filter((c) => ONLY_IN[c] === undefined),
+    'half away from zero',
+    (s) => s === ROUNDING_SYMBOL,
+  );
   assert.equal(value('ashare', ROUNDING_SYMBOL, 'avg_price'), 2.0001, '2.00005 → 2.0001');
   assert.equal(value('ashare', ROUNDING_SYMBOL, 'pe_ratio'), -2.0001, '−2.00005 → −2.0001');
   assert.equal(value('ashare', ROUNDING_SYMBOL, 'pe_fwd'), -1.0002, '−1.00015 → −1.0002');
@@ -418,7 +549,10 @@ test('the fixture keeps every compared derived value clear of a 4-decimal roundi
       for (const [column, x] of Object.entries(expectedSnapshot(market, fixture[market], symbol))) {
         if (x === null) continue;
         const rest = Math.abs(x * 1e4) % 1;
-        assert.ok(Math.abs(rest - 0.5) > 1e-6, `${market}/${symbol} ${column} = ${x} sits on a rounding tie: change the fixture`);
+        assert.ok(
+          Math.abs(rest - 0.5) > 1e-6,
+          `${market}/${symbol} ${column} = ${x} sits on a rounding tie: change the fixture`,
+        );
       }
     }
   }

@@ -123,7 +123,10 @@ function window(q: Query, symbol = SYMBOL): { dates: string[]; total: number; fr
     offset: q.offset,
     limit: q.limit,
   });
-  assert.ok(w.from >= from && w.to <= to && w.from <= w.to, `the window [${w.from}, ${w.to}) stays inside the symbol's rows [${from}, ${to})`);
+  assert.ok(
+    w.from >= from && w.to <= to && w.from <= w.to,
+    `the window [${w.from}, ${w.to}) stays inside the symbol's rows [${from}, ${to})`,
+  );
   const dates: string[] = [];
   for (let row = w.from; row < w.to; row++) dates.push(isoOf(md.klines.date[row]));
   return { dates, total: w.total, from: w.from, to: w.to };
@@ -136,17 +139,29 @@ function checkWindow(q: Query, rule: string, symbol = SYMBOL, data = bars): stri
   const label = `${symbol} ${JSON.stringify(q)}`;
   assert.deepEqual(got.dates, want.dates, `${label}: ${rule}`);
   assert.equal(got.total, want.total, `${label}: total counts the rows of the date range before offset/limit`);
-  assert.ok(got.dates.every((d, k) => k === 0 || got.dates[k - 1] < d), `${label}: rows ascending`);
+  assert.ok(
+    got.dates.every((d, k) => k === 0 || got.dates[k - 1] < d),
+    `${label}: rows ascending`,
+  );
   return got.dates;
 }
 
-const q = (start: string | null, end: string | null, offset: number, limit: number): Query => ({ start, end, offset, limit });
+const q = (start: string | null, end: string | null, offset: number, limit: number): Query => ({
+  start,
+  end,
+  offset,
+  limit,
+});
 
 // ---- Windows ----
 
 test('start only: the window opens at the first row on or after start and runs forward', () => {
   const dates = checkWindow(q('2025-01-06', null, 0, 5), 'the first five rows from start');
-  assert.deepEqual(dates, ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'], 'five trading days from 2025-01-06');
+  assert.deepEqual(
+    dates,
+    ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'],
+    'five trading days from 2025-01-06',
+  );
   assert.equal(window(q('2025-01-06', null, 0, 5)).total, 50, 'total: every row from 2025-01-06 to the latest day');
 });
 
@@ -157,7 +172,11 @@ test('start with offset: offset skips forward from start', () => {
 
 test('end only: the window closes at the last row on or before end', () => {
   const dates = checkWindow(q(null, '2025-01-15', 0, 5), 'the five rows up to end');
-  assert.deepEqual(dates, ['2025-01-09', '2025-01-10', '2025-01-13', '2025-01-14', '2025-01-15'], 'five trading days ending 2025-01-15');
+  assert.deepEqual(
+    dates,
+    ['2025-01-09', '2025-01-10', '2025-01-13', '2025-01-14', '2025-01-15'],
+    'five trading days ending 2025-01-15',
+  );
 });
 
 test('end with offset: offset skips backward from end', () => {
@@ -167,18 +186,40 @@ test('end with offset: offset skips backward from end', () => {
 
 test('start and end: every row of the range, ascending', () => {
   const dates = checkWindow(q('2024-12-30', '2025-01-10', 0, 100), 'all rows between start and end inclusive');
-  assert.deepEqual(dates, ['2024-12-30', '2024-12-31', '2025-01-02', '2025-01-03', '2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'], 'nine rows; 2025-01-01 has none');
+  assert.deepEqual(
+    dates,
+    [
+      '2024-12-30',
+      '2024-12-31',
+      '2025-01-02',
+      '2025-01-03',
+      '2025-01-06',
+      '2025-01-07',
+      '2025-01-08',
+      '2025-01-09',
+      '2025-01-10',
+    ],
+    'nine rows; 2025-01-01 has none',
+  );
 });
 
 test('start and end with offset and limit: offset skips forward from start inside the range', () => {
   const dates = checkWindow(q('2024-12-30', '2025-01-10', 2, 3), 'rows 3–5 of the range');
   assert.deepEqual(dates, ['2025-01-02', '2025-01-03', '2025-01-06'], 'the range minus two rows, three of them');
-  assert.equal(window(q('2024-12-30', '2025-01-10', 2, 3)).total, 9, 'total is the whole range, before offset and limit');
+  assert.equal(
+    window(q('2024-12-30', '2025-01-10', 2, 3)).total,
+    9,
+    'total is the whole range, before offset and limit',
+  );
 });
 
 test('neither start nor end: limit alone gives the most recent rows', () => {
   const dates = checkWindow(q(null, null, 0, 5), 'the five most recent rows');
-  assert.deepEqual(dates, ['2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13', '2025-03-14'], 'the last five trading days');
+  assert.deepEqual(
+    dates,
+    ['2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13', '2025-03-14'],
+    'the last five trading days',
+  );
   assert.equal(window(q(null, null, 0, 5)).total, bars.length, 'total: all 85 rows of the symbol');
 });
 
@@ -195,22 +236,46 @@ test('an offset beyond the range answers no rows and the full total', () => {
 });
 
 test('limit 1 answers one row: the first from start, or the last up to end or the latest', () => {
-  assert.deepEqual(checkWindow(q('2025-01-04', null, 0, 1), 'one row from start'), ['2025-01-06'], 'first trading day on or after start');
-  assert.deepEqual(checkWindow(q(null, '2025-01-12', 0, 1), 'one row up to end'), ['2025-01-10'], 'last trading day on or before end');
+  assert.deepEqual(
+    checkWindow(q('2025-01-04', null, 0, 1), 'one row from start'),
+    ['2025-01-06'],
+    'first trading day on or after start',
+  );
+  assert.deepEqual(
+    checkWindow(q(null, '2025-01-12', 0, 1), 'one row up to end'),
+    ['2025-01-10'],
+    'last trading day on or before end',
+  );
   assert.deepEqual(checkWindow(q(null, null, 0, 1), 'one row, the latest'), ['2025-03-14'], 'the latest stored day');
 });
 
 test('a limit larger than the range answers the whole range', () => {
   assert.equal(checkWindow(q('2024-12-30', '2025-01-10', 0, 1000), 'the whole range').length, 9, 'nine rows');
   assert.equal(checkWindow(q(null, null, 0, 1000), 'every row').length, 85, 'all 85 rows');
-  assert.equal(checkWindow(q('2020-01-01', null, 0, 1000), 'every row from a start before the first').length, 85, 'all 85 rows');
+  assert.equal(
+    checkWindow(q('2020-01-01', null, 0, 1000), 'every row from a start before the first').length,
+    85,
+    'all 85 rows',
+  );
 });
 
 test('start and end on a weekend snap to the trading days inside the range', () => {
   // 2025-01-04 is a Saturday, 2025-01-12 a Sunday.
-  assert.deepEqual(checkWindow(q('2025-01-04', '2025-01-12', 0, 100), 'weekend bounds'), ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'], 'Monday to Friday');
-  assert.deepEqual(checkWindow(q('2025-01-04', null, 0, 2), 'weekend start'), ['2025-01-06', '2025-01-07'], 'from the Monday after');
-  assert.deepEqual(checkWindow(q(null, '2025-01-12', 0, 2), 'weekend end'), ['2025-01-09', '2025-01-10'], 'up to the Friday before');
+  assert.deepEqual(
+    checkWindow(q('2025-01-04', '2025-01-12', 0, 100), 'weekend bounds'),
+    ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'],
+    'Monday to Friday',
+  );
+  assert.deepEqual(
+    checkWindow(q('2025-01-04', null, 0, 2), 'weekend start'),
+    ['2025-01-06', '2025-01-07'],
+    'from the Monday after',
+  );
+  assert.deepEqual(
+    checkWindow(q(null, '2025-01-12', 0, 2), 'weekend end'),
+    ['2025-01-09', '2025-01-10'],
+    'up to the Friday before',
+  );
 });
 
 test('a range holding no rows answers nothing with total 0', () => {
@@ -229,7 +294,12 @@ test('a range holding no rows answers nothing with total 0', () => {
 
 test('the window never reaches into a neighbouring symbol’s rows', async () => {
   const sz000003 = await readBars('sz000003');
-  for (const range of [q(null, null, 0, 1000), q('2000-01-01', '2099-12-31', 0, 1000), q('2000-01-01', null, 2, 1000), q(null, '2099-12-31', 1, 2)]) {
+  for (const range of [
+    q(null, null, 0, 1000),
+    q('2000-01-01', '2099-12-31', 0, 1000),
+    q('2000-01-01', null, 2, 1000),
+    q(null, '2099-12-31', 1, 2),
+  ]) {
     checkWindow(range, 'only sz000003’s own rows', 'sz000003', sz000003);
   }
 });
@@ -248,16 +318,32 @@ function enginePrices(column: Price, mode: 'bfq' | 'qfq' | 'hfq', from?: number,
 
 /** Guards exact comparison: the unrounded values must not sit on a rounding tie. */
 function clearOfTies(values: number[], what: string): void {
-  for (const x of values) assert.ok(Math.abs(((Math.abs(x) * 1e4) % 1) - 0.5) > 1e-6, `${what}: ${x} sits on a rounding tie; change the fixture`);
+  for (const x of values)
+    assert.ok(
+      Math.abs(((Math.abs(x) * 1e4) % 1) - 0.5) > 1e-6,
+      `${what}: ${x} sits on a rounding tie; change the fixture`,
+    );
 }
 
 test('bfq answers prices, volume, amount and adj_factor as stored', () => {
   const { md, from, to } = rowsOf(SYMBOL);
   for (const column of [...PRICES, 'volume', 'amount'] as const) {
-    assert.deepEqual(Array.from(md.klines[column].subarray(from, to)), bars.map((b) => b[column]), `${column}: the CSV values, ascending by date`);
+    assert.deepEqual(
+      Array.from(md.klines[column].subarray(from, to)),
+      bars.map((b) => b[column]),
+      `${column}: the CSV values, ascending by date`,
+    );
   }
-  assert.deepEqual(Array.from(md.klines.adj_factor.subarray(from, to)), bars.map((b) => b.adj), 'adj_factor: the CSV values');
-  assert.equal(new Set(bars.slice(-60).map((b) => b.adj)).size, 3, 'the fixture has two adj_factor steps (a dividend and a split) inside the last 60 rows');
+  assert.deepEqual(
+    Array.from(md.klines.adj_factor.subarray(from, to)),
+    bars.map((b) => b.adj),
+    'adj_factor: the CSV values',
+  );
+  assert.equal(
+    new Set(bars.slice(-60).map((b) => b.adj)).size,
+    3,
+    'the fixture has two adj_factor steps (a dividend and a split) inside the last 60 rows',
+  );
 });
 
 test('qfq = price × adj_factor / adj_factor of the latest stored day, rounded to 4 decimals', () => {
@@ -265,10 +351,17 @@ test('qfq = price × adj_factor / adj_factor of the latest stored day, rounded t
   for (const column of PRICES) {
     const raw = bars.map((b) => (b[column] * b.adj) / latest);
     clearOfTies(raw, `qfq ${column}`);
-    assert.deepEqual(enginePrices(column, 'qfq'), raw.map(round4), `qfq ${column}: price × adj / ${latest}, rounded half away from zero`);
+    assert.deepEqual(
+      enginePrices(column, 'qfq'),
+      raw.map(round4),
+      `qfq ${column}: price × adj / ${latest}, rounded half away from zero`,
+    );
   }
   const close = bars.map((b) => (b.close * b.adj) / latest);
-  assert.ok(close.some((x) => round4(x) !== x), 'the fixture has qfq prices that need rounding');
+  assert.ok(
+    close.some((x) => round4(x) !== x),
+    'the fixture has qfq prices that need rounding',
+  );
 });
 
 test('qfq of a window that ends before the latest day still divides by the latest day’s adj_factor', () => {
@@ -277,8 +370,16 @@ test('qfq of a window that ends before the latest day still divides by the lates
   const latest = bars[bars.length - 1].adj;
   for (const column of PRICES) {
     const want = inWindow.map((b) => round4((b[column] * b.adj) / latest));
-    assert.deepEqual(enginePrices(column, 'qfq', w.from, w.to), want, `qfq ${column} of 2024-12-30…2025-01-10: divided by 2.157024 (the latest day), not 1.052631 (the window's last day)`);
-    assert.notDeepEqual(want, inWindow.map((b) => round4((b[column] * b.adj) / inWindow[inWindow.length - 1].adj)), 'the two bases differ in the fixture');
+    assert.deepEqual(
+      enginePrices(column, 'qfq', w.from, w.to),
+      want,
+      `qfq ${column} of 2024-12-30…2025-01-10: divided by 2.157024 (the latest day), not 1.052631 (the window's last day)`,
+    );
+    assert.notDeepEqual(
+      want,
+      inWindow.map((b) => round4((b[column] * b.adj) / inWindow[inWindow.length - 1].adj)),
+      'the two bases differ in the fixture',
+    );
   }
 });
 
@@ -286,9 +387,16 @@ test('hfq = price × adj_factor, rounded to 4 decimals', () => {
   for (const column of PRICES) {
     const raw = bars.map((b) => b[column] * b.adj);
     clearOfTies(raw, `hfq ${column}`);
-    assert.deepEqual(enginePrices(column, 'hfq'), raw.map(round4), `hfq ${column}: price × adj, rounded half away from zero`);
+    assert.deepEqual(
+      enginePrices(column, 'hfq'),
+      raw.map(round4),
+      `hfq ${column}: price × adj, rounded half away from zero`,
+    );
   }
-  assert.ok(bars.some((b) => round4(b.close * b.adj) !== b.close * b.adj), 'the fixture has hfq prices that need rounding');
+  assert.ok(
+    bars.some((b) => round4(b.close * b.adj) !== b.close * b.adj),
+    'the fixture has hfq prices that need rounding',
+  );
 });
 
 test('qfq on the latest day equals bfq exactly, for every fixture symbol', () => {
@@ -299,38 +407,73 @@ test('qfq on the latest day equals bfq exactly, for every fixture symbol', () =>
       if (last < md.klines.offsets[i]) continue; // no K-lines
       for (const column of PRICES) {
         const qfq = adjustedSlice(md.klines[column], md.klines.adj_factor, last, last + 1, 'qfq', last)[0];
-        assert.ok(Object.is(qfq, md.klines[column][last]), `${market}/${md.symbols.codes[i]} ${column}: qfq ${qfq} = bfq ${md.klines[column][last]} on the latest day`);
+        assert.ok(
+          Object.is(qfq, md.klines[column][last]),
+          `${market}/${md.symbols.codes[i]} ${column}: qfq ${qfq} = bfq ${md.klines[column][last]} on the latest day`,
+        );
       }
     }
   }
 });
 
 test('volume and amount are never adjusted: only open, high, low and close are price fields', () => {
-  assert.deepEqual([...PRICE_FIELDS].sort(), ['close', 'high', 'low', 'open'], 'the adjusted fields are exactly the four prices');
+  assert.deepEqual(
+    [...PRICE_FIELDS].sort(),
+    ['close', 'high', 'low', 'open'],
+    'the adjusted fields are exactly the four prices',
+  );
 });
 
 // ---- Field projection ----
 
 test('short codes and full names, in any order, answer in the order open, high, low, close, volume, amount', () => {
-  assert.deepEqual(projectKlineFields(['c', 'open', 'v', 'h']), { ok: true, fields: ['open', 'high', 'close', 'volume'] }, 'mixed codes and names, fixed order');
+  assert.deepEqual(
+    projectKlineFields(['c', 'open', 'v', 'h']),
+    { ok: true, fields: ['open', 'high', 'close', 'volume'] },
+    'mixed codes and names, fixed order',
+  );
   assert.deepEqual(projectKlineFields(['a', 'l']), { ok: true, fields: ['low', 'amount'] }, 'short codes only');
-  assert.deepEqual(projectKlineFields(['amount', 'a', 'low', 'l']), { ok: true, fields: ['low', 'amount'] }, 'a column named twice appears once');
+  assert.deepEqual(
+    projectKlineFields(['amount', 'a', 'low', 'l']),
+    { ok: true, fields: ['low', 'amount'] },
+    'a column named twice appears once',
+  );
 });
 
 test('`*` selects all six fields', () => {
-  assert.deepEqual(projectKlineFields(['*']), { ok: true, fields: ['open', 'high', 'low', 'close', 'volume', 'amount'] }, '* = all, in the fixed order');
+  assert.deepEqual(
+    projectKlineFields(['*']),
+    { ok: true, fields: ['open', 'high', 'low', 'close', 'volume', 'amount'] },
+    '* = all, in the fixed order',
+  );
 });
 
 test('symbol, date and adj_factor are accepted and add no selectable field', () => {
-  assert.deepEqual(projectKlineFields(['adj_factor', 'date', 'symbol', 'c']), { ok: true, fields: ['close'] }, 'always-returned columns are not errors');
+  assert.deepEqual(
+    projectKlineFields(['adj_factor', 'date', 'symbol', 'c']),
+    { ok: true, fields: ['close'] },
+    'always-returned columns are not errors',
+  );
 });
 
 test('an unknown item is reported by name', () => {
   assert.deepEqual(projectKlineFields(['o', 'foo', 'c']), { ok: false, unknown: 'foo' }, "'foo' names no K-line field");
-  assert.deepEqual(projectKlineFields(['turnover_rate']), { ok: false, unknown: 'turnover_rate' }, 'a snapshot column is not a K-line field');
+  assert.deepEqual(
+    projectKlineFields(['turnover_rate']),
+    { ok: false, unknown: 'turnover_rate' },
+    'a snapshot column is not a K-line field',
+  );
 });
 
 test('an unknown item is reported even when `*` is also given', () => {
-  assert.deepEqual(projectKlineFields(['*', 'foo']), { ok: false, unknown: 'foo' }, "'*,foo' is an invalid fields value (400), whatever the order");
-  assert.deepEqual(projectKlineFields(['foo', '*']), { ok: false, unknown: 'foo' }, "'foo,*' is an invalid fields value (400)");
+  assert.deepEqual(
+    projectKlineFields(['*', 'foo']),
+    { ok: false, unknown: 'foo' },
+    "'*,foo' is an invalid fields value (400), whatever the order",
+  );
+  assert.deepEqual(
+    projectKlineFields(['foo', '*']),
+    { ok: false, unknown: 'foo' },
+    "'foo,*' is an invalid fields value (400)",
+  );
 });

@@ -20,12 +20,21 @@ function randomTable() {
   const k: KlineColumns = {
     offsets: Int32Array.from({ length: symbols + 1 }, (_, i) => i * days),
     date: Int32Array.from({ length: n }, (_, r) => 19000 + (r % days)),
-    open: col(price), high: col(() => 30), low: col(() => 0.5), close: col(price), volume: col(() => Math.round(random() * 100)), amount: col(() => random() * 1e6), adj_factor: col(() => 1),
+    open: col(price),
+    high: col(() => 30),
+    low: col(() => 0.5),
+    close: col(price),
+    volume: col(() => Math.round(random() * 100)),
+    amount: col(() => random() * 1e6),
+    adj_factor: col(() => 1),
   };
   const f: FundamentalColumns = {
     offsets: Int32Array.from({ length: symbols + 1 }, (_, i) => i),
     date: Int32Array.from({ length: symbols }, () => 19010),
-    columns: { pe_ratio: Float64Array.from({ length: symbols }, () => (random() < 0.1 ? NaN : Math.round(random() * 40 - 5))), total_shares: Float64Array.from({ length: symbols }, () => 1e8) },
+    columns: {
+      pe_ratio: Float64Array.from({ length: symbols }, () => (random() < 0.1 ? NaN : Math.round(random() * 40 - 5))),
+      total_shares: Float64Array.from({ length: symbols }, () => 1e8),
+    },
   };
   return deriveSnapshots('ashare', k, f);
 }
@@ -37,7 +46,16 @@ test('every column, both orders, with and without bounds, at several pages: the 
     for (const descending of [true, false]) {
       queries.push({ bounds: new Map(), sort, descending, offset: 0, limit: 50 });
       queries.push({ bounds: new Map([['pe_ratio', { min: 0, max: 20 }]]), sort, descending, offset: 10, limit: 25 });
-      queries.push({ bounds: new Map([['close', { min: 5, max: 15 }], ['chg_5d', { min: -Infinity, max: 0 }]]), sort, descending, offset: 0, limit: 500 });
+      queries.push({
+        bounds: new Map([
+          ['close', { min: 5, max: 15 }],
+          ['chg_5d', { min: -Infinity, max: 0 }],
+        ]),
+        sort,
+        descending,
+        offset: 0,
+        limit: 500,
+      });
       queries.push({ bounds: new Map(), sort, descending, offset: 390, limit: 50 });
     }
   }
@@ -45,7 +63,11 @@ test('every column, both orders, with and without bounds, at several pages: the 
     const fast = screen(table, q);
     const naive = screenBySorting(table, q);
     assert.equal(fast.total, naive.total, `total for ${q.sort} ${q.descending ? 'desc' : 'asc'}`);
-    assert.deepEqual(Array.from(fast.rows), Array.from(naive.rows), `rows for ${q.sort} ${q.descending ? 'desc' : 'asc'} offset ${q.offset}`);
+    assert.deepEqual(
+      Array.from(fast.rows),
+      Array.from(naive.rows),
+      `rows for ${q.sort} ${q.descending ? 'desc' : 'asc'} offset ${q.offset}`,
+    );
   }
 });
 
@@ -74,13 +96,26 @@ test('500 seeded random screens (0–5 bounds at existing values, ±Infinity, em
       if (min > max && random() < 0.8) [min, max] = [max, min]; // now and then an empty range
       bounds.set(name, { min, max });
     }
-    const query: ScreenQuery = { bounds, sort: pick(columns), descending: random() < 0.5, offset: pick([0, 0, 3, 50, 399, 1000]), limit: pick([1, 7, 50, 500]) };
+    const query: ScreenQuery = {
+      bounds,
+      sort: pick(columns),
+      descending: random() < 0.5,
+      offset: pick([0, 0, 3, 50, 399, 1000]),
+      limit: pick([1, 7, 50, 500]),
+    };
     const naive = screenBySorting(table, query);
     const what = JSON.stringify({ ...query, bounds: [...bounds].map(([c, b]) => `${c}:${b.min}..${b.max}`) });
     // As served (this table is small: the narrowest range is visited), and as a large table is screened (passes unless the range is narrow).
     const order = (query.descending ? table.descending : table.ascending)[query.sort];
-    const ordered = [...bounds].map(([name, b]) => ({ column: table.values[name], ascending: table.ascending[name], ...b }));
-    for (const [how, fast] of [['as served', screen(table, query)], ['as a large table', screenWalk(order, ordered, query.offset, query.limit, 0)]] as const) {
+    const ordered = [...bounds].map(([name, b]) => ({
+      column: table.values[name],
+      ascending: table.ascending[name],
+      ...b,
+    }));
+    for (const [how, fast] of [
+      ['as served', screen(table, query)],
+      ['as a large table', screenWalk(order, ordered, query.offset, query.limit, 0)],
+    ] as const) {
       assert.equal(fast.total, naive.total, `${how}: total of ${what}`);
       assert.deepEqual(Array.from(fast.rows), Array.from(naive.rows), `${how}: rows of ${what}`);
     }

@@ -6,24 +6,46 @@ import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { MEMO_UNITS, memoUnits, searchSymbols } from '../../engine/queries/symbol-search.js';
 
 const codes = Array.from({ length: 3000 }, (_, i) => `sh${String(600000 + i)}`);
-const index = (): SymbolIndex => new SymbolIndex(codes, { names: codes.map((_, i) => (i % 2 === 0 ? 'Alpha Bank' : 'Beta Steel')), marketNames: codes.map(() => null), marketTypes: codes.map(() => null) });
+const index = (): SymbolIndex =>
+  new SymbolIndex(codes, {
+    names: codes.map((_, i) => (i % 2 === 0 ? 'Alpha Bank' : 'Beta Steel')),
+    marketNames: codes.map(() => null),
+    marketTypes: codes.map(() => null),
+  });
 
 test('exact code, then code prefix, then code substring, then name substring; paged', () => {
-  const symbols = new SymbolIndex(['ab1', 'xab', 'zz', 'abc'], { names: ['', '', 'Crab', ''], marketNames: [null, null, null, null], marketTypes: [null, null, null, null] });
+  const symbols = new SymbolIndex(['ab1', 'xab', 'zz', 'abc'], {
+    names: ['', '', 'Crab', ''],
+    marketNames: [null, null, null, null],
+    marketTypes: [null, null, null, null],
+  });
   assert.deepEqual(searchSymbols(symbols, 'AB', 0, 10), { total: 4, indices: [0, 3, 1, 2] });
-  assert.deepEqual(searchSymbols(symbols, 'ab', 1, 2), { total: 4, indices: [3, 1] }, 'a remembered search pages the same');
+  assert.deepEqual(
+    searchSymbols(symbols, 'ab', 1, 2),
+    { total: 4, indices: [3, 1] },
+    'a remembered search pages the same',
+  );
 });
 
 test('the remembered matches of one index stay within MEMO_UNITS, however many broad terms are asked', () => {
   const symbols = index();
   // Every prefix of every 7th code: terms matching 1 to 3,000 symbols, and name terms matching 1,500.
   const terms = ['bank', 'steel', 'a', 'e'];
-  for (let i = 0; i < codes.length; i += 7) for (let n = 3; n <= codes[i].length; n++) terms.push(codes[i].slice(0, n).toUpperCase());
+  for (let i = 0; i < codes.length; i += 7)
+    for (let n = 3; n <= codes[i].length; n++) terms.push(codes[i].slice(0, n).toUpperCase());
   for (const term of terms) {
     const page = searchSymbols(symbols, term, 0, 50);
     assert.equal(page.indices.length, Math.min(50, page.total));
     assert.ok(memoUnits(symbols) <= MEMO_UNITS, `${memoUnits(symbols)} units remembered after '${term}'`);
   }
-  assert.deepEqual(searchSymbols(symbols, 'sh', 2990, 50).indices, Array.from({ length: 10 }, (_, i) => 2990 + i), 'still right after starting over');
-  assert.deepEqual(searchSymbols(symbols, 'sh', 2990, 50).indices, Array.from({ length: 10 }, (_, i) => 2990 + i), 'and when remembered');
+  assert.deepEqual(
+    searchSymbols(symbols, 'sh', 2990, 50).indices,
+    Array.from({ length: 10 }, (_, i) => 2990 + i),
+    'still right after starting over',
+  );
+  assert.deepEqual(
+    searchSymbols(symbols, 'sh', 2990, 50).indices,
+    Array.from({ length: 10 }, (_, i) => 2990 + i),
+    'and when remembered',
+  );
 });

@@ -23,7 +23,37 @@ function assertRead<T>(got: Attempt<T>, label: string): T {
 }
 
 /** Pieces of near-valid cells: digits, signs, points, exponents, blanks, spellings of infinity and NaN, look-alike digits. */
-const CELL_PIECES = ['0', '1', '5', '9', '00', '-', '+', '.', 'e', 'E', 'e+', 'e-', '999', ' ', '\t', '\r', '\n', ',', '"', 'inf', 'Infinity', 'NaN', '0x', '_', '\u00a0', '\ufeff', '\u0660', '\uff11', 'é'];
+const CELL_PIECES = [
+  '0',
+  '1',
+  '5',
+  '9',
+  '00',
+  '-',
+  '+',
+  '.',
+  'e',
+  'E',
+  'e+',
+  'e-',
+  '999',
+  ' ',
+  '\t',
+  '\r',
+  '\n',
+  ',',
+  '"',
+  'inf',
+  'Infinity',
+  'NaN',
+  '0x',
+  '_',
+  '\u00a0',
+  '\ufeff',
+  '\u0660',
+  '\uff11',
+  'é',
+];
 
 // ---- Number cells ----
 
@@ -51,7 +81,11 @@ test('numberCell round trip: every finite double, written by String(), toExponen
   fc.assert(
     fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: 0, max: 20 }), (x, digits) => {
       const texts = [String(x), x.toExponential(), x.toFixed(digits)];
-      for (const text of texts) assert.ok(Object.is(numberCell(text, 'close'), Number(text) === 0 ? 0 : Number(text)), `${JSON.stringify(text)} reads as ${Number(text)} (-0 as 0)`);
+      for (const text of texts)
+        assert.ok(
+          Object.is(numberCell(text, 'close'), Number(text) === 0 ? 0 : Number(text)),
+          `${JSON.stringify(text)} reads as ${Number(text)} (-0 as 0)`,
+        );
       assert.ok(numberCell(String(x), 'close') === x, `String(${x}) reads back as ${x}`);
     }),
     runs(1000),
@@ -70,13 +104,23 @@ test('dateCell: a day number exactly when YYYY-MM-DD or YYYYMMDD names a real ca
   const mixed = fc.constantFrom('-', '', '/', '.', ' ', '--');
   const day = fc.integer({ min: FIRST_DAY, max: LAST_DAY });
   fc.assert(
-    fc.property(fc.oneof(anyText(CELL_PIECES), dateLike(), dateLike(fc.constant('')), dateLike(mixed), day.map(isoOf), day.map((d) => `${isoOf(d).replace(/-/g, '').slice(0, 7)}-`)), (text) => {
-      const label = `date cell ${JSON.stringify(text)}`;
-      const got = attempt(() => dateCell(text, 'date'));
-      const want = referenceSnapshotDay(text);
-      if (want === null) return assertRowError(got, label);
-      assert.equal(assertRead(got, label), want, `${label}: the day Date counts`);
-    }),
+    fc.property(
+      fc.oneof(
+        anyText(CELL_PIECES),
+        dateLike(),
+        dateLike(fc.constant('')),
+        dateLike(mixed),
+        day.map(isoOf),
+        day.map((d) => `${isoOf(d).replace(/-/g, '').slice(0, 7)}-`),
+      ),
+      (text) => {
+        const label = `date cell ${JSON.stringify(text)}`;
+        const got = attempt(() => dateCell(text, 'date'));
+        const want = referenceSnapshotDay(text);
+        if (want === null) return assertRowError(got, label);
+        assert.equal(assertRead(got, label), want, `${label}: the day Date counts`);
+      },
+    ),
     runs(2000),
   );
 });
@@ -110,8 +154,13 @@ test('textCell: the cell trimmed, null when that is empty, a RowError when a lin
 const SYMBOL_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-';
 
 test('isValidSymbol: true exactly for 1–32 characters of A–Z, a–z, 0–9, dot, dash, underscore', () => {
-  const symbolLike = fc.string({ unit: fc.constantFrom(...SYMBOL_CHARS, ' ', '\n', '/', '\u212a', 'é', '\u0660'), maxLength: 40 });
-  const edgeLength = fc.tuple(fc.integer({ min: 0, max: 34 }), fc.constantFrom('', '\n', ' ')).map(([n, tail]) => 'a'.repeat(n) + tail);
+  const symbolLike = fc.string({
+    unit: fc.constantFrom(...SYMBOL_CHARS, ' ', '\n', '/', '\u212a', 'é', '\u0660'),
+    maxLength: 40,
+  });
+  const edgeLength = fc
+    .tuple(fc.integer({ min: 0, max: 34 }), fc.constantFrom('', '\n', ' '))
+    .map(([n, tail]) => 'a'.repeat(n) + tail);
   fc.assert(
     fc.property(fc.oneof(anyText(CELL_PIECES), symbolLike, edgeLength), (text) => {
       const want = text.length >= 1 && text.length <= 32 && [...text].every((c) => SYMBOL_CHARS.includes(c));
@@ -176,7 +225,10 @@ test('splitCells: a quoted cell that does not close on its line is a RowError', 
   fc.assert(
     fc.property(fc.array(cellText, { maxLength: 3 }), cellText, (before, open) => {
       const line = [...before.map((c) => encodeCell(c, false)), `"${open.replace(/"/g, '""')}`].join(',');
-      assertRowError(attempt(() => splitCells(line)), `line ${JSON.stringify(line)}`);
+      assertRowError(
+        attempt(() => splitCells(line)),
+        `line ${JSON.stringify(line)}`,
+      );
     }),
     runs(500),
   );
@@ -185,14 +237,34 @@ test('splitCells: a quoted cell that does not close on its line is a RowError', 
 test('splitCells: a quote inside an unquoted cell, or text after a closing quote, is a RowError', () => {
   const plain = fc.string({ unit: fc.constantFrom('a', '1', ' ', 'é', '\r'), maxLength: 4 });
   const stray = fc.oneof(
-    fc.tuple(plain.filter((s) => s !== ''), plain).map(([head, tail]) => `${head}"${tail}`), // a"b: the quote is not at the cell's start
-    fc.tuple(cellText, plain.filter((s) => s !== '')).map(([quoted, tail]) => `"${quoted.replace(/"/g, '""')}"${tail}`), // "a"b: text after the quote
+    fc
+      .tuple(
+        plain.filter((s) => s !== ''),
+        plain,
+      )
+      .map(([head, tail]) => `${head}"${tail}`), // a"b: the quote is not at the cell's start
+    fc
+      .tuple(
+        cellText,
+        plain.filter((s) => s !== ''),
+      )
+      .map(([quoted, tail]) => `"${quoted.replace(/"/g, '""')}"${tail}`), // "a"b: text after the quote
   );
   fc.assert(
-    fc.property(fc.array(cellText, { maxLength: 3 }), stray, fc.array(cellText, { maxLength: 3 }), (before, bad, after) => {
-      const line = [...before.map((c) => encodeCell(c, false)), bad, ...after.map((c) => encodeCell(c, false))].join(',');
-      assertRowError(attempt(() => splitCells(line)), `line ${JSON.stringify(line)}`);
-    }),
+    fc.property(
+      fc.array(cellText, { maxLength: 3 }),
+      stray,
+      fc.array(cellText, { maxLength: 3 }),
+      (before, bad, after) => {
+        const line = [...before.map((c) => encodeCell(c, false)), bad, ...after.map((c) => encodeCell(c, false))].join(
+          ',',
+        );
+        assertRowError(
+          attempt(() => splitCells(line)),
+          `line ${JSON.stringify(line)}`,
+        );
+      },
+    ),
     runs(500),
   );
 });

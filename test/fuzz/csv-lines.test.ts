@@ -55,7 +55,8 @@ function referenceLines(bytes: Buffer, maxLineBytes: number): Expected {
 }
 
 /** A RowError gives a reason and no code: which rule it names is read from the reason's words. */
-const faultOf = (reason: string): Fault | 'unknown' => (/longer than/.test(reason) ? 'too long' : /UTF-8/.test(reason) ? 'not UTF-8' : 'unknown');
+const faultOf = (reason: string): Fault | 'unknown' =>
+  /longer than/.test(reason) ? 'too long' : /UTF-8/.test(reason) ? 'not UTF-8' : 'unknown';
 
 /** Feeds `bytes` to a LineSplitter in chunks cut at `cuts` (sorted; repeats make empty chunks), then ends it. */
 function split(bytes: Buffer, cuts: readonly number[], maxLineBytes: number): Split {
@@ -77,16 +78,28 @@ function split(bytes: Buffer, cuts: readonly number[], maxLineBytes: number): Sp
 
 /** Pieces of input: text with multi-byte characters, line ends, a lone `\r`, random bytes and known bad UTF-8. */
 const piece = fc.oneof(
-  { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom('a', ',', '"', ' ', 'é', '€', '😀', '\r', '\ufeff'), maxLength: 8 }).map((s) => Buffer.from(s)) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .string({ unit: fc.constantFrom('a', ',', '"', ' ', 'é', '€', '😀', '\r', '\ufeff'), maxLength: 8 })
+      .map((s) => Buffer.from(s)),
+  },
   { weight: 2, arbitrary: fc.string({ unit: codePoint, maxLength: 4 }).map((s) => Buffer.from(s)) },
   { weight: 4, arbitrary: fc.constantFrom('\n', '\r\n', '\r', '\n\n').map((s) => Buffer.from(s)) },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => Buffer.from(b)) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom(
-      [0xff], [0xc3], [0xe2, 0x82] /* cut short */, [0xed, 0xa0, 0x80] /* a surrogate */, [0xc0, 0xaf] /* overlong */,
-      [0xf4, 0x90, 0x80, 0x80] /* past U+10FFFF */, [0xef, 0xbf, 0xbd] /* U+FFFD itself */,
-    ).map((b) => Buffer.from(b)),
+    arbitrary: fc
+      .constantFrom(
+        [0xff],
+        [0xc3],
+        [0xe2, 0x82] /* cut short */,
+        [0xed, 0xa0, 0x80] /* a surrogate */,
+        [0xc0, 0xaf] /* overlong */,
+        [0xf4, 0x90, 0x80, 0x80] /* past U+10FFFF */,
+        [0xef, 0xbf, 0xbd] /* U+FFFD itself */,
+      )
+      .map((b) => Buffer.from(b)),
   },
 );
 
@@ -98,7 +111,12 @@ const chunkedInput = fc
     fc.tuple(
       fc.constant(bytes),
       fc.oneof(
-        { weight: 4, arbitrary: fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 10 }).map((cuts) => [...cuts].sort((a, b) => a - b)) },
+        {
+          weight: 4,
+          arbitrary: fc
+            .array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 10 })
+            .map((cuts) => [...cuts].sort((a, b) => a - b)),
+        },
         { weight: 1, arbitrary: fc.constant(Array.from({ length: bytes.length }, (_, i) => i)) },
       ),
     ),
@@ -112,7 +130,10 @@ function assertAsReference(got: Split, want: Expected, label: string): void {
   assert.deepEqual(got.lines, want.lines, `${label}: the lines before any refused one, numbered from 1`);
   assert.equal(got.fault?.line, want.fault?.line, `${label}: the refused line is the first bad one`);
   if (got.fault !== null && want.fault !== null) {
-    assert.ok(want.fault.kinds.includes(got.fault.kind as Fault), `${label}: refused as '${got.fault.reason}', which names none of its faults (${want.fault.kinds.join(', ')})`);
+    assert.ok(
+      want.fault.kinds.includes(got.fault.kind as Fault),
+      `${label}: refused as '${got.fault.reason}', which names none of its faults (${want.fault.kinds.join(', ')})`,
+    );
   }
 }
 
@@ -128,7 +149,11 @@ test('LineSplitter: any bytes in any chunks give the lines, numbers and first re
 
 test('LineSplitter: the same bytes cut into chunks two different ways give the same lines and refuse the same line, for the same reason when it has one fault', () => {
   const twoCuttings = chunkedInput.chain(([bytes, cuts]) =>
-    fc.tuple(fc.constant(bytes), fc.constant(cuts), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 10 }).map((c) => [...c].sort((a, b) => a - b))),
+    fc.tuple(
+      fc.constant(bytes),
+      fc.constant(cuts),
+      fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 10 }).map((c) => [...c].sort((a, b) => a - b)),
+    ),
   );
   fc.assert(
     fc.property(twoCuttings, maxLineBytes, ([bytes, cuts, others], max) => {
@@ -137,37 +162,66 @@ test('LineSplitter: the same bytes cut into chunks two different ways give the s
       assert.deepEqual(a.lines, b.lines, `${label}: the same lines`);
       assert.equal(a.fault?.line, b.fault?.line, `${label}: the same refused line`);
       // A line both too long and not UTF-8 may be refused for either: held across chunks it is measured before it is decoded.
-      if (referenceLines(bytes, max).fault?.kinds.length === 1) assert.equal(a.fault?.reason, b.fault?.reason, `${label}: the same reason`);
+      if (referenceLines(bytes, max).fault?.kinds.length === 1)
+        assert.equal(a.fault?.reason, b.fault?.reason, `${label}: the same reason`);
     }),
     runs(1000),
   );
 });
 
 test('LineSplitter: lines around the 32 KiB decoding piece and the 64 KiB limit, in large chunks, read as the reference reads them', () => {
-  const LENGTHS = [0, 1, 2, 32 * 1024 - 2, 32 * 1024, 32 * 1024 + 1, DEFAULT_MAX_LINE_BYTES - 1, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_LINE_BYTES + 1, DEFAULT_MAX_LINE_BYTES + 2, 70_000];
+  const LENGTHS = [
+    0,
+    1,
+    2,
+    32 * 1024 - 2,
+    32 * 1024,
+    32 * 1024 + 1,
+    DEFAULT_MAX_LINE_BYTES - 1,
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MAX_LINE_BYTES + 1,
+    DEFAULT_MAX_LINE_BYTES + 2,
+    70_000,
+  ];
   /** A line of exactly `n` bytes of `ch` (topped up with `a`), and its line end; printed as its recipe, not its 64 KiB. */
   const bigLine = fc
-    .tuple(fc.constantFrom(...LENGTHS), fc.integer({ min: -2, max: 2 }), fc.constantFrom('a', 'é', '€', '😀'), fc.constantFrom('\n', '\r\n', ''))
+    .tuple(
+      fc.constantFrom(...LENGTHS),
+      fc.integer({ min: -2, max: 2 }),
+      fc.constantFrom('a', 'é', '€', '😀'),
+      fc.constantFrom('\n', '\r\n', ''),
+    )
     .map(([length, jitter, ch, end]) => {
       const n = Math.max(0, length + jitter);
       const width = Buffer.byteLength(ch);
-      return { bytes: Buffer.from(ch.repeat(Math.floor(n / width)) + 'a'.repeat(n % width) + end), recipe: `${n} bytes of ${ch}${JSON.stringify(end)}` };
+      return {
+        bytes: Buffer.from(ch.repeat(Math.floor(n / width)) + 'a'.repeat(n % width) + end),
+        recipe: `${n} bytes of ${ch}${JSON.stringify(end)}`,
+      };
     });
-  const input = fc
-    .array(bigLine, { minLength: 1, maxLength: 5 })
-    .chain((lines) => {
-      const bytes = Buffer.concat(lines.map((l) => l.bytes));
-      const cuts = fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 4 }).map((c) => [...c].sort((a, b) => a - b));
-      const recipe = lines.map((l) => l.recipe).join(' + ');
-      return cuts.map((c) => Object.assign([bytes, c] as [Buffer, number[]], { [fc.toStringMethod]: () => `${recipe}, cut at ${JSON.stringify(c)}` }));
-    });
+  const input = fc.array(bigLine, { minLength: 1, maxLength: 5 }).chain((lines) => {
+    const bytes = Buffer.concat(lines.map((l) => l.bytes));
+    const cuts = fc
+      .array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 4 })
+      .map((c) => [...c].sort((a, b) => a - b));
+    const recipe = lines.map((l) => l.recipe).join(' + ');
+    return cuts.map((c) =>
+      Object.assign([bytes, c] as [Buffer, number[]], {
+        [fc.toStringMethod]: () => `${recipe}, cut at ${JSON.stringify(c)}`,
+      }),
+    );
+  });
   fc.assert(
     fc.property(input, ([bytes, cuts]) => {
       const got = split(bytes, cuts, DEFAULT_MAX_LINE_BYTES);
       const want = referenceLines(bytes, DEFAULT_MAX_LINE_BYTES);
       const label = `${bytes.length} bytes cut at ${JSON.stringify(cuts)}`;
       // Line lengths first: a failure then prints numbers, not 64 KiB strings.
-      assert.deepEqual(got.lines.map(([t, n]) => [Buffer.byteLength(t), n]), want.lines.map(([t, n]) => [Buffer.byteLength(t), n]), `${label}: the same line lengths and numbers`);
+      assert.deepEqual(
+        got.lines.map(([t, n]) => [Buffer.byteLength(t), n]),
+        want.lines.map(([t, n]) => [Buffer.byteLength(t), n]),
+        `${label}: the same line lengths and numbers`,
+      );
       assertAsReference(got, want, label);
     }),
     runs(60),

@@ -14,23 +14,58 @@ import { tempDir } from '../helpers/snapshot-folder.js';
 import { codePoint, runs } from './kit.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
-const PREFIXES = ['/metrics', '/metrics/', '/dashboard', '/dashboard/', '/dashboard/app.js', '/admin', '/admin/', '/admin/api/', '/admin/api/keys/', '/admin/api/sign-in', '/admin/api/session', '/api/v1/markets', '/api/v1/ashare/klines/', '/healthz', '/'];
+const PREFIXES = [
+  '/metrics',
+  '/metrics/',
+  '/dashboard',
+  '/dashboard/',
+  '/dashboard/app.js',
+  '/admin',
+  '/admin/',
+  '/admin/api/',
+  '/admin/api/keys/',
+  '/admin/api/sign-in',
+  '/admin/api/session',
+  '/api/v1/markets',
+  '/api/v1/ashare/klines/',
+  '/healthz',
+  '/',
+];
 const METHODS = ['GET', 'GET', 'GET', 'HEAD', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
-const FIELD_NAMES = ['cookie', 'origin', 'x-csrf-token', 'content-type', 'accept', 'accept-encoding', 'x-request-id', 'if-none-match', 'x-foo', 'authorization'];
+const FIELD_NAMES = [
+  'cookie',
+  'origin',
+  'x-csrf-token',
+  'content-type',
+  'accept',
+  'accept-encoding',
+  'x-request-id',
+  'if-none-match',
+  'x-foo',
+  'authorization',
+];
 
 /** Text uWS reads in a request target: no space, no control byte (those it never answers), no '#'. */
 const targetChar = codePoint.filter((c) => c.codePointAt(0)! > 0x20 && c !== '\u007f' && c !== '#');
 /** Text of a field value: anything but control characters other than tab (uWS never answers those), DEL included. */
-const valueChar = fc.oneof(codePoint.filter((c) => c.codePointAt(0)! >= 0x20 || c === '\t'), fc.constantFrom('\u007f', '\t', 'é', '中'));
+const valueChar = fc.oneof(
+  codePoint.filter((c) => c.codePointAt(0)! >= 0x20 || c === '\t'),
+  fc.constantFrom('\u007f', '\t', 'é', '中'),
+);
 
 const request = fc.record({
   method: fc.constantFrom(...METHODS),
   prefix: fc.constantFrom(...PREFIXES),
   path: fc.string({ unit: targetChar, maxLength: 12 }),
   query: fc.option(fc.string({ unit: targetChar, maxLength: 24 }), { nil: null }),
-  fields: fc.array(fc.tuple(fc.constantFrom(...FIELD_NAMES), fc.string({ unit: valueChar, maxLength: 40 })), { maxLength: 3 }),
+  fields: fc.array(fc.tuple(fc.constantFrom(...FIELD_NAMES), fc.string({ unit: valueChar, maxLength: 40 })), {
+    maxLength: 3,
+  }),
   /** Bytes, or the length of a body of 'a's over the dashboard's 16 KiB limit. */
-  body: fc.oneof({ weight: 4, arbitrary: fc.uint8Array({ maxLength: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: 16_000, max: 20_000 }) }),
+  body: fc.oneof(
+    { weight: 4, arbitrary: fc.uint8Array({ maxLength: 300 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 16_000, max: 20_000 }) },
+  ),
 });
 type Request = typeof request extends fc.Arbitrary<infer R> ? R : never;
 
@@ -40,7 +75,11 @@ function bytesOf(r: Request, key: string): Buffer {
   if (r.prefix.startsWith('/api/')) head += `X-API-Key: ${key}\r\n`;
   for (const [name, value] of r.fields) head += `${name}: ${value}\r\n`;
   const withBody = r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH';
-  const body = !withBody ? Buffer.alloc(0) : typeof r.body === 'number' ? Buffer.alloc(r.body, 'a') : Buffer.from(r.body);
+  const body = !withBody
+    ? Buffer.alloc(0)
+    : typeof r.body === 'number'
+      ? Buffer.alloc(r.body, 'a')
+      : Buffer.from(r.body);
   if (withBody) head += `Content-Length: ${body.length}\r\n`;
   return Buffer.concat([Buffer.from(`${head}\r\n`, 'utf8'), body]);
 }
@@ -87,11 +126,18 @@ test(`${RUNS} arbitrary requests on the forwarded paths and the API of a THREADS
     fc.asyncProperty(request, async (r) => {
       const outcome = await statusOf(server.port, bytesOf(r, server.keys.internal!), r.method === 'HEAD');
       seen.set(String(outcome), (seen.get(String(outcome)) ?? 0) + 1);
-      assert.ok(typeof outcome === 'number' && outcome >= 200 && outcome < 500, `${r.method} ${r.prefix}${r.path}: ${outcome}`);
+      assert.ok(
+        typeof outcome === 'number' && outcome >= 200 && outcome < 500,
+        `${r.method} ${r.prefix}${r.path}: ${outcome}`,
+      );
     }),
     runs(RUNS),
   );
   assert.equal((await httpRequest(server.port, '/readyz')).status, 200, 'still serving');
-  assert.equal(server.log.some((l) => /"level":60|serving thread \d failed/.test(l)), false, 'no thread failed');
+  assert.equal(
+    server.log.some((l) => /"level":60|serving thread \d failed/.test(l)),
+    false,
+    'no thread failed',
+  );
   console.log(`# outcomes: ${JSON.stringify(Object.fromEntries(seen))}`);
 });

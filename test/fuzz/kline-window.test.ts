@@ -23,26 +23,42 @@ function referenceWindow(days: readonly number[], q: WindowQuery): { days: numbe
 }
 
 /** Day numbers: mostly a dense stretch (so bounds land on, next to and between rows), sometimes anywhere in Int32. */
-const dayNumber = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: -40, max: 60 }) }, { weight: 1, arbitrary: fc.integer({ min: INT32_MIN, max: INT32_MAX }) });
+const dayNumber = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -40, max: 60 }) },
+  { weight: 1, arbitrary: fc.integer({ min: INT32_MIN, max: INT32_MAX }) },
+);
 
 /** A bound near the symbol's days (on one, or one either side), anywhere, or absent. */
 const bound = (days: number[]): fc.Arbitrary<number | null> =>
   fc.option(
     days.length === 0
       ? dayNumber
-      : fc.oneof(fc.tuple(fc.constantFrom(...days), fc.integer({ min: -1, max: 1 })).map(([d, delta]) => Math.max(INT32_MIN, Math.min(INT32_MAX, d + delta))), dayNumber),
+      : fc.oneof(
+          fc
+            .tuple(fc.constantFrom(...days), fc.integer({ min: -1, max: 1 }))
+            .map(([d, delta]) => Math.max(INT32_MIN, Math.min(INT32_MAX, d + delta))),
+          dayNumber,
+        ),
     { freq: 3 },
   );
 
 /** A count: small, or as large as a query can ask (2^53 − 1 after the parameter's cap). */
-const count = (min: number): fc.Arbitrary<number> => fc.oneof({ weight: 5, arbitrary: fc.integer({ min, max: 45 }) }, { weight: 1, arbitrary: fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 31) });
+const count = (min: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min, max: 45 }) },
+    { weight: 1, arbitrary: fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 31) },
+  );
 
 /**
  * One symbol's sorted unique days inside a market column between other symbols' rows
  * (arbitrary values: a window that strays outside its rows reads them), and a query.
  */
 const windowCase = fc
-  .tuple(fc.array(fc.integer({ min: INT32_MIN, max: INT32_MAX }), { maxLength: 4 }), fc.uniqueArray(dayNumber, { maxLength: 60, size: 'max' }), fc.array(fc.integer({ min: INT32_MIN, max: INT32_MAX }), { maxLength: 4 }))
+  .tuple(
+    fc.array(fc.integer({ min: INT32_MIN, max: INT32_MAX }), { maxLength: 4 }),
+    fc.uniqueArray(dayNumber, { maxLength: 60, size: 'max' }),
+    fc.array(fc.integer({ min: INT32_MIN, max: INT32_MAX }), { maxLength: 4 }),
+  )
   .map(([before, days, after]) => ({ before, days: [...days].sort((a, b) => a - b), after }))
   .chain((column) =>
     fc.record({
@@ -60,8 +76,15 @@ test('klineWindow: for any sorted days and any start, end, offset and limit, the
       const got = klineWindow(dates, rowsFrom, rowsTo, query);
       const want = referenceWindow(days, query);
       const label = `days ${JSON.stringify(days)}, query ${JSON.stringify(query)}`;
-      assert.ok(rowsFrom <= got.from && got.from <= got.to && got.to <= rowsTo, `${label}: rows [${got.from}, ${got.to}) lie inside the symbol's [${rowsFrom}, ${rowsTo})`);
-      assert.deepEqual(Array.from(dates.subarray(got.from, got.to)), want.days, `${label}: the days of the naive window, ascending`);
+      assert.ok(
+        rowsFrom <= got.from && got.from <= got.to && got.to <= rowsTo,
+        `${label}: rows [${got.from}, ${got.to}) lie inside the symbol's [${rowsFrom}, ${rowsTo})`,
+      );
+      assert.deepEqual(
+        Array.from(dates.subarray(got.from, got.to)),
+        want.days,
+        `${label}: the days of the naive window, ascending`,
+      );
       assert.equal(got.total, want.total, `${label}: total counts the range before offset and limit`);
     }),
     runs(2000),
@@ -75,7 +98,9 @@ const searchCase = fc
   .chain((dates) =>
     fc.record({
       dates: fc.constant(dates),
-      range: fc.tuple(fc.nat({ max: dates.length }), fc.nat({ max: dates.length })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)]),
+      range: fc
+        .tuple(fc.nat({ max: dates.length }), fc.nat({ max: dates.length }))
+        .map(([a, b]) => [Math.min(a, b), Math.max(a, b)]),
       day: fc.oneof(dayNumber, dates.length === 0 ? dayNumber : fc.constantFrom(...dates)),
     }),
   );
@@ -88,8 +113,16 @@ test('lowerBound and upperBound: the first row of [from, to) on or after, and af
         return to;
       };
       const label = `dates ${JSON.stringify(Array.from(dates))} [${from}, ${to}), day ${day}`;
-      assert.equal(lowerBound(dates, from, to, day), scan((d) => d >= day), `${label}: lowerBound is the first row ≥ day`);
-      assert.equal(upperBound(dates, from, to, day), scan((d) => d > day), `${label}: upperBound is the first row > day`);
+      assert.equal(
+        lowerBound(dates, from, to, day),
+        scan((d) => d >= day),
+        `${label}: lowerBound is the first row ≥ day`,
+      );
+      assert.equal(
+        upperBound(dates, from, to, day),
+        scan((d) => d > day),
+        `${label}: upperBound is the first row > day`,
+      );
     }),
     runs(1000),
   );

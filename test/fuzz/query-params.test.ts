@@ -47,7 +47,14 @@ function referenceList(text: string): string[] | null {
 }
 
 const KLINE_ORDER = ['open', 'high', 'low', 'close', 'volume', 'amount'];
-const KLINE_CODES = new Map([['o', 'open'], ['h', 'high'], ['l', 'low'], ['c', 'close'], ['v', 'volume'], ['a', 'amount']]);
+const KLINE_CODES = new Map([
+  ['o', 'open'],
+  ['h', 'high'],
+  ['l', 'low'],
+  ['c', 'close'],
+  ['v', 'volume'],
+  ['a', 'amount'],
+]);
 const KLINE_ALWAYS = ['symbol', 'date', 'adj_factor'];
 const SNAPSHOT_ORDER = SNAPSHOT_COLUMNS.map((c) => c.name);
 
@@ -108,25 +115,41 @@ function classify(param: Param<unknown>): Pick<Declared, 'kind' | 'contract'> | 
     const min = s.minimum;
     return { kind: 'integer', contract: (raw) => acceptUnlessNull(referenceInteger(raw, min)) };
   }
-  if (s.type === 'string' && s.format === 'date') return { kind: 'date', contract: (raw) => acceptUnlessNull(referenceDay(raw)) };
-  if (s.type === 'string' && s.pattern === '^[0-9]{4}$') return { kind: 'year', contract: (raw) => (/^[0-9]{4}$/.test(raw) ? accept(Number(raw)) : REFUSE) };
+  if (s.type === 'string' && s.format === 'date')
+    return { kind: 'date', contract: (raw) => acceptUnlessNull(referenceDay(raw)) };
+  if (s.type === 'string' && s.pattern === '^[0-9]{4}$')
+    return { kind: 'year', contract: (raw) => (/^[0-9]{4}$/.test(raw) ? accept(Number(raw)) : REFUSE) };
   if (s.type === 'string' && Array.isArray(s.enum)) {
     const values: unknown[] = s.enum;
     return { kind: 'enum', contract: (raw) => (values.includes(raw) ? accept(raw) : REFUSE) };
   }
-  if (s.type === 'string' && Object.keys(s).length === 1) return { kind: 'text', contract: (raw) => accept(raw.trim()) };
+  if (s.type === 'string' && Object.keys(s).length === 1)
+    return { kind: 'text', contract: (raw) => accept(raw.trim()) };
   if (s.type === 'array' && param.list === true) {
     const items = s.items?.enum;
     if (items === undefined) return { kind: 'list', contract: (raw) => acceptUnlessNull(referenceList(raw)) };
-    if (Array.isArray(items) && items.includes('o')) return { kind: 'kline-fields', contract: (raw) => acceptUnlessNull(referenceKlineFields(raw)) };
-    if (Array.isArray(items) && items.includes('pe_ratio')) return { kind: 'snapshot-fields', contract: (raw) => acceptUnlessNull(referenceSnapshotFields(raw)) };
+    if (Array.isArray(items) && items.includes('o'))
+      return { kind: 'kline-fields', contract: (raw) => acceptUnlessNull(referenceKlineFields(raw)) };
+    if (Array.isArray(items) && items.includes('pe_ratio'))
+      return { kind: 'snapshot-fields', contract: (raw) => acceptUnlessNull(referenceSnapshotFields(raw)) };
   }
   return null;
 }
 
-const ALL_PARAMS = ROUTES.flatMap((r) => Object.entries(r.query).map(([name, param]) => ({ where: `${r.operationId} ${name}`, name, param, known: classify(param) })));
+const ALL_PARAMS = ROUTES.flatMap((r) =>
+  Object.entries(r.query).map(([name, param]) => ({
+    where: `${r.operationId} ${name}`,
+    name,
+    param,
+    known: classify(param),
+  })),
+);
 /** The classified parameters; a counterexample prints as `operationId name`. */
-const DECLARED: Declared[] = ALL_PARAMS.flatMap((p) => (p.known === null ? [] : [{ where: p.where, name: p.name, param: p.param, ...p.known, [fc.toStringMethod]: () => p.where }]));
+const DECLARED: Declared[] = ALL_PARAMS.flatMap((p) =>
+  p.known === null
+    ? []
+    : [{ where: p.where, name: p.name, param: p.param, ...p.known, [fc.toStringMethod]: () => p.where }],
+);
 const declaredOf = (kind: Kind): Declared[] => DECLARED.filter((d) => d.kind === kind);
 
 /** Every enum value any route declares. */
@@ -141,7 +164,10 @@ function assertBadParam(error: unknown, name: string | undefined, label: string)
   assert.equal(error.code, 'invalid_parameter', `${label}: code invalid_parameter`);
   assert.equal(typeof error.param, 'string', `${label}: the problem names a parameter`);
   if (name !== undefined) assert.equal(error.param, name, `${label}: the problem names ${JSON.stringify(name)}`);
-  assert.ok(error.detail.startsWith(`${error.param}: `), `${label}: detail starts with the parameter's name, got ${JSON.stringify(error.detail)}`);
+  assert.ok(
+    error.detail.startsWith(`${error.param}: `),
+    `${label}: detail starts with the parameter's name, got ${JSON.stringify(error.detail)}`,
+  );
 }
 
 /** A value of `kind` has the type and range its schema promises. */
@@ -149,19 +175,36 @@ function assertTyped(d: Declared, value: unknown, label: string): void {
   const schema = d.param.schema as Schema;
   const ok = (() => {
     const isList = (v: unknown): v is string[] => Array.isArray(v) && v.every((i) => typeof i === 'string');
-    const inOrder = (v: string[], order: string[]): boolean => v.every((f, i) => order.includes(f) && (i === 0 || order.indexOf(v[i - 1]) < order.indexOf(f)));
+    const inOrder = (v: string[], order: string[]): boolean =>
+      v.every((f, i) => order.includes(f) && (i === 0 || order.indexOf(v[i - 1]) < order.indexOf(f)));
     switch (d.kind) {
-      case 'integer': return Number.isSafeInteger(value) && (value as number) >= (schema.minimum as number);
-      case 'date': return Number.isInteger(value) && (value as number) >= FIRST_DAY && (value as number) <= LAST_DAY;
-      case 'year': return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 9999;
-      case 'enum': return (schema.enum as unknown[]).includes(value);
-      case 'text': return typeof value === 'string' && value === value.trim();
-      case 'list': return isList(value) && value.length > 0 && new Set(value).size === value.length && value.every((i) => i !== '' && i === i.trim() && !i.includes(','));
-      case 'kline-fields': return isList(value) && inOrder(value, KLINE_ORDER);
-      case 'snapshot-fields': return isList(value) && value[0] === 'symbol' && value[1] === 'date' && inOrder(value, SNAPSHOT_ORDER);
+      case 'integer':
+        return Number.isSafeInteger(value) && (value as number) >= (schema.minimum as number);
+      case 'date':
+        return Number.isInteger(value) && (value as number) >= FIRST_DAY && (value as number) <= LAST_DAY;
+      case 'year':
+        return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 9999;
+      case 'enum':
+        return (schema.enum as unknown[]).includes(value);
+      case 'text':
+        return typeof value === 'string' && value === value.trim();
+      case 'list':
+        return (
+          isList(value) &&
+          value.length > 0 &&
+          new Set(value).size === value.length &&
+          value.every((i) => i !== '' && i === i.trim() && !i.includes(','))
+        );
+      case 'kline-fields':
+        return isList(value) && inOrder(value, KLINE_ORDER);
+      case 'snapshot-fields':
+        return isList(value) && value[0] === 'symbol' && value[1] === 'date' && inOrder(value, SNAPSHOT_ORDER);
     }
   })();
-  assert.ok(ok, `${label}: ${JSON.stringify(value)} is a ${d.kind} value as the schema ${JSON.stringify(schema)} promises`);
+  assert.ok(
+    ok,
+    `${label}: ${JSON.stringify(value)} is a ${d.kind} value as the schema ${JSON.stringify(schema)} promises`,
+  );
 }
 
 /** The rule's answer for `raw` is the contract's: the same value, or a 400 naming the parameter. */
@@ -170,7 +213,10 @@ function checkRule(d: Declared, raw: string): void {
   const want = d.contract(raw);
   const got = attempt(() => d.param.parse(raw, d.name));
   if (want.ok) {
-    assert.ok(got.ok, `${label}: accepted as ${JSON.stringify(want.value)}, not refused with ${got.ok ? '' : String(got.error)}`);
+    assert.ok(
+      got.ok,
+      `${label}: accepted as ${JSON.stringify(want.value)}, not refused with ${got.ok ? '' : String(got.error)}`,
+    );
     assert.deepEqual(got.value, want.value, `${label}: reads as the reference does`);
     assertTyped(d, got.value, label);
   } else {
@@ -190,10 +236,52 @@ function fuzzKind(kind: Kind, raw: fc.Arbitrary<string>, numRuns: number): void 
 
 /** Pieces of near-valid values: digits, signs, exponents, separators, escapes, names that shadow Object.prototype, look-alike characters. */
 const PIECES = [
-  '0', '1', '2', '9', '00', '12', '-', '+', '.', 'e', 'E', 'e-', ',', ' ', '\t', '\n', '%', '%2C', '%20', '%zz', '*',
-  '__proto__', 'constructor', 'prototype', 'toString', 'Infinity', 'NaN', '0x1F', '1_000',
-  '\u00a0', '\ufeff', '\u212a' /* Kelvin sign, lower-cases to k */, '\u0660' /* Arabic-Indic zero */, '\uff11' /* fullwidth 1 */, '\u00b2', 'é', '😀',
-  'o', 'C', 'open', 'Close', 'ADJ_FACTOR', 'symbol', 'pe_ratio', 'Market_Name', ...ENUM_VALUES,
+  '0',
+  '1',
+  '2',
+  '9',
+  '00',
+  '12',
+  '-',
+  '+',
+  '.',
+  'e',
+  'E',
+  'e-',
+  ',',
+  ' ',
+  '\t',
+  '\n',
+  '%',
+  '%2C',
+  '%20',
+  '%zz',
+  '*',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'Infinity',
+  'NaN',
+  '0x1F',
+  '1_000',
+  '\u00a0',
+  '\ufeff',
+  '\u212a' /* Kelvin sign, lower-cases to k */,
+  '\u0660' /* Arabic-Indic zero */,
+  '\uff11' /* fullwidth 1 */,
+  '\u00b2',
+  'é',
+  '😀',
+  'o',
+  'C',
+  'open',
+  'Close',
+  'ADJ_FACTOR',
+  'symbol',
+  'pe_ratio',
+  'Market_Name',
+  ...ENUM_VALUES,
 ];
 
 const nearValid = anyText(PIECES);
@@ -208,11 +296,30 @@ const bigDigits = fc.oneof(
 const realDay = fc.integer({ min: FIRST_DAY, max: LAST_DAY }).map(isoOf);
 
 /** Enum values as given, in another case, or padded. */
-const enumLike = fc.tuple(fc.constantFrom(...ENUM_VALUES), fc.constantFrom('as is', 'upper', 'padded', 'first upper')).map(([v, how]) =>
-  how === 'upper' ? v.toUpperCase() : how === 'padded' ? ` ${v} ` : how === 'first upper' ? v.charAt(0).toUpperCase() + v.slice(1) : v,
-);
+const enumLike = fc
+  .tuple(fc.constantFrom(...ENUM_VALUES), fc.constantFrom('as is', 'upper', 'padded', 'first upper'))
+  .map(([v, how]) =>
+    how === 'upper'
+      ? v.toUpperCase()
+      : how === 'padded'
+        ? ` ${v} `
+        : how === 'first upper'
+          ? v.charAt(0).toUpperCase() + v.slice(1)
+          : v,
+  );
 
-const FIELD_WORDS = ['*', ...KLINE_CODES.keys(), ...KLINE_ORDER, ...KLINE_ALWAYS, ...SNAPSHOT_ORDER, 'turnover', 'foo', '__proto__', 'constructor', ''];
+const FIELD_WORDS = [
+  '*',
+  ...KLINE_CODES.keys(),
+  ...KLINE_ORDER,
+  ...KLINE_ALWAYS,
+  ...SNAPSHOT_ORDER,
+  'turnover',
+  'foo',
+  '__proto__',
+  'constructor',
+  '',
+];
 /** Comma lists of field names in random case and padding, now and then an unknown or empty item. */
 const fieldList = fc
   .array(fc.tuple(fc.constantFrom(...FIELD_WORDS), fc.boolean(), fc.constantFrom('', ' ', '\t')), { maxLength: 5 })
@@ -220,7 +327,13 @@ const fieldList = fc
 
 /** Comma lists of symbol-like items, blanks, duplicates and lone commas. */
 const symbolList = fc
-  .array(fc.oneof(fc.constantFrom('sh600000', 'SH600000', ' sh600000 ', 'AAPL', 'BRK.B', '', ' ', '__proto__', 'constructor'), fc.string({ maxLength: 4 })), { maxLength: 5 })
+  .array(
+    fc.oneof(
+      fc.constantFrom('sh600000', 'SH600000', ' sh600000 ', 'AAPL', 'BRK.B', '', ' ', '__proto__', 'constructor'),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 5 },
+  )
   .map((items) => items.join(','));
 
 // ---- The rules, value by value ----
@@ -230,11 +343,28 @@ test('integer parameters: a safe integer ≥ the minimum exactly when digits onl
 });
 
 test('date parameters: a day number exactly when the text is a real calendar day YYYY-MM-DD, else a 400 naming it', () => {
-  fuzzKind('date', fc.oneof(nearValid, dateLike(), dateLike(fc.constantFrom('-', '/', '', '.', ' ', '--')), realDay, realDay.map((d) => ` ${d}`)), 2000);
+  fuzzKind(
+    'date',
+    fc.oneof(
+      nearValid,
+      dateLike(),
+      dateLike(fc.constantFrom('-', '/', '', '.', ' ', '--')),
+      realDay,
+      realDay.map((d) => ` ${d}`),
+    ),
+    2000,
+  );
 });
 
 test('year parameters: the year exactly when four ASCII digits, else a 400 naming it', () => {
-  fuzzKind('year', fc.oneof(nearValid, fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 1, max: 5 })).map(([y, w]) => padded(y, w))), 1000);
+  fuzzKind(
+    'year',
+    fc.oneof(
+      nearValid,
+      fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 1, max: 5 })).map(([y, w]) => padded(y, w)),
+    ),
+    1000,
+  );
 });
 
 test('enum parameters (oneOf, optionalOneOf): accepted exactly when one of the values as written, else a 400 naming it', () => {
@@ -258,7 +388,9 @@ test('snapshot fields: columns in any case, `*` for all, symbol and date first, 
 });
 
 test('screen bounds (decimal): a finite number exactly when a plain decimal, equal to Number() of it, else a 400 naming the bound', () => {
-  const bound = fc.tuple(fc.constantFrom('min_', 'max_'), fc.constantFrom(...NUMERIC_SNAPSHOT_COLUMNS)).map(([side, column]) => side + column);
+  const bound = fc
+    .tuple(fc.constantFrom('min_', 'max_'), fc.constantFrom(...NUMERIC_SNAPSHOT_COLUMNS))
+    .map(([side, column]) => side + column);
   fc.assert(
     fc.property(bound, fc.oneof(nearValid, numberLike), (name, raw) => {
       assert.ok(screenRoute.patternQuery!.matches(name), `${name} is a bound the screen route takes`);
@@ -280,9 +412,18 @@ test('screen bounds (decimal): a finite number exactly when a plain decimal, equ
 // ---- Round trips: a value written as text reads back as itself ----
 
 test('round trip: every safe integer ≥ the minimum, written in base 10 (with or without leading zeros), reads back as itself', () => {
-  const value = fc.constantFrom(...declaredOf('integer')).chain((d) =>
-    fc.tuple(fc.constant(d), fc.oneof(fc.integer({ min: d.param.schema.minimum as number, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: d.param.schema.minimum as number, max: 1000 })), fc.constantFrom('', '0', '000')),
-  );
+  const value = fc
+    .constantFrom(...declaredOf('integer'))
+    .chain((d) =>
+      fc.tuple(
+        fc.constant(d),
+        fc.oneof(
+          fc.integer({ min: d.param.schema.minimum as number, max: Number.MAX_SAFE_INTEGER }),
+          fc.integer({ min: d.param.schema.minimum as number, max: 1000 }),
+        ),
+        fc.constantFrom('', '0', '000'),
+      ),
+    );
   fc.assert(
     fc.property(value, ([d, n, zeros]) => {
       assert.equal(d.param.parse(zeros + String(n), d.name), n, `${d.where}: '${zeros}${n}' reads as ${n}`);
@@ -311,18 +452,27 @@ test('round trip: every year 0000–9999, written in four digits, reads back as 
 
 test('round trip: every enum value reads back as itself', () => {
   for (const d of declaredOf('enum')) {
-    for (const value of (d.param.schema as { enum: string[] }).enum) assert.equal(d.param.parse(value, d.name), value, `${d.where}: '${value}' reads as itself`);
+    for (const value of (d.param.schema as { enum: string[] }).enum)
+      assert.equal(d.param.parse(value, d.name), value, `${d.where}: '${value}' reads as itself`);
   }
 });
 
 test('round trip: a list of distinct items joined with commas (padded or not) reads back as the items', () => {
-  const item = fc.string({ unit: codePoint, minLength: 1, maxLength: 6 }).map((s) => s.replace(/,/g, '').trim()).filter((s) => s !== '');
+  const item = fc
+    .string({ unit: codePoint, minLength: 1, maxLength: 6 })
+    .map((s) => s.replace(/,/g, '').trim())
+    .filter((s) => s !== '');
   fc.assert(
-    fc.property(fc.constantFrom(...declaredOf('list')), fc.uniqueArray(item, { minLength: 1, maxLength: 6 }), fc.boolean(), (d, items, pad) => {
-      const text = items.map((i) => (pad ? ` ${i} ` : i)).join(',');
-      assert.deepEqual(d.param.parse(text, d.name), items, `${d.where}: ${JSON.stringify(text)} reads as its items`);
-      assert.deepEqual(d.param.parse(`${text},${items[0]}`, d.name), items, `${d.where}: a repeated item is dropped`);
-    }),
+    fc.property(
+      fc.constantFrom(...declaredOf('list')),
+      fc.uniqueArray(item, { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+      (d, items, pad) => {
+        const text = items.map((i) => (pad ? ` ${i} ` : i)).join(',');
+        assert.deepEqual(d.param.parse(text, d.name), items, `${d.where}: ${JSON.stringify(text)} reads as its items`);
+        assert.deepEqual(d.param.parse(`${text},${items[0]}`, d.name), items, `${d.where}: a repeated item is dropped`);
+      },
+    ),
     runs(500),
   );
 });
@@ -330,15 +480,26 @@ test('round trip: a list of distinct items joined with commas (padded or not) re
 test('round trip: the fields an answer names, written back as `fields`, select the same fields', () => {
   const fieldsParams = [...declaredOf('kline-fields'), ...declaredOf('snapshot-fields')];
   fc.assert(
-    fc.property(fc.constantFrom(...fieldsParams), fc.shuffledSubarray(FIELD_WORDS.filter((w) => w !== ''), { minLength: 1, maxLength: 6 }), (d, items) => {
-      const first = attempt(() => d.param.parse(items.join(','), d.name));
-      if (!first.ok) return; // a word of the other catalogue: refused, checked above
-      const answered = first.value as string[];
-      if (answered.length === 0) return; // only always-answered columns named
-      const again = d.param.parse(answered.join(','), d.name);
-      assert.deepEqual(again, answered, `${d.where}: ${JSON.stringify(answered)} reads back as itself`);
-      assert.deepEqual(d.param.parse(answered.map((f) => f.toUpperCase()).join(','), d.name), answered, `${d.where}: in upper case too`);
-    }),
+    fc.property(
+      fc.constantFrom(...fieldsParams),
+      fc.shuffledSubarray(
+        FIELD_WORDS.filter((w) => w !== ''),
+        { minLength: 1, maxLength: 6 },
+      ),
+      (d, items) => {
+        const first = attempt(() => d.param.parse(items.join(','), d.name));
+        if (!first.ok) return; // a word of the other catalogue: refused, checked above
+        const answered = first.value as string[];
+        if (answered.length === 0) return; // only always-answered columns named
+        const again = d.param.parse(answered.join(','), d.name);
+        assert.deepEqual(again, answered, `${d.where}: ${JSON.stringify(answered)} reads back as itself`);
+        assert.deepEqual(
+          d.param.parse(answered.map((f) => f.toUpperCase()).join(','), d.name),
+          answered,
+          `${d.where}: in upper case too`,
+        );
+      },
+    ),
     runs(500),
   );
 });
@@ -375,7 +536,11 @@ test('an absent parameter answers its schema default (null without one), a K-lin
       assert.ok((got.value as string[]).length > 0, `${d.where}: absent answers some K-line fields`);
       assertTyped(d, got.value, d.where);
     } else {
-      assert.deepEqual(got.value, (d.param.schema as { default?: unknown }).default ?? null, `${d.where}: absent answers the schema's default`);
+      assert.deepEqual(
+        got.value,
+        (d.param.schema as { default?: unknown }).default ?? null,
+        `${d.where}: absent answers the schema's default`,
+      );
     }
   }
 });
@@ -424,11 +589,44 @@ function referenceQuery(raw: string): QueryOutcome {
 }
 
 /** Every byte of the UTF-8 of `text` as `%XX`. */
-const percentAll = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const percentAll = (text: string): string =>
+  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
-const ESCAPES = ['%', '%2', '%zz', '%41', '%2C', '%26', '%3D', '%2B', '+', '=', '&', '%C3', '%C3%A9', '%E2%82%AC', '%ED%A0%80' /* a surrogate */, '%F4%90%80%80' /* past U+10FFFF */, '%C0%AF' /* overlong */, '%FF'];
+const ESCAPES = [
+  '%',
+  '%2',
+  '%zz',
+  '%41',
+  '%2C',
+  '%26',
+  '%3D',
+  '%2B',
+  '+',
+  '=',
+  '&',
+  '%C3',
+  '%C3%A9',
+  '%E2%82%AC',
+  '%ED%A0%80' /* a surrogate */,
+  '%F4%90%80%80' /* past U+10FFFF */,
+  '%C0%AF' /* overlong */,
+  '%FF',
+];
 const NAMES = [...new Set(ROUTES.flatMap((r) => Object.keys(r.query)))];
-const NAME_PIECES = [...NAMES, 'min_pe_ratio', 'max_close', 'min_name', 'min_', 'max_foo', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'Limit', ''];
+const NAME_PIECES = [
+  ...NAMES,
+  'min_pe_ratio',
+  'max_close',
+  'min_name',
+  'min_',
+  'max_foo',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'Limit',
+  '',
+];
 
 /** A name or value as a client might send it: as is, fully percent-encoded, by encodeURIComponent, spaces as `+`. */
 function spelt(text: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -440,9 +638,23 @@ function spelt(text: fc.Arbitrary<string>): fc.Arbitrary<string> {
   });
 }
 
-const valueText = fc.oneof(nearValid, enumLike, bigDigits, realDay, fieldList, symbolList, numberLike, fc.string({ unit: fc.constantFrom(...ESCAPES, 'a', '1'), maxLength: 6 }));
-const nameText = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...NAME_PIECES) }, { weight: 1, arbitrary: anyText([...NAME_PIECES, ...ESCAPES], 4) });
-const segment = fc.tuple(spelt(nameText), fc.option(spelt(valueText), { freq: 6 })).map(([n, v]) => (v === null ? n : `${n}=${v}`));
+const valueText = fc.oneof(
+  nearValid,
+  enumLike,
+  bigDigits,
+  realDay,
+  fieldList,
+  symbolList,
+  numberLike,
+  fc.string({ unit: fc.constantFrom(...ESCAPES, 'a', '1'), maxLength: 6 }),
+);
+const nameText = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NAME_PIECES) },
+  { weight: 1, arbitrary: anyText([...NAME_PIECES, ...ESCAPES], 4) },
+);
+const segment = fc
+  .tuple(spelt(nameText), fc.option(spelt(valueText), { freq: 6 }))
+  .map(([n, v]) => (v === null ? n : `${n}=${v}`));
 const rawQuery = fc.oneof(
   { weight: 4, arbitrary: fc.array(segment, { maxLength: 6 }).map((s) => s.join('&')) },
   { weight: 1, arbitrary: anyText([...ESCAPES, ...NAME_PIECES, 'a', '1']) },
@@ -451,9 +663,17 @@ const rawQuery = fc.oneof(
 /** A query for `route`: mostly its own names, once each, with values that are often valid. */
 function queryFor(route: Route): fc.Arbitrary<string> {
   const own = fc.constantFrom(...Object.keys(route.query));
-  const pair = fc.tuple(fc.oneof({ weight: 8, arbitrary: own }, { weight: 1, arbitrary: spelt(nameText) }), fc.option(spelt(valueText), { freq: 10 }));
+  const pair = fc.tuple(
+    fc.oneof({ weight: 8, arbitrary: own }, { weight: 1, arbitrary: spelt(nameText) }),
+    fc.option(spelt(valueText), { freq: 10 }),
+  );
   return fc.oneof(
-    { weight: 4, arbitrary: fc.uniqueArray(pair, { selector: ([n]) => n, maxLength: 5 }).map((pairs) => pairs.map(([n, v]) => (v === null ? n : `${n}=${v}`)).join('&')) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .uniqueArray(pair, { selector: ([n]) => n, maxLength: 5 })
+        .map((pairs) => pairs.map(([n, v]) => (v === null ? n : `${n}=${v}`)).join('&')),
+    },
     { weight: 1, arbitrary: rawQuery },
   );
 }
@@ -485,11 +705,15 @@ const NO_DATASET = { markets: {} } as unknown as Dataset;
 const pathOf = (route: Route): string[] => route.pathNames.map((n) => (n === 'market' ? 'ashare' : 'sh600000'));
 
 /** What parseRequest must answer: unknown names first (in query order), then each declared parameter in declaration order. */
-function referenceRequest(route: Route, raw: string): { ok: true; query: Map<string, string>; p: Record<string, unknown> } | { ok: false; param: string } {
+function referenceRequest(
+  route: Route,
+  raw: string,
+): { ok: true; query: Map<string, string>; p: Record<string, unknown> } | { ok: false; param: string } {
   const query = referenceQuery(raw);
   if (!query.ok) return query;
   const declared = Object.keys(route.query);
-  for (const name of query.map.keys()) if (!declared.includes(name) && !(route.patternQuery?.matches(name) ?? false)) return { ok: false, param: name };
+  for (const name of query.map.keys())
+    if (!declared.includes(name) && !(route.patternQuery?.matches(name) ?? false)) return { ok: false, param: name };
   const p: Record<string, unknown> = {};
   for (const name of declared) {
     const param = route.query[name];
@@ -509,27 +733,30 @@ function referenceRequest(route: Route, raw: string): { ok: true; query: Map<str
 test('a whole request, any route, any query: the values the references read, or a 400 naming the first bad parameter; never another error', () => {
   const seen = { accepted: 0, refused: 0 };
   fc.assert(
-    fc.property(fc.constantFrom(...ROUTES).chain((route) => fc.tuple(fc.constant(route.operationId), queryFor(route))), ([operationId, raw]) => {
-      const route = ROUTES.find((r) => r.operationId === operationId)!;
-      const label = `${route.operationId} ?${raw}`;
-      const got = attempt(() => parseRequest(route, NO_DATASET, pathOf(route), raw));
-      if (!wellFormed(raw)) {
-        if (!got.ok) assertBadParam(got.error, undefined, label);
-        return;
-      }
-      const want = referenceRequest(route, raw);
-      if (want.ok) {
-        seen.accepted++;
-        assert.ok(got.ok, `${label}: accepted, not refused with ${got.ok ? '' : String(got.error)}`);
-        const { query, p } = got.value;
-        assert.deepEqual(query, want.query, `${label}: the query the reference reads`);
-        assert.deepEqual(p, want.p, `${label}: every declared parameter as the reference reads it`);
-      } else {
-        seen.refused++;
-        assert.ok(!got.ok, `${label}: a 400 naming ${want.param}, not accepted`);
-        assertBadParam(got.error, want.param, label);
-      }
-    }),
+    fc.property(
+      fc.constantFrom(...ROUTES).chain((route) => fc.tuple(fc.constant(route.operationId), queryFor(route))),
+      ([operationId, raw]) => {
+        const route = ROUTES.find((r) => r.operationId === operationId)!;
+        const label = `${route.operationId} ?${raw}`;
+        const got = attempt(() => parseRequest(route, NO_DATASET, pathOf(route), raw));
+        if (!wellFormed(raw)) {
+          if (!got.ok) assertBadParam(got.error, undefined, label);
+          return;
+        }
+        const want = referenceRequest(route, raw);
+        if (want.ok) {
+          seen.accepted++;
+          assert.ok(got.ok, `${label}: accepted, not refused with ${got.ok ? '' : String(got.error)}`);
+          const { query, p } = got.value;
+          assert.deepEqual(query, want.query, `${label}: the query the reference reads`);
+          assert.deepEqual(p, want.p, `${label}: every declared parameter as the reference reads it`);
+        } else {
+          seen.refused++;
+          assert.ok(!got.ok, `${label}: a 400 naming ${want.param}, not accepted`);
+          assertBadParam(got.error, want.param, label);
+        }
+      },
+    ),
     runs(2000),
   );
   assert.ok(seen.accepted > 100 && seen.refused > 100, `both outcomes were exercised (${JSON.stringify(seen)})`);

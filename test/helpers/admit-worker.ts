@@ -5,7 +5,12 @@ import type { KeyRecord } from '../../engine/plans.js';
 import { Guard } from '../../transport/guard/guard.js';
 
 const { slots, keys, assignments, key, attempts, nowMs } = workerData as {
-  slots: SharedArrayBuffer; keys: KeyRecord[]; assignments: [string, number][]; key: string; attempts: number; nowMs: number;
+  slots: SharedArrayBuffer;
+  keys: KeyRecord[];
+  assignments: [string, number][];
+  key: string;
+  attempts: number;
+  nowMs: number;
 };
 const guard = new Guard('UTC', null, slots);
 guard.setKeys(keys, assignments);

@@ -36,48 +36,91 @@ export interface TestServer {
   /** The kernel pool, with `pool`. */
   kernels: KernelPool | null;
   /** GET (or another method) with an optional key and extra headers; one connection per request. */
-  get(path: string, options?: { key?: string | null; method?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  get(
+    path: string,
+    options?: { key?: string | null; method?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
 /** One request on its own connection (`Connection: close`); the body parsed as JSON when it is JSON. */
-export function httpRequest(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse> {
+export function httpRequest(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
     const headers = { connection: 'close', ...(options.headers ?? {}) };
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
 /** A server on 127.0.0.1:0 over `snapshot` (default: the fixture); `now` injects the guard's clock. */
-export async function startTestServer(options: { snapshot?: string; now?: () => number; timeZone?: string; pool?: boolean; minScreenRows?: number; minAsOfSymbols?: number; deadlineMs?: number; responseCache?: ResponseCacheOptions | null; busyPollMs?: number; corsOrigins?: string } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    snapshot?: string;
+    now?: () => number;
+    timeZone?: string;
+    pool?: boolean;
+    minScreenRows?: number;
+    minAsOfSymbols?: number;
+    deadlineMs?: number;
+    responseCache?: ResponseCacheOptions | null;
+    busyPollMs?: number;
+    corsOrigins?: string;
+  } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {},
+): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeEdition(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
   const store = StateStore.open(dir.path);
   const keys = {} as Record<BuiltInPlanName, string>;
-  for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
+  for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const)
+    keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
   const guard = new Guard(options.timeZone ?? 'UTC');
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
   const state: ServerState = { dataset, draining: false };
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.
   const kernels = options.pool ? new KernelPool(1, POOL_SOURCE_MODULE) : null;
-  const pool = kernels === null ? null : { kernels, minScreenRows: options.minScreenRows ?? 0, minAsOfSymbols: options.minAsOfSymbols ?? 0 };
-  const server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now: options.now, openapi: JSON.stringify(buildOpenApi()), pool, deadlineMs: options.deadlineMs, responseCache: options.responseCache, busyPollMs: options.busyPollMs, corsOrigins: options.corsOrigins, metrics: options.metrics, logger: options.logger, accessLog: options.accessLog, service: options.service });
+  const pool =
+    kernels === null
+      ? null
+      : { kernels, minScreenRows: options.minScreenRows ?? 0, minAsOfSymbols: options.minAsOfSymbols ?? 0 };
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    guard,
+    state,
+    now: options.now,
+    openapi: JSON.stringify(buildOpenApi()),
+    pool,
+    deadlineMs: options.deadlineMs,
+    responseCache: options.responseCache,
+    busyPollMs: options.busyPollMs,
+    corsOrigins: options.corsOrigins,
+    metrics: options.metrics,
+    logger: options.logger,
+    accessLog: options.accessLog,
+    service: options.service,
+  });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? keys.pro : opts.key;

@@ -32,6 +32,10 @@ export function assertOutcome(name: string, got: RawOutcome, expected: Expected)
       assert.equal(body.status, expected.status, what);
       assert.equal(body.instance, got.headers['x-request-id'], `${what}: instance is the X-Request-Id`);
     }
-    assert.equal(got.headers.connection === 'close', expected.close === true, `${what}: Connection: close ${expected.close === true ? 'expected' : 'not expected'}`);
+    assert.equal(
+      got.headers.connection === 'close',
+      expected.close === true,
+      `${what}: Connection: close ${expected.close === true ? 'expected' : 'not expected'}`,
+    );
   }
 }

@@ -58,7 +58,10 @@ export const BIG_FREE_BATCH = '/api/v1/ashare/klines?symbols=sh600001,sz000003,s
  * Spends the free key's whole daily quota with big batches, 2 s apart (one token refilled
  * each time), until X-Quota-Remaining reads 0. Returns rows charged and requests made.
  */
-export async function exhaustFreeQuota(server: TestServer, clock: ManualClock): Promise<{ used: number; requests: number; lastCount: number }> {
+export async function exhaustFreeQuota(
+  server: TestServer,
+  clock: ManualClock,
+): Promise<{ used: number; requests: number; lastCount: number }> {
   let used = 0;
   let requests = 0;
   let lastCount = 0;
@@ -79,18 +82,26 @@ export type UnorderedAt = (path: readonly string[]) => boolean;
 
 function keyOrder(actual: unknown, expected: unknown, path: string[], message: string, unordered: UnorderedAt): void {
   if (Array.isArray(expected)) {
-    (expected as unknown[]).forEach((item, i) => keyOrder((actual as unknown[])[i], item, [...path, String(i)], message, unordered));
+    (expected as unknown[]).forEach((item, i) =>
+      keyOrder((actual as unknown[])[i], item, [...path, String(i)], message, unordered),
+    );
     return;
   }
   if (expected === null || typeof expected !== 'object') return;
   const a = actual as Record<string, unknown>;
   const e = expected as Record<string, unknown>;
-  if (!unordered(path)) assert.deepEqual(Object.keys(a), Object.keys(e), `${message} (key order at /${path.join('/')})`);
+  if (!unordered(path))
+    assert.deepEqual(Object.keys(a), Object.keys(e), `${message} (key order at /${path.join('/')})`);
   for (const k of Object.keys(e)) keyOrder(a[k], e[k], [...path, k], message, unordered);
 }
 
 /** deepStrictEqual, then the key order of every object node (except those `unordered` names). */
-export function assertJsonExact(actual: unknown, expected: unknown, message: string, unordered: UnorderedAt = () => false): void {
+export function assertJsonExact(
+  actual: unknown,
+  expected: unknown,
+  message: string,
+  unordered: UnorderedAt = () => false,
+): void {
   assert.deepStrictEqual(actual, expected, message);
   keyOrder(actual, expected, [], message, unordered);
 }
@@ -148,6 +159,8 @@ export function rawRequest(port: number, lines: string[]): Promise<RawResponse> 
 export function keyRecordOf(key: string, plan: 'free' | 'pro' | 'enterprise' | 'internal', disabled: boolean) {
   const cut = key.indexOf('_', 4);
   const id = key.slice(4, cut);
-  const hash = createHash('sha256').update(key.slice(cut + 1), 'latin1').digest();
+  const hash = createHash('sha256')
+    .update(key.slice(cut + 1), 'latin1')
+    .digest();
   return { id, plan, org: `${plan} desk`, created: '2025-01-01T00:00:00.000Z', disabled, hash: new Uint8Array(hash) };
 }

@@ -11,13 +11,17 @@ export const FIXTURE = fileURLToPath(new URL('../../../snapshots/fixtures/derive
  * Copies the fixture to `dir`; each edit replaces one whole line of one file (`from` must
  * be found exactly once). Returns `dir`.
  */
-export async function fixtureCopy(dir: string, edits: { file: string; from: string; to: string }[] = []): Promise<string> {
+export async function fixtureCopy(
+  dir: string,
+  edits: { file: string; from: string; to: string }[] = [],
+): Promise<string> {
   await cp(FIXTURE, dir, { recursive: true });
   for (const { file, from, to } of edits) {
     const path = join(dir, file);
     const lines = (await readFile(path, 'utf8')).split('\n');
     const at = lines.indexOf(from);
-    if (at < 0 || lines.indexOf(from, at + 1) >= 0) throw new Error(`${file}: expected the line '${from}' exactly once`);
+    if (at < 0 || lines.indexOf(from, at + 1) >= 0)
+      throw new Error(`${file}: expected the line '${from}' exactly once`);
     lines[at] = to;
     await writeFile(path, lines.join('\n'));
   }

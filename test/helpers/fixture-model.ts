@@ -12,32 +12,93 @@ export type FixtureMarket = (typeof FIXTURE_MARKETS)[number];
 /** K-line fields in response order, their short codes, and which of them adjustments rescale. */
 export const KLINE_FIELDS = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 export type KlineField = (typeof KLINE_FIELDS)[number];
-export const SHORT: Record<string, KlineField> = { o: 'open', h: 'high', l: 'low', c: 'close', v: 'volume', a: 'amount' };
+export const SHORT: Record<string, KlineField> = {
+  o: 'open',
+  h: 'high',
+  l: 'low',
+  c: 'close',
+  v: 'volume',
+  a: 'amount',
+};
 const PRICES: ReadonlySet<string> = new Set(['open', 'high', 'low', 'close']);
 
 /** The spec's detail snapshot table: column, category, in its order. */
 export const SNAPSHOT_TABLE: readonly [string, string][] = [
-  ['symbol', 'identifier'], ['date', 'identifier'], ['name', 'identifier'], ['market_name', 'identifier'], ['market_type', 'identifier'],
-  ['open', 'quote'], ['high', 'quote'], ['low', 'quote'], ['close', 'quote'], ['pre_close', 'quote'], ['avg_price', 'quote'],
-  ['volume', 'quote'], ['amount', 'quote'], ['change', 'quote'], ['change_percent', 'quote'], ['inner_volume', 'quote'],
-  ['outer_volume', 'quote'], ['turnover_rate', 'activity'], ['volume_ratio', 'activity'], ['range_pct', 'activity'],
-  ['pe_ratio', 'valuation'], ['pe_fwd', 'valuation'], ['pe_lyr', 'valuation'], ['pb_ratio', 'valuation'],
-  ['dividend_ratio_ttm', 'valuation'], ['dividend_ttm', 'valuation'], ['wb_ratio', 'valuation'], ['eps_ttm', 'valuation'],
-  ['total_market_cap', 'size'], ['circulating_market_cap', 'size'], ['total_shares', 'size'], ['float_shares', 'size'],
-  ['high_52week', 'position'], ['low_52week', 'position'], ['chg_5d', 'momentum'], ['chg_10d', 'momentum'],
-  ['chg_20d', 'momentum'], ['chg_60d', 'momentum'], ['chg_ytd', 'momentum'], ['ma5', 'derived'], ['ma10', 'derived'],
-  ['ma20', 'derived'], ['ma60', 'derived'], ['close_vs_ma20', 'derived'], ['close_vs_52w_high', 'derived'],
+  ['symbol', 'identifier'],
+  ['date', 'identifier'],
+  ['name', 'identifier'],
+  ['market_name', 'identifier'],
+  ['market_type', 'identifier'],
+  ['open', 'quote'],
+  ['high', 'quote'],
+  ['low', 'quote'],
+  ['close', 'quote'],
+  ['pre_close', 'quote'],
+  ['avg_price', 'quote'],
+  ['volume', 'quote'],
+  ['amount', 'quote'],
+  ['change', 'quote'],
+  ['change_percent', 'quote'],
+  ['inner_volume', 'quote'],
+  ['outer_volume', 'quote'],
+  ['turnover_rate', 'activity'],
+  ['volume_ratio', 'activity'],
+  ['range_pct', 'activity'],
+  ['pe_ratio', 'valuation'],
+  ['pe_fwd', 'valuation'],
+  ['pe_lyr', 'valuation'],
+  ['pb_ratio', 'valuation'],
+  ['dividend_ratio_ttm', 'valuation'],
+  ['dividend_ttm', 'valuation'],
+  ['wb_ratio', 'valuation'],
+  ['eps_ttm', 'valuation'],
+  ['total_market_cap', 'size'],
+  ['circulating_market_cap', 'size'],
+  ['total_shares', 'size'],
+  ['float_shares', 'size'],
+  ['high_52week', 'position'],
+  ['low_52week', 'position'],
+  ['chg_5d', 'momentum'],
+  ['chg_10d', 'momentum'],
+  ['chg_20d', 'momentum'],
+  ['chg_60d', 'momentum'],
+  ['chg_ytd', 'momentum'],
+  ['ma5', 'derived'],
+  ['ma10', 'derived'],
+  ['ma20', 'derived'],
+  ['ma60', 'derived'],
+  ['close_vs_ma20', 'derived'],
+  ['close_vs_52w_high', 'derived'],
 ];
 export const SNAPSHOT_COLUMNS = SNAPSHOT_TABLE.map(([name]) => name);
 /** The screen whitelist: every numeric snapshot column, open … close_vs_52w_high. */
 export const NUMERIC_COLUMNS = SNAPSHOT_COLUMNS.slice(SNAPSHOT_COLUMNS.indexOf('open'));
 /** The detail columns neither from the K-lines, derived nor from symbols.csv: read from the latest fundamentals.csv row. */
 const FUNDAMENTAL = [
-  'avg_price', 'inner_volume', 'outer_volume', 'turnover_rate', 'pe_ratio', 'pe_fwd', 'pe_lyr', 'pb_ratio', 'dividend_ratio_ttm',
-  'dividend_ttm', 'wb_ratio', 'eps_ttm', 'total_market_cap', 'circulating_market_cap', 'total_shares', 'float_shares',
+  'avg_price',
+  'inner_volume',
+  'outer_volume',
+  'turnover_rate',
+  'pe_ratio',
+  'pe_fwd',
+  'pe_lyr',
+  'pb_ratio',
+  'dividend_ratio_ttm',
+  'dividend_ttm',
+  'wb_ratio',
+  'eps_ttm',
+  'total_market_cap',
+  'circulating_market_cap',
+  'total_shares',
+  'float_shares',
 ];
 /** Columns the spec ties to one market (null elsewhere). */
-const ONLY_IN: Record<string, FixtureMarket> = { inner_volume: 'ashare', outer_volume: 'ashare', wb_ratio: 'hkstock', eps_ttm: 'usstock' };
+const ONLY_IN: Record<string, FixtureMarket> = {
+  inner_volume: 'ashare',
+  outer_volume: 'ashare',
+  wb_ratio: 'hkstock',
+  eps_ttm: 'usstock',
+};
 
 // ---- Exact decimal arithmetic on the CSV text ----
 
@@ -99,10 +160,12 @@ function readCsv(path: string): Row[] {
 }
 
 /** `YYYYMMDD` or `YYYY-MM-DD` → `YYYY-MM-DD`. */
-const iso = (text: string): string => (text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : text);
+const iso = (text: string): string =>
+  text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : text;
 const num = (text: string | undefined): number | null => (text === undefined || text === '' ? null : Number(text));
 /** Days since 1970-01-01 via Date.UTC. */
-export const dayOf = (isoDate: string): number => Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10)) / 86_400_000;
+export const dayOf = (isoDate: string): number =>
+  Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10)) / 86_400_000;
 
 /** One K-line row as the CSV wrote it (empty cell ''), with adj_factor '1' when empty. */
 export interface Bar {
@@ -127,7 +190,16 @@ export interface MarketFixture {
 function readMarket(market: string): MarketFixture {
   const bars = new Map<string, Bar[]>();
   for (const r of readCsv(join(FIXTURE, market, 'klines.csv'))) {
-    const bar: Bar = { date: iso(r.date), open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume, amount: r.amount, adj: r.adj_factor || '1' };
+    const bar: Bar = {
+      date: iso(r.date),
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+      amount: r.amount,
+      adj: r.adj_factor || '1',
+    };
     if (!bars.has(r.symbol)) bars.set(r.symbol, []);
     bars.get(r.symbol)!.push(bar);
   }
@@ -163,9 +235,15 @@ export interface KlineQuery {
 }
 
 /** The rows of one symbol's window and `total` (rows in the date range). */
-export function klineWindow(market: string, symbol: string, q: KlineQuery): { total: number; rows: Record<string, unknown>[] } {
+export function klineWindow(
+  market: string,
+  symbol: string,
+  q: KlineQuery,
+): { total: number; rows: Record<string, unknown>[] } {
   const bars = FIX[market].bars.get(symbol) ?? [];
-  const inRange = bars.filter((b) => (q.start === undefined || b.date >= q.start) && (q.end === undefined || b.date <= q.end));
+  const inRange = bars.filter(
+    (b) => (q.start === undefined || b.date >= q.start) && (q.end === undefined || b.date <= q.end),
+  );
   const offset = q.offset ?? 0;
   let picked: Bar[];
   if (q.start !== undefined) picked = inRange.slice(offset, offset + q.limit);
@@ -218,7 +296,8 @@ export function snapshot(market: string, symbol: string): Record<string, string 
     const T = bars[t];
     out.date = T.date;
     const adjT = Number(T.adj);
-    const q = (x: string, j: number): number | null => (x === '' ? null : j === t ? Number(x) : (Number(x) * Number(bars[j].adj)) / adjT);
+    const q = (x: string, j: number): number | null =>
+      x === '' ? null : j === t ? Number(x) : (Number(x) * Number(bars[j].adj)) / adjT;
     const close = num(T.close);
     for (const f of KLINE_FIELDS) raw[f] = num(T[f]);
     const pre = t >= 1 ? q(bars[t - 1].close, t - 1) : null;
@@ -226,7 +305,8 @@ export function snapshot(market: string, symbol: string): Record<string, string 
     raw.change = calc([close, pre], (c, p) => c - p);
     raw.change_percent = calc([close, pre], (c, p) => ((c - p) / p) * 100);
     raw.range_pct = calc([num(T.high), num(T.low), pre], (h, l, p) => ((h - l) / p) * 100);
-    if (t >= 5) raw.volume_ratio = calc([num(T.volume), mean(bars.slice(t - 5, t).map((b) => num(b.volume)))], (v, m) => v / m);
+    if (t >= 5)
+      raw.volume_ratio = calc([num(T.volume), mean(bars.slice(t - 5, t).map((b) => num(b.volume)))], (v, m) => v / m);
     for (const n of [5, 10, 20, 60]) {
       if (bars.length >= n) raw[`ma${n}`] = mean(bars.slice(t - n + 1).map((b, k) => q(b.close, t - n + 1 + k)));
       if (t >= n) raw[`chg_${n}d`] = calc([close, q(bars[t - n].close, t - n)], (c, p) => (c / p - 1) * 100);
@@ -242,7 +322,11 @@ export function snapshot(market: string, symbol: string): Record<string, string 
     raw.close_vs_ma20 = calc([close, raw.ma20 ?? null], (c, m) => (c / m - 1) * 100);
     raw.close_vs_52w_high = calc([close, raw.high_52week], (c, h) => (c / h - 1) * 100);
   }
-  for (const [name, value] of Object.entries(raw)) out[name] = KLINE_FIELDS.includes(name as KlineField) && value !== null ? round4Text(bars[bars.length - 1][name as KlineField]) : round4(value);
+  for (const [name, value] of Object.entries(raw))
+    out[name] =
+      KLINE_FIELDS.includes(name as KlineField) && value !== null
+        ? round4Text(bars[bars.length - 1][name as KlineField])
+        : round4(value);
   const rows = fx.fundamentals.get(symbol) ?? [];
   const latest = [...rows].sort((a, b) => (iso(a.date) < iso(b.date) ? -1 : 1)).at(-1);
   for (const c of FUNDAMENTAL) {
@@ -252,13 +336,19 @@ export function snapshot(market: string, symbol: string): Record<string, string 
   }
   const closeRaw = bars.length > 0 ? num(bars[bars.length - 1].close) : null;
   const shares = (c: string): number | null => (latest?.[c] ? Number(latest[c]) : null);
-  if (out.total_market_cap === null) out.total_market_cap = round4(calc([closeRaw, shares('total_shares')], (c, s) => (c * s) / 1e8));
-  if (out.circulating_market_cap === null) out.circulating_market_cap = round4(calc([closeRaw, shares('float_shares')], (c, s) => (c * s) / 1e8));
+  if (out.total_market_cap === null)
+    out.total_market_cap = round4(calc([closeRaw, shares('total_shares')], (c, s) => (c * s) / 1e8));
+  if (out.circulating_market_cap === null)
+    out.circulating_market_cap = round4(calc([closeRaw, shares('float_shares')], (c, s) => (c * s) / 1e8));
   return out;
 }
 
 /** The snapshot narrowed to `columns` (symbol and date always), in the spec's table order. */
-export function snapshotRow(market: string, symbol: string, columns: Iterable<string>): Record<string, string | number | null> {
+export function snapshotRow(
+  market: string,
+  symbol: string,
+  columns: Iterable<string>,
+): Record<string, string | number | null> {
   const wanted = new Set(['symbol', 'date', ...columns]);
   const full = snapshot(market, symbol);
   return Object.fromEntries(SNAPSHOT_COLUMNS.filter((c) => wanted.has(c)).map((c) => [c, full[c]]));
@@ -267,7 +357,11 @@ export function snapshotRow(market: string, symbol: string, columns: Iterable<st
 // ---- Screen: inclusive bounds (a null never passes), nulls last either way, ties by symbol ----
 
 /** Default screen row columns: symbol, name, date, close, change_percent, valuation, size, momentum. */
-export const SCREEN_DEFAULT = SNAPSHOT_TABLE.filter(([c, cat]) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c) || ['valuation', 'size', 'momentum'].includes(cat)).map(([c]) => c);
+export const SCREEN_DEFAULT = SNAPSHOT_TABLE.filter(
+  ([c, cat]) =>
+    ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c) ||
+    ['valuation', 'size', 'momentum'].includes(cat),
+).map(([c]) => c);
 
 export interface ScreenQuery {
   bounds?: Record<string, { min?: number; max?: number }>;
@@ -303,7 +397,9 @@ export function screenAnswer(market: string, q: ScreenQuery): Record<string, unk
   columns.add(sort);
   const offset = q.offset ?? 0;
   const page = sorted.slice(offset, offset + q.limit);
-  const data = page.map((s) => Object.fromEntries(SNAPSHOT_COLUMNS.filter((c) => columns.has(c)).map((c) => [c, s[c]])));
+  const data = page.map((s) =>
+    Object.fromEntries(SNAPSHOT_COLUMNS.filter((c) => columns.has(c)).map((c) => [c, s[c]])),
+  );
   return { market, total: matched.length, count: data.length, limit: q.limit, offset, sort, order, data };
 }
 
@@ -337,8 +433,17 @@ export function symbolMatches(market: string, search: string | null): { symbol: 
 /** `/markets` rows in the spec's market order. */
 export function marketsRows(): Record<string, unknown>[] {
   return ALL_MARKETS.map((m) => {
-    const all = [...FIX[m].bars.values()].flat().map((b) => b.date).sort();
-    return { market: m, symbols: FIX[m].symbols.length, rows: all.length, start_date: all[0] ?? null, end_date: all.at(-1) ?? null };
+    const all = [...FIX[m].bars.values()]
+      .flat()
+      .map((b) => b.date)
+      .sort();
+    return {
+      market: m,
+      symbols: FIX[m].symbols.length,
+      rows: all.length,
+      start_date: all[0] ?? null,
+      end_date: all.at(-1) ?? null,
+    };
   });
 }
 
@@ -355,6 +460,10 @@ export function macroRows(indicator?: string, startYear?: number, endYear?: numb
   }
   return [...groups.values()]
     .filter((g) => indicator === undefined || g.indicator === indicator)
-    .filter((g) => (startYear === undefined || +g.date.slice(0, 4) >= startYear) && (endYear === undefined || +g.date.slice(0, 4) <= endYear))
+    .filter(
+      (g) =>
+        (startYear === undefined || +g.date.slice(0, 4) >= startYear) &&
+        (endYear === undefined || +g.date.slice(0, 4) <= endYear),
+    )
     .sort((a, b) => MACRO_ORDER.indexOf(a.indicator) - MACRO_ORDER.indexOf(b.indicator) || cmp(a.date, b.date));
 }

@@ -26,10 +26,11 @@ let missing: string | null | undefined;
 export function flatcMissing(): string | null {
   if (missing !== undefined) return missing;
   const run = spawnSync(FLATC, ['--version'], { encoding: 'utf8' });
-  missing =
-    run.error ? `flatc is not installed (${FLATC}: ${run.error.message}); install flatbuffers-compiler or set FLATC`
-    : run.status !== 0 ? `${FLATC} --version exited with ${run.status}: ${run.stderr.trim()}`
-    : null;
+  missing = run.error
+    ? `flatc is not installed (${FLATC}: ${run.error.message}); install flatbuffers-compiler or set FLATC`
+    : run.status !== 0
+      ? `${FLATC} --version exited with ${run.status}: ${run.stderr.trim()}`
+      : null;
   return missing;
 }
 
@@ -76,7 +77,8 @@ async function generate(): Promise<Generated> {
     }
     const classes: Generated = {};
     // Every file, not only flatc's index: 2.0.8's mdq_generated.ts leaves the root tables out.
-    for (const file of sources) Object.assign(classes, await import(pathToFileURL(join(dir, file.replace(/\.ts$/, '.js'))).href));
+    for (const file of sources)
+      Object.assign(classes, await import(pathToFileURL(join(dir, file.replace(/\.ts$/, '.js'))).href));
     return classes;
   } finally {
     await rm(dir, { recursive: true, force: true }); // imported modules stay loaded
@@ -102,8 +104,15 @@ export async function decodeFlatbuffers(shape: FlatShapeName, bytes: Uint8Array)
 }
 
 const TABLES: Record<FlatShapeName, string> = {
-  markets: 'Markets', symbols: 'Symbols', klines: 'Klines', klinesBatch: 'KlinesBatch', detail: 'Detail',
-  detailBatch: 'DetailBatch', screen: 'Screen', macro: 'Macro', quota: 'Quota',
+  markets: 'Markets',
+  symbols: 'Symbols',
+  klines: 'Klines',
+  klinesBatch: 'KlinesBatch',
+  detail: 'Detail',
+  detailBatch: 'DetailBatch',
+  screen: 'Screen',
+  macro: 'Macro',
+  quota: 'Quota',
 };
 
 // ---- reading helpers -------------------------------------------------------------------
@@ -115,19 +124,25 @@ const list = <T>(length: number, at: (i: number) => T): T[] => Array.from({ leng
 const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const optionalNumber = (x: bigint | null): number | null => (x === null ? null : Number(x));
 /** A [string] field by name. */
-const strings = (t: Table, field: string): string[] => list(t[`${accessor(field)}Length`](), (i) => t[accessor(field)](i));
+const strings = (t: Table, field: string): string[] =>
+  list(t[`${accessor(field)}Length`](), (i) => t[accessor(field)](i));
 /** A vector of tables by name, each read by `read`. */
-const tables = <T>(t: Table, field: string, read: (row: Table) => T): T[] => list(t[`${accessor(field)}Length`](), (i) => read(t[accessor(field)](i)));
-const withMissing = <T extends object>(t: Table, value: T): T => (t.missingLength() > 0 ? { ...value, missing: strings(t, 'missing') } : value);
+const tables = <T>(t: Table, field: string, read: (row: Table) => T): T[] =>
+  list(t[`${accessor(field)}Length`](), (i) => read(t[accessor(field)](i)));
+const withMissing = <T extends object>(t: Table, value: T): T =>
+  t.missingLength() > 0 ? { ...value, missing: strings(t, 'missing') } : value;
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 /** 20250314 → '2025-03-14'. */
-const dateText = (d: number): string => `${pad(Math.floor(d / 10000), 4)}-${pad(Math.floor(d / 100) % 100, 2)}-${pad(d % 100, 2)}`;
+const dateText = (d: number): string =>
+  `${pad(Math.floor(d / 10000), 4)}-${pad(Math.floor(d / 100) % 100, 2)}-${pad(d % 100, 2)}`;
 
 /** K-line columns back to rows: symbol, date, the fields that have a vector, adj_factor. */
 function klineRows(columns: Table, symbol: string): Record<string, unknown>[] {
   const dates: Int32Array = columns.dateArray();
-  const present = KLINE_FIELDS.map((f) => [f, columns[`${accessor(f)}Array`]() as Float64Array | null] as const).filter(([, v]) => v !== null);
+  const present = KLINE_FIELDS.map((f) => [f, columns[`${accessor(f)}Array`]() as Float64Array | null] as const).filter(
+    ([, v]) => v !== null,
+  );
   const adjFactor: Float64Array = columns.adjFactorArray();
   return list(dates.length, (i) => ({
     symbol,
@@ -138,49 +153,97 @@ function klineRows(columns: Table, symbol: string): Record<string, unknown>[] {
 }
 
 /** A snapshot with exactly the listed columns. */
-const snapshotRow = (s: Table, fields: string[]): Record<string, unknown> => Object.fromEntries(fields.map((f) => [f, s[accessor(f)]()]));
+const snapshotRow = (s: Table, fields: string[]): Record<string, unknown> =>
+  Object.fromEntries(fields.map((f) => [f, s[accessor(f)]()]));
 
 // ---- one decoder per root table --------------------------------------------------------
 
 const DECODERS: Record<FlatShapeName, (t: Table) => unknown> = {
   markets: (t) => ({
     count: t.count(),
-    data: tables(t, 'data', (m) => ({ market: m.market(), symbols: m.symbols(), rows: Number(m.rows()), start_date: m.startDate(), end_date: m.endDate() })),
+    data: tables(t, 'data', (m) => ({
+      market: m.market(),
+      symbols: m.symbols(),
+      rows: Number(m.rows()),
+      start_date: m.startDate(),
+      end_date: m.endDate(),
+    })),
   }),
   symbols: (t) => ({
-    market: t.market(), total: t.total(), count: t.count(), limit: t.limit(), offset: Number(t.offset()),
+    market: t.market(),
+    total: t.total(),
+    count: t.count(),
+    limit: t.limit(),
+    offset: Number(t.offset()),
     data: tables(t, 'data', (s) => ({ symbol: s.symbol(), name: s.name() })),
   }),
   klines: (t) => ({
-    market: t.market(), symbol: t.symbol(), count: t.count(), total: t.total(), offset: Number(t.offset()), limit: t.limit(),
-    fields: strings(t, 'fields'), data: klineRows(t.columns(), t.symbol()),
+    market: t.market(),
+    symbol: t.symbol(),
+    count: t.count(),
+    total: t.total(),
+    offset: Number(t.offset()),
+    limit: t.limit(),
+    fields: strings(t, 'fields'),
+    data: klineRows(t.columns(), t.symbol()),
   }),
   klinesBatch: (t) =>
     withMissing(t, {
-      market: t.market(), count: t.count(), limit: t.limit(), offset: Number(t.offset()), fields: strings(t, 'fields'),
+      market: t.market(),
+      count: t.count(),
+      limit: t.limit(),
+      offset: Number(t.offset()),
+      fields: strings(t, 'fields'),
       data: Object.fromEntries(tables(t, 'data', (e) => [e.symbol(), klineRows(e.columns(), e.symbol())])),
     }),
-  detail: (t) => ({ market: t.market(), symbol: t.symbol(), count: t.count(), data: snapshotRow(t.data(), strings(t, 'fields')) }),
+  detail: (t) => ({
+    market: t.market(),
+    symbol: t.symbol(),
+    count: t.count(),
+    data: snapshotRow(t.data(), strings(t, 'fields')),
+  }),
   detailBatch: (t) => {
     const fields = strings(t, 'fields');
-    return withMissing(t, { market: t.market(), count: t.count(), data: Object.fromEntries(tables(t, 'data', (s) => [s.symbol(), snapshotRow(s, fields)])) });
+    return withMissing(t, {
+      market: t.market(),
+      count: t.count(),
+      data: Object.fromEntries(tables(t, 'data', (s) => [s.symbol(), snapshotRow(s, fields)])),
+    });
   },
   screen: (t) => {
     const fields = strings(t, 'fields');
     return {
-      market: t.market(), total: t.total(), count: t.count(), limit: t.limit(), offset: Number(t.offset()), sort: t.sort(), order: t.order(),
+      market: t.market(),
+      total: t.total(),
+      count: t.count(),
+      limit: t.limit(),
+      offset: Number(t.offset()),
+      sort: t.sort(),
+      order: t.order(),
       data: tables(t, 'data', (s) => snapshotRow(s, fields)),
     };
   },
   macro: (t) => ({
-    count: t.count(), total: t.total(), limit: t.limit(), offset: Number(t.offset()),
+    count: t.count(),
+    total: t.total(),
+    limit: t.limit(),
+    offset: Number(t.offset()),
     data: tables(t, 'data', (r) => {
       const values: Float64Array = r.valuesArray();
-      return { indicator: r.indicator(), date: r.date(), data: Object.fromEntries(strings(r, 'keys').map((k, i) => [k, orNull(values[i])])) };
+      return {
+        indicator: r.indicator(),
+        date: r.date(),
+        data: Object.fromEntries(strings(r, 'keys').map((k, i) => [k, orNull(values[i])])),
+      };
     }),
   }),
   quota: (t) => ({
-    plan: t.plan(), org_name: t.orgName(), daily_quota: optionalNumber(t.dailyQuota()), used: Number(t.used()),
-    remaining: optionalNumber(t.remaining()), requests_today: Number(t.requestsToday()), reset_at: t.resetAt(),
+    plan: t.plan(),
+    org_name: t.orgName(),
+    daily_quota: optionalNumber(t.dailyQuota()),
+    used: Number(t.used()),
+    remaining: optionalNumber(t.remaining()),
+    requests_today: Number(t.requestsToday()),
+    reset_at: t.resetAt(),
   }),
 };

@@ -85,11 +85,23 @@ export class KeepAliveClient {
         const close = /(^|,)\s*close\s*(,|$)/i.test(head.headers.connection ?? '');
         this.answered++;
         const body = Buffer.from(buf.subarray(head.bodyAt, head.bodyAt + head.length));
-        finish({ kind: 'response', status: head.status, headers: head.headers, body, ms: performance.now() - started, close, reused }, !close);
+        finish(
+          {
+            kind: 'response',
+            status: head.status,
+            headers: head.headers,
+            body,
+            ms: performance.now() - started,
+            close,
+            reused,
+          },
+          !close,
+        );
       };
       const onClose = (): void => {
         if (buf.length === 0) finish({ kind: 'closed', reused }, false);
-        else finish({ kind: 'truncated', got: buf.length, reused, head: buf.subarray(0, 200).toString('latin1') }, false);
+        else
+          finish({ kind: 'truncated', got: buf.length, reused, head: buf.subarray(0, 200).toString('latin1') }, false);
       };
       const onError = (): void => {
         /* 'close' follows with what arrived */
@@ -129,7 +141,11 @@ export class KeepAliveClient {
       // A reset before the handshake completes is a refusal too: the listening socket closed with this
       // connection still in its queue, before any byte of the request was sent.
       const onError = (error: NodeJS.ErrnoException): void =>
-        resolve(error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET' ? 'refused' : `${error.code ?? ''} ${error.message}`);
+        resolve(
+          error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET'
+            ? 'refused'
+            : `${error.code ?? ''} ${error.message}`,
+        );
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
@@ -145,7 +161,10 @@ export class KeepAliveClient {
   }
 }
 
-function parseHead(text: string, bodyAt: number): { status: number; headers: Record<string, string>; bodyAt: number; length: number } {
+function parseHead(
+  text: string,
+  bodyAt: number,
+): { status: number; headers: Record<string, string>; bodyAt: number; length: number } {
   const [statusLine, ...rest] = text.split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of rest) {

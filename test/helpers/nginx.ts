@@ -24,8 +24,10 @@ export function renderNginxConf(template: string, options: { listen: string; ins
   const listenAt = lines.findIndex((l) => l.includes('# @listen'));
   const begin = lines.findIndex((l) => l.includes('# @instances begin'));
   const end = lines.findIndex((l) => l.includes('# @instances end'));
-  if (listenAt < 0 || begin < 0 || end < begin) throw new Error('deploy/nginx.conf lacks its @listen or @instances markers');
-  if (!/listen \S+;/.test(lines[listenAt])) throw new Error(`the @listen line holds no listen directive: ${lines[listenAt]}`);
+  if (listenAt < 0 || begin < 0 || end < begin)
+    throw new Error('deploy/nginx.conf lacks its @listen or @instances markers');
+  if (!/listen \S+;/.test(lines[listenAt]))
+    throw new Error(`the @listen line holds no listen directive: ${lines[listenAt]}`);
   lines[listenAt] = lines[listenAt].replace(/listen \S+;/, `listen ${options.listen};`);
   const shipped = lines.slice(begin + 1, end).find((l) => /^\s*server \S+/.test(l));
   if (shipped === undefined) throw new Error('no server line between the @instances markers');
@@ -61,7 +63,16 @@ export interface NginxProcess {
 
 /** The command line deploy/nginx.conf documents, for a prefix and a configuration file. */
 export function nginxArgs(prefix: string, conf: string): string[] {
-  return ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', `daemon off; pid ${join(prefix, 'nginx.pid')}; error_log stderr;`];
+  return [
+    '-p',
+    prefix,
+    '-c',
+    conf,
+    '-e',
+    'stderr',
+    '-g',
+    `daemon off; pid ${join(prefix, 'nginx.pid')}; error_log stderr;`,
+  ];
 }
 
 /** A temporary prefix holding the folders the configuration names (logs/, temp/), traversable by nginx's workers. */
@@ -79,7 +90,13 @@ export async function startNginx(instances: number[]): Promise<NginxProcess> {
   const dir = await nginxPrefix();
   const port = await freePort();
   const conf = join(dir.path, 'nginx.conf');
-  await writeFile(conf, renderNginxConf(await readFile(NGINX_CONF, 'utf8'), { listen: `127.0.0.1:${port}`, instances: instances.map((p) => `127.0.0.1:${p}`) }));
+  await writeFile(
+    conf,
+    renderNginxConf(await readFile(NGINX_CONF, 'utf8'), {
+      listen: `127.0.0.1:${port}`,
+      instances: instances.map((p) => `127.0.0.1:${p}`),
+    }),
+  );
   const child: ChildProcess = spawn(NGINX, nginxArgs(dir.path, conf), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
@@ -103,7 +120,14 @@ export async function startNginx(instances: number[]): Promise<NginxProcess> {
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { pid: child.pid!, port, prefix: dir.path, stderr: () => stderr, accessLog: () => readFile(join(dir.path, 'logs', 'access.log'), 'utf8'), stop };
+  return {
+    pid: child.pid!,
+    port,
+    prefix: dir.path,
+    stderr: () => stderr,
+    accessLog: () => readFile(join(dir.path, 'logs', 'access.log'), 'utf8'),
+    stop,
+  };
 }
 
 function accepts(port: number): Promise<boolean> {

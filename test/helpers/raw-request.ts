@@ -13,7 +13,14 @@ export type RawOutcome =
   | { kind: 'silent'; ms: number };
 
 /** The bytes of a GET head: the request line, Host, `headers`, then X-Pad-<n> lines of ~`padLine` bytes until the head is exactly `size` bytes (0: no padding). */
-export function requestHead(options: { path: string; version?: '1.0' | '1.1'; host?: string | null; headers?: Record<string, string>; size?: number; padLine?: number }): Buffer {
+export function requestHead(options: {
+  path: string;
+  version?: '1.0' | '1.1';
+  host?: string | null;
+  headers?: Record<string, string>;
+  size?: number;
+  padLine?: number;
+}): Buffer {
   let head = `GET ${options.path} HTTP/${options.version ?? '1.1'}\r\n`;
   if (options.host !== null) head += `Host: ${options.host ?? '127.0.0.1'}\r\n`;
   for (const [name, value] of Object.entries(options.headers ?? {})) head += `${name}: ${value}\r\n`;
@@ -53,7 +60,11 @@ export function segments(bytes: Buffer, size = 1460): Buffer[] {
  * and reads until the server closes or `timeoutMs` passes. The answer is parsed as one HTTP
  * response (Content-Length or chunked); `ms` runs from the first write.
  */
-export function rawRequest(port: number, pieces: Buffer[], options: { gapMs?: number; timeoutMs?: number } = {}): Promise<RawOutcome> {
+export function rawRequest(
+  port: number,
+  pieces: Buffer[],
+  options: { gapMs?: number; timeoutMs?: number } = {},
+): Promise<RawOutcome> {
   const gapMs = options.gapMs ?? 2;
   const timeoutMs = options.timeoutMs ?? 5_000;
   return new Promise((resolve) => {
@@ -75,7 +86,12 @@ export function rawRequest(port: number, pieces: Buffer[], options: { gapMs?: nu
       const bytes = Buffer.concat(chunks);
       const parsed = parseResponse(bytes, ended);
       if (parsed !== null) finish({ kind: 'answer', ...parsed, ms: elapsed() });
-      else if (ended) finish(bytes.length === 0 ? { kind: 'closed', ms: elapsed() } : { kind: 'partial', text: bytes.toString('latin1'), ms: elapsed() });
+      else if (ended)
+        finish(
+          bytes.length === 0
+            ? { kind: 'closed', ms: elapsed() }
+            : { kind: 'partial', text: bytes.toString('latin1'), ms: elapsed() },
+        );
     };
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -135,7 +151,10 @@ export function pipelined(port: number, requests: string[], timeoutMs = 3_000): 
 }
 
 /** A whole response in `bytes`, or null while it is incomplete (`ended`: take what there is); `consumed`: its length in bytes. */
-function parseResponse(bytes: Buffer, ended: boolean): { status: number; statusLine: string; headers: Record<string, string>; body: string; consumed: number } | null {
+function parseResponse(
+  bytes: Buffer,
+  ended: boolean,
+): { status: number; statusLine: string; headers: Record<string, string>; body: string; consumed: number } | null {
   const cut = bytes.indexOf('\r\n\r\n');
   if (cut < 0) return null;
   const [statusLine, ...lines] = bytes.subarray(0, cut).toString('latin1').split('\r\n');
@@ -151,7 +170,8 @@ function parseResponse(bytes: Buffer, ended: boolean): { status: number; statusL
   let consumed = bytes.length;
   if (headers['content-length'] !== undefined) {
     const length = Number(headers['content-length']);
-    if (body.length < length) return ended ? { status, statusLine, headers, body: body.toString('utf8'), consumed } : null;
+    if (body.length < length)
+      return ended ? { status, statusLine, headers, body: body.toString('utf8'), consumed } : null;
     body = body.subarray(0, length);
     consumed = cut + 4 + length;
   } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {

@@ -33,12 +33,35 @@ export async function startRedis(): Promise<RedisProcess> {
   let stderr = '';
   const clients: Redis[] = [];
   const run = async (): Promise<void> => {
-    const c = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir.path, '--save', '', '--appendonly', 'no', '--logfile', ''], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir.path,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--logfile',
+        '',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     child = c;
     c.stderr!.setEncoding('utf8');
     c.stderr!.on('data', (chunk: string) => (stderr += chunk));
     exited = new Promise((resolve) => c.once('exit', () => ((child = null), resolve())));
-    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: false });
+    const probe = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
     probe.on('error', () => {});
     const deadline = Date.now() + 5_000;
     for (;;) {
@@ -49,7 +72,8 @@ export async function startRedis(): Promise<RedisProcess> {
         return;
       } catch {
         probe.disconnect();
-        if (child === null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
+        if (child === null || Date.now() > deadline)
+          throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     }

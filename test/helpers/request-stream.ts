@@ -88,7 +88,8 @@ export async function waitForAnswers(stream: RequestStream, count: number, timeo
   const target = stream.answered() + count;
   const until = Date.now() + timeoutMs;
   while (stream.answered() < target) {
-    if (Date.now() > until) throw new Error(`the stream answered ${stream.answered()} of ${target} requests within ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`the stream answered ${stream.answered()} of ${target} requests within ${timeoutMs} ms`);
     await sleep(5);
   }
 }

@@ -45,9 +45,21 @@ export interface StartOptions {
 
 /** Starts the server on 127.0.0.1 (port 0 unless given) and resolves once it prints its `Serving` line. */
 export function startServerProcess(options: StartOptions): Promise<ServerProcess> {
-  const args = [...(options.nodeArgs ?? []), MAIN_JS, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--state', options.state];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    MAIN_JS,
+    '--port',
+    String(options.port ?? 0),
+    '--host',
+    '127.0.0.1',
+    '--state',
+    options.state,
+  ];
   if (options.snapshot !== undefined) args.push('--snapshot', options.snapshot);
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const pid = child.pid!;
   const log: string[] = [];
   const logWaiters = new Set<() => void>();

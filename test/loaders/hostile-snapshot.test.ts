@@ -57,31 +57,54 @@ async function assertRejected(path: string, message: string): Promise<void> {
   assert.deepEqual((await readdir(join(state(), 'snapshots', 'parts'))).sort(), servedParts, 'no part of it either');
 }
 
-const rejects = async (files: Record<string, string | Buffer>, message: string): Promise<void> => assertRejected(await folder(files), message);
+const rejects = async (files: Record<string, string | Buffer>, message: string): Promise<void> =>
+  assertRejected(await folder(files), message);
 
 describe('a broken CSV is rejected whole, never loaded with rows missing', () => {
   const RIGHT = 'sh600000,2024-01-03,10.5,11,10,10.8,120,1290,1';
 
   test('an unbalanced quote in the middle of the file names its line', () =>
     rejects(
-      { 'ashare/klines.csv': csv(KLINE_HEADER, ROW, 'sh600000,"2024-01-03,10.5,11,10,10.8,120,1290,1', 'sh600000,2024-01-04,10.5,11,10,10.8,120,1290,1') },
+      {
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          ROW,
+          'sh600000,"2024-01-03,10.5,11,10,10.8,120,1290,1',
+          'sh600000,2024-01-04,10.5,11,10,10.8,120,1290,1',
+        ),
+      },
       'ashare/klines.csv:3: unbalanced quote: a quoted cell does not close on its line',
     ));
 
   test('an unbalanced quote in the last row, with or without a final newline, names that row', async () => {
     const last = 'sh600000,2024-01-03,10.5,11,10,"10.8,120,1290,1';
-    await rejects({ 'ashare/klines.csv': csv(KLINE_HEADER, ROW, last) }, 'ashare/klines.csv:3: unbalanced quote: a quoted cell does not close on its line');
-    await rejects({ 'ashare/klines.csv': `${KLINE_HEADER}\n${ROW}\n${last}` }, 'ashare/klines.csv:3: unbalanced quote: a quoted cell does not close on its line');
+    await rejects(
+      { 'ashare/klines.csv': csv(KLINE_HEADER, ROW, last) },
+      'ashare/klines.csv:3: unbalanced quote: a quoted cell does not close on its line',
+    );
+    await rejects(
+      { 'ashare/klines.csv': `${KLINE_HEADER}\n${ROW}\n${last}` },
+      'ashare/klines.csv:3: unbalanced quote: a quoted cell does not close on its line',
+    );
   });
 
   test('a garbage last line without a newline is a row with the wrong number of cells', () =>
-    rejects({ 'ashare/klines.csv': `${csv(KLINE_HEADER, ROW, RIGHT)}this is not csv` }, 'ashare/klines.csv:4: 1 cells where the header has 9'));
+    rejects(
+      { 'ashare/klines.csv': `${csv(KLINE_HEADER, ROW, RIGHT)}this is not csv` },
+      'ashare/klines.csv:4: 1 cells where the header has 9',
+    ));
 
   test('a header plus one unterminated, incomplete line is rejected, not read as an empty file', () =>
-    rejects({ 'ashare/klines.csv': `${KLINE_HEADER}\nsh600000,2024-01-02,10` }, 'ashare/klines.csv:2: 3 cells where the header has 9'));
+    rejects(
+      { 'ashare/klines.csv': `${KLINE_HEADER}\nsh600000,2024-01-02,10` },
+      'ashare/klines.csv:2: 3 cells where the header has 9',
+    ));
 
   test('a row with one cell too many is rejected', () =>
-    rejects({ 'ashare/klines.csv': csv(KLINE_HEADER, `${ROW},`) }, 'ashare/klines.csv:2: 10 cells where the header has 9'));
+    rejects(
+      { 'ashare/klines.csv': csv(KLINE_HEADER, `${ROW},`) },
+      'ashare/klines.csv:2: 10 cells where the header has 9',
+    ));
 
   test('an unbalanced quote in symbols.csv rejects the file instead of nulling the names after it', () =>
     rejects(
@@ -90,24 +113,51 @@ describe('a broken CSV is rejected whole, never loaded with rows missing', () =>
     ));
 
   test('a quote inside an unquoted cell, or text after a closing quote, is rejected', async () => {
-    await rejects({ ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,5" pipe') }, 'ashare/symbols.csv:2: stray quote inside an unquoted cell');
-    await rejects({ ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,"A"B') }, 'ashare/symbols.csv:2: text after a closing quote');
+    await rejects(
+      { ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,5" pipe') },
+      'ashare/symbols.csv:2: stray quote inside an unquoted cell',
+    );
+    await rejects(
+      { ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,"A"B') },
+      'ashare/symbols.csv:2: text after a closing quote',
+    );
   });
 
   test('a quoted line break (a cell spanning lines) is rejected at the line the quote opens', () =>
-    rejects({ ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,"two', 'lines"') }, 'ashare/symbols.csv:2: unbalanced quote: a quoted cell does not close on its line'));
+    rejects(
+      { ...GOOD, 'ashare/symbols.csv': csv('symbol,name', 'sh600000,"two', 'lines"') },
+      'ashare/symbols.csv:2: unbalanced quote: a quoted cell does not close on its line',
+    ));
 
   test('bytes that are not UTF-8 are rejected, not replaced', () =>
     rejects(
-      { ...GOOD, 'ashare/symbols.csv': Buffer.concat([Buffer.from('symbol,name\nsh600000,'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) },
+      {
+        ...GOOD,
+        'ashare/symbols.csv': Buffer.concat([
+          Buffer.from('symbol,name\nsh600000,'),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('\n'),
+        ]),
+      },
       'ashare/symbols.csv:2: not UTF-8 text (or a U+FFFD replacement character)',
     ));
 
   test('a broken last line in a gzip file is rejected too', () =>
-    rejects({ 'ashare/klines.csv.gz': `${KLINE_HEADER}\n${ROW}\nsh600000,2024` }, 'ashare/klines.csv.gz:3: 2 cells where the header has 9'));
+    rejects(
+      { 'ashare/klines.csv.gz': `${KLINE_HEADER}\n${ROW}\nsh600000,2024` },
+      'ashare/klines.csv.gz:3: 2 cells where the header has 9',
+    ));
 
   test('a truncated gzip file is rejected, not read up to the cut', async () => {
-    const whole = gzipSync(csv(KLINE_HEADER, ...Array.from({ length: 50 }, (_, i) => `sh6000${String(i).padStart(2, '0')},2024-01-02,10,11,9,10.5,100,1050,1`)));
+    const whole = gzipSync(
+      csv(
+        KLINE_HEADER,
+        ...Array.from(
+          { length: 50 },
+          (_, i) => `sh6000${String(i).padStart(2, '0')},2024-01-02,10,11,9,10.5,100,1050,1`,
+        ),
+      ),
+    );
     const path = await folder({ 'ashare/symbols.csv': GOOD['ashare/symbols.csv'] });
     await writeFile(join(path, 'ashare', 'klines.csv.gz'), whole.subarray(0, whole.length - 12));
     await assertRejected(path, 'ashare/klines.csv.gz: cannot read: unexpected end of file');
@@ -129,49 +179,124 @@ describe('a broken CSV is rejected whole, never loaded with rows missing', () =>
 describe('no number in a stored snapshot can make an answer non-finite', () => {
   test('1e308 with adj_factor 2 (hfq overflows to Infinity) is rejected at its line', () =>
     rejects(
-      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sz000001,2024-01-02,10,11,9,10.5,100,1050,1', 'sh600000,2024-01-02,1e308,1e308,9,10.5,100,1050,2') },
+      {
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          'sz000001,2024-01-02,10,11,9,10.5,100,1050,1',
+          'sh600000,2024-01-02,1e308,1e308,9,10.5,100,1050,2',
+        ),
+      },
       'ashare/klines.csv:3: open: 1e+308 × adj_factor 2 (hfq) is beyond ±1e+15',
     ));
 
   test('a price whose qfq value (× adj ÷ the latest adj) leaves the bound is rejected at its line', () =>
     rejects(
-      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-03,10,11,9,10.5,100,1050,0.000001', 'sh600000,2024-01-02,10,11,9,1e10,100,1050,1') },
+      {
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          'sh600000,2024-01-03,10,11,9,10.5,100,1050,0.000001',
+          'sh600000,2024-01-02,10,11,9,1e10,100,1050,1',
+        ),
+      },
       'ashare/klines.csv:3: close: 10000000000 × adj_factor 1 / 0.000001 (qfq) is beyond ±1e+15',
     ));
 
   test('a tiny past adj_factor that would send prices qfq to its day (qfq_base, as_of) beyond the bound is rejected at the price', () =>
     rejects(
-      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-310', 'sh600000,2024-01-03,10,11,9,10.5,100,1050,1') },
+      {
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-310',
+          'sh600000,2024-01-03,10,11,9,10.5,100,1050,1',
+        ),
+      },
       'ashare/klines.csv:3: open: 10 × adj_factor 1 / 1e-310 (qfq to 2024-01-02, the day of the smallest adj_factor, as qfq_base or as_of may ask) is beyond ±1e+15',
     ));
 
   test('so is a small past factor that makes a finite but too large qfq_base price', () =>
     rejects(
-      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-03,1000,1100,900,1050,100,1050,1', 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-13') },
+      {
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          'sh600000,2024-01-03,1000,1100,900,1050,100,1050,1',
+          'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-13',
+        ),
+      },
       'ashare/klines.csv:2: open: 1000 × adj_factor 1 / 1e-13 (qfq to 2024-01-02, the day of the smallest adj_factor, as qfq_base or as_of may ask) is beyond ±1e+15',
     ));
 
   test('factors whose every ratio keeps prices within the bound load', async () => {
     const stateDir = join(root, `ratio-state${counter++}`);
-    await storeEdition(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-12', 'sh600000,2024-01-03,100,110,90,105,100,1050,1') }), stateDir);
+    await storeEdition(
+      await folder({
+        'ashare/klines.csv': csv(
+          KLINE_HEADER,
+          'sh600000,2024-01-02,10,11,9,10.5,100,1050,1e-12',
+          'sh600000,2024-01-03,100,110,90,105,100,1050,1',
+        ),
+      }),
+      stateDir,
+    );
     assert.deepEqual(Array.from((await openCurrentDataset(stateDir))!.markets.ashare.klines.adj_factor), [1e-12, 1]);
   });
 
   test('a price at the bound loads', async () => {
     const stateDir = join(root, `bound-state${counter++}`);
-    await storeEdition(await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,1e15,1e15,1,1e15,100,1050,1') }), stateDir);
+    await storeEdition(
+      await folder({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,1e15,1e15,1,1e15,100,1050,1') }),
+      stateDir,
+    );
     assert.deepEqual(Array.from((await openCurrentDataset(stateDir))!.markets.ashare.klines.close), [1e15]);
   });
 
   const notNumbers: [string, Record<string, string>, string][] = [
-    ['volume `inf`', { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,inf,1050,1') }, "ashare/klines.csv:2: volume: not a number: 'inf'"],
-    ['amount `NaN`', { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,NaN,1') }, "ashare/klines.csv:2: amount: not a number: 'NaN'"],
-    ['amount `1e999` (overflows to Infinity)', { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1e999,1') }, "ashare/klines.csv:2: amount: not a number: '1e999'"],
-    ['adj_factor `Infinity`', { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,Infinity') }, "ashare/klines.csv:2: adj_factor: not a number: 'Infinity'"],
-    ['a fundamentals `inf`', { ...GOOD, 'ashare/fundamentals.csv': csv('symbol,date,pe_ratio,total_shares', 'sh600000,2024-01-02,7.5,1e9', 'sh600000,2024-01-03,inf,1e9') }, "ashare/fundamentals.csv:3: pe_ratio: not a number: 'inf'"],
-    ['a fundamentals `1e999`', { ...GOOD, 'ashare/fundamentals.csv': csv('symbol,date,pe_ratio,total_shares', 'sh600000,2024-01-02,7.5,1e999') }, "ashare/fundamentals.csv:2: total_shares: not a number: '1e999'"],
-    ['a fundamentals `-NaN`', { ...GOOD, 'ashare/fundamentals.csv': csv('symbol,date,pe_ratio', 'sh600000,2024-01-02,-NaN') }, "ashare/fundamentals.csv:2: pe_ratio: not a number: '-NaN'"],
-    ['a macro value `1e999`', { ...GOOD, 'macro.csv': csv('indicator,date,key,value', 'gdp,2023-12-31,GDP_GDP,1e999') }, "macro.csv:2: value: not a number: '1e999'"],
+    [
+      'volume `inf`',
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,inf,1050,1') },
+      "ashare/klines.csv:2: volume: not a number: 'inf'",
+    ],
+    [
+      'amount `NaN`',
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,NaN,1') },
+      "ashare/klines.csv:2: amount: not a number: 'NaN'",
+    ],
+    [
+      'amount `1e999` (overflows to Infinity)',
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1e999,1') },
+      "ashare/klines.csv:2: amount: not a number: '1e999'",
+    ],
+    [
+      'adj_factor `Infinity`',
+      { 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,Infinity') },
+      "ashare/klines.csv:2: adj_factor: not a number: 'Infinity'",
+    ],
+    [
+      'a fundamentals `inf`',
+      {
+        ...GOOD,
+        'ashare/fundamentals.csv': csv(
+          'symbol,date,pe_ratio,total_shares',
+          'sh600000,2024-01-02,7.5,1e9',
+          'sh600000,2024-01-03,inf,1e9',
+        ),
+      },
+      "ashare/fundamentals.csv:3: pe_ratio: not a number: 'inf'",
+    ],
+    [
+      'a fundamentals `1e999`',
+      { ...GOOD, 'ashare/fundamentals.csv': csv('symbol,date,pe_ratio,total_shares', 'sh600000,2024-01-02,7.5,1e999') },
+      "ashare/fundamentals.csv:2: total_shares: not a number: '1e999'",
+    ],
+    [
+      'a fundamentals `-NaN`',
+      { ...GOOD, 'ashare/fundamentals.csv': csv('symbol,date,pe_ratio', 'sh600000,2024-01-02,-NaN') },
+      "ashare/fundamentals.csv:2: pe_ratio: not a number: '-NaN'",
+    ],
+    [
+      'a macro value `1e999`',
+      { ...GOOD, 'macro.csv': csv('indicator,date,key,value', 'gdp,2023-12-31,GDP_GDP,1e999') },
+      "macro.csv:2: value: not a number: '1e999'",
+    ],
   ];
   for (const [what, files, message] of notNumbers) test(`${what} is rejected`, () => rejects(files, message));
 });
@@ -188,7 +313,10 @@ describe('edge cases that load, as they should', () => {
 
   test('a UTF-8 byte order mark before the header is skipped, in klines.csv and symbols.csv', async () => {
     const bom = (text: string): Buffer => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
-    const ds = await opened({ 'ashare/klines.csv': bom(csv(KLINE_HEADER, ROW)), 'ashare/symbols.csv': bom(csv('symbol,name', 'sh600000,A')) });
+    const ds = await opened({
+      'ashare/klines.csv': bom(csv(KLINE_HEADER, ROW)),
+      'ashare/symbols.csv': bom(csv('symbol,name', 'sh600000,A')),
+    });
     assert.deepEqual(Array.from(ds.markets.ashare!.klines.close), [10.5]);
     assert.equal(ds.markets.ashare!.symbols.name(0), 'A');
   });
@@ -196,12 +324,15 @@ describe('edge cases that load, as they should', () => {
   test('`-0` is stored as 0, so no format can answer a negative zero', async () => {
     const ds = await opened({ 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,-0,11,-0,10.5,-0,1050,1') });
     const { open, low, volume } = ds.markets.ashare!.klines;
-    for (const value of [open[0], low[0], volume[0]]) assert.ok(Object.is(value, 0), `+0, not ${Object.is(value, -0) ? '-0' : value}`);
+    for (const value of [open[0], low[0], volume[0]])
+      assert.ok(Object.is(value, 0), `+0, not ${Object.is(value, -0) ? '-0' : value}`);
   });
 
   test('a hidden folder (`...`) is ignored; a market folder that links to `..` is not followed out of the snapshot', async () => {
     const ds = await opened({ ...GOOD, '.../klines.csv': csv(KLINE_HEADER, ROW) });
-    const withRows = Object.entries(ds.markets).filter(([, m]) => m != null && m.klines.close.length > 0).map(([name]) => name);
+    const withRows = Object.entries(ds.markets)
+      .filter(([, m]) => m != null && m.klines.close.length > 0)
+      .map(([name]) => name);
     assert.deepEqual(withRows, ['ashare']);
     const path = await folder(GOOD);
     await symlink('..', join(path, 'hkstock'));
@@ -233,7 +364,12 @@ describe('stray entries are ignored; a named entry that cannot be read is a `fil
   });
 
   test('npm run load on such a folder exits 0 (no stack trace)', async () => {
-    const { stdout, stderr } = await run(process.execPath, [LOAD_CLI, await strayFolder(), '--state', join(root, `stray-cli${counter++}`)]);
+    const { stdout, stderr } = await run(process.execPath, [
+      LOAD_CLI,
+      await strayFolder(),
+      '--state',
+      join(root, `stray-cli${counter++}`),
+    ]);
     assert.match(stdout, /^good\.[0-9a-f]{12}: 2 K-line rows, stored/);
     assert.doesNotMatch(stderr, /Error|at /);
   });
@@ -250,7 +386,10 @@ describe('stray entries are ignored; a named entry that cannot be read is a `fil
 
   test('a missing snapshot folder is a rejection naming it', async () => {
     const missing = join(root, 'no-such-folder');
-    await assert.rejects(storeEdition(missing, state()), (error: unknown) => error instanceof SnapshotError && error.message === `${missing}: cannot read folder: ENOENT`);
+    await assert.rejects(
+      storeEdition(missing, state()),
+      (error: unknown) => error instanceof SnapshotError && error.message === `${missing}: cannot read folder: ENOENT`,
+    );
   });
 
   test('a named file that is a dangling link', async () => {
@@ -281,5 +420,8 @@ describe('stray entries are ignored; a named entry that cannot be read is a `fil
   });
 
   test('an oversized manifest.json is refused without reading it whole', () =>
-    rejects({ ...GOOD, 'manifest.json': JSON.stringify({ id: 'big', note: 'x'.repeat(70_000) }) }, 'manifest.json: larger than 65536 bytes'));
+    rejects(
+      { ...GOOD, 'manifest.json': JSON.stringify({ id: 'big', note: 'x'.repeat(70_000) }) },
+      'manifest.json: larger than 65536 bytes',
+    ));
 });

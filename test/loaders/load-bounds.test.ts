@@ -44,7 +44,8 @@ async function gzipFolder(body: string, times: number): Promise<string> {
   const total = body.length * times;
   async function* content(): AsyncGenerator<Buffer> {
     yield Buffer.from(`${KLINE_HEADER}\n`);
-    for (let written = 0; written < total; written += piece.length) yield piece.subarray(0, Math.min(piece.length, total - written));
+    for (let written = 0; written < total; written += piece.length)
+      yield piece.subarray(0, Math.min(piece.length, total - written));
   }
   await pipeline(content(), createGzip({ level: 9 }), createWriteStream(join(dir, 'ashare/klines.csv.gz')));
   return dir;
@@ -52,25 +53,38 @@ async function gzipFolder(body: string, times: number): Promise<string> {
 
 describe('line length', () => {
   test('a line over the limit is rejected at its line', async () => {
-    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), { 'ashare/klines.csv': csv(KLINE_HEADER, ROW, `${ROW},${'x'.repeat(2000)}`) });
+    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), {
+      'ashare/klines.csv': csv(KLINE_HEADER, ROW, `${ROW},${'x'.repeat(2000)}`),
+    });
     assert.equal(await rejection(dir, { maxLineBytes: 1024 }), 'ashare/klines.csv:3: line longer than 1024 bytes');
   });
 
   test('the limit counts bytes, not characters', async () => {
     const name = '浦'.repeat(400); // 400 characters, 1,200 bytes
-    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), { 'ashare/klines.csv': csv(KLINE_HEADER, ROW), 'ashare/symbols.csv': csv('symbol,name', `sh600000,${name}`) });
+    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), {
+      'ashare/klines.csv': csv(KLINE_HEADER, ROW),
+      'ashare/symbols.csv': csv('symbol,name', `sh600000,${name}`),
+    });
     assert.equal(await rejection(dir, { maxLineBytes: 1024 }), 'ashare/symbols.csv:2: line longer than 1024 bytes');
   });
 
   test('the default limit (64 KiB) trips on a 1 MB unterminated last line', async () => {
-    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), { 'ashare/klines.csv': `${KLINE_HEADER}\n${ROW}\nsh600000,${'9'.repeat(1_000_000)}` });
-    assert.equal(await rejection(dir), `ashare/klines.csv:3: line longer than ${DEFAULT_LOAD_LIMITS.maxLineBytes} bytes`);
+    const dir = await writeSnapshotFolder(join(root, `long${counter++}`), {
+      'ashare/klines.csv': `${KLINE_HEADER}\n${ROW}\nsh600000,${'9'.repeat(1_000_000)}`,
+    });
+    assert.equal(
+      await rejection(dir),
+      `ashare/klines.csv:3: line longer than ${DEFAULT_LOAD_LIMITS.maxLineBytes} bytes`,
+    );
   });
 
   test('an endless line is refused at the limit, before the rest of it is read', async () => {
     // 8 MiB of one line in a gzip allowed to expand to 1 MiB: only reading it whole could meet the expansion bound first.
     const dir = await gzipFolder('a', 8 << 20);
-    assert.equal(await rejection(dir, { maxLineBytes: 1024, expansionFloorBytes: 1 << 20 }), 'ashare/klines.csv.gz:2: line longer than 1024 bytes');
+    assert.equal(
+      await rejection(dir, { maxLineBytes: 1024, expansionFloorBytes: 1 << 20 }),
+      'ashare/klines.csv.gz:2: line longer than 1024 bytes',
+    );
   });
 });
 
@@ -80,18 +94,26 @@ describe('gzip expansion', () => {
     const size = (await stat(join(dir, 'ashare/klines.csv.gz'))).size;
     const allowance = Math.max(1 << 20, 100 * size);
     assert.ok(allowance < 8 << 20, 'the file expands beyond its allowance');
-    assert.equal(await rejection(dir, { expansionFloorBytes: 1 << 20 }), `ashare/klines.csv.gz: expands to more than ${allowance} bytes (100× its ${size}, at least 1048576)`);
+    assert.equal(
+      await rejection(dir, { expansionFloorBytes: 1 << 20 }),
+      `ashare/klines.csv.gz: expands to more than ${allowance} bytes (100× its ${size}, at least 1048576)`,
+    );
   });
 
   test('the default bound (100×, 64 MiB floor) trips on a gzip of 100 MiB of blank lines', async () => {
     const dir = await gzipFolder('\n', 100 << 20);
     const size = (await stat(join(dir, 'ashare/klines.csv.gz'))).size;
     assert.ok(size * 100 < 64 << 20, 'the file is small enough that the floor applies');
-    assert.equal(await rejection(dir), `ashare/klines.csv.gz: expands to more than 67108864 bytes (100× its ${size}, at least 67108864)`);
+    assert.equal(
+      await rejection(dir),
+      `ashare/klines.csv.gz: expands to more than 67108864 bytes (100× its ${size}, at least 67108864)`,
+    );
   });
 
   test('a gzip within the bound reads', async () => {
-    const dir = await writeSnapshotFolder(join(root, `gz${counter++}`), { 'ashare/klines.csv.gz': csv(KLINE_HEADER, ROW) });
+    const dir = await writeSnapshotFolder(join(root, `gz${counter++}`), {
+      'ashare/klines.csv.gz': csv(KLINE_HEADER, ROW),
+    });
     assert.equal((await readSnapshot(dir, { threads: 0 })).rows, 1);
   });
 });
@@ -99,14 +121,20 @@ describe('gzip expansion', () => {
 describe('duplicates', () => {
   test('a gzip of one repeated row is rejected at its second copy, as rows arrive', async () => {
     const dir = await gzipFolder(`${ROW}\n`, 200_000);
-    assert.equal(await rejection(dir), 'ashare/klines.csv.gz:3: duplicate row for sh600000 on 2024-01-02 (first at line 2)');
+    assert.equal(
+      await rejection(dir),
+      'ashare/klines.csv.gz:3: duplicate row for sh600000 on 2024-01-02 (first at line 2)',
+    );
   });
 
   test('a duplicate between unsorted rows is still found after sorting', async () => {
     const dir = await writeSnapshotFolder(join(root, `dup${counter++}`), {
       'ashare/klines.csv': csv(KLINE_HEADER, ROW, 'sh600000,2024-01-03,10,11,9,10.5,100,1050,1', ROW),
     });
-    assert.equal(await rejection(dir), 'ashare/klines.csv:4: duplicate row for sh600000 on 2024-01-02 (first at line 2)');
+    assert.equal(
+      await rejection(dir),
+      'ashare/klines.csv:4: duplicate row for sh600000 on 2024-01-02 (first at line 2)',
+    );
   });
 });
 
@@ -131,7 +159,10 @@ describe('time is linear in the input', () => {
     const short = splitByteByByte(16_000, 8);
     const long = splitByteByByte(64_000, 8); // 4× the bytes; a quadratic splitter would take 16×
     t.diagnostic(`4× the bytes: ${(long / short).toFixed(1)}× the time`);
-    assert.ok(long < short * 8, `4× the bytes took ${(long / short).toFixed(1)}× the time (${short.toFixed(0)} ms, ${long.toFixed(0)} ms)`);
+    assert.ok(
+      long < short * 8,
+      `4× the bytes took ${(long / short).toFixed(1)}× the time (${short.toFixed(0)} ms, ${long.toFixed(0)} ms)`,
+    );
   });
 });
 
@@ -149,9 +180,12 @@ describe('memory', () => {
     const lines = [KLINE_HEADER];
     for (let day = 0; day < 500; day++) {
       const date = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-      for (let s = symbols - 1; s >= 0; s--) lines.push(`sz${String(s).padStart(6, '0')},${date},10.01,11.02,9.03,10.54,1234567,12345678.9,1.0123`);
+      for (let s = symbols - 1; s >= 0; s--)
+        lines.push(`sz${String(s).padStart(6, '0')},${date},10.01,11.02,9.03,10.54,1234567,12345678.9,1.0123`);
     }
-    const dir = await writeSnapshotFolder(join(root, `mem${counter++}`), { 'ashare/klines.csv': `${lines.join('\n')}\n` });
+    const dir = await writeSnapshotFolder(join(root, `mem${counter++}`), {
+      'ashare/klines.csv': `${lines.join('\n')}\n`,
+    });
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD, dir]);
     return JSON.parse(stdout);
   }
@@ -161,8 +195,16 @@ describe('memory', () => {
     const large = await peakOf(1000);
     assert.equal(large.rows, 500_000);
     const growth = (large.peak - small.peak) / (large.columns - small.columns);
-    t.diagnostic(`peak over start: ${(small.peak / 2 ** 20).toFixed(0)} MiB for ${(small.columns / 2 ** 20).toFixed(0)} MiB of columns, ${(large.peak / 2 ** 20).toFixed(0)} MiB for ${(large.columns / 2 ** 20).toFixed(0)} MiB: ${growth.toFixed(2)}× per column byte`);
-    assert.ok(growth < 1.75, `peak grew ${growth.toFixed(2)}× the column bytes (${(small.peak / 2 ** 20).toFixed(0)} → ${(large.peak / 2 ** 20).toFixed(0)} MiB)`);
-    assert.ok(large.peak < 2 * large.columns + 128 * 2 ** 20, `peak ${(large.peak / 2 ** 20).toFixed(0)} MiB for ${(large.columns / 2 ** 20).toFixed(0)} MiB of columns`);
+    t.diagnostic(
+      `peak over start: ${(small.peak / 2 ** 20).toFixed(0)} MiB for ${(small.columns / 2 ** 20).toFixed(0)} MiB of columns, ${(large.peak / 2 ** 20).toFixed(0)} MiB for ${(large.columns / 2 ** 20).toFixed(0)} MiB: ${growth.toFixed(2)}× per column byte`,
+    );
+    assert.ok(
+      growth < 1.75,
+      `peak grew ${growth.toFixed(2)}× the column bytes (${(small.peak / 2 ** 20).toFixed(0)} → ${(large.peak / 2 ** 20).toFixed(0)} MiB)`,
+    );
+    assert.ok(
+      large.peak < 2 * large.columns + 128 * 2 ** 20,
+      `peak ${(large.peak / 2 ** 20).toFixed(0)} MiB for ${(large.columns / 2 ** 20).toFixed(0)} MiB of columns`,
+    );
   });
 });

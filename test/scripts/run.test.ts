@@ -19,7 +19,17 @@ before(() => {
   copyFileSync(join(REPO, 'scripts', 'run.js'), join(root, 'scripts', 'run.js'));
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
-  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'dist', rootDir: '.', strict: true, types: ['node'], incremental: true, tsBuildInfoFile: 'dist/.tsbuildinfo' };
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    outDir: 'dist',
+    rootDir: '.',
+    strict: true,
+    types: ['node'],
+    incremental: true,
+    tsBuildInfoFile: 'dist/.tsbuildinfo',
+  };
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }));
   writeHello('v1');
 });
@@ -27,11 +37,18 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 /** Writes the source (dated now: after any earlier build started). */
 function writeHello(version: string): void {
-  writeFileSync(source, `const version: string = '${version}';\nconsole.log(JSON.stringify(process.argv.slice(2)), version);\n`);
+  writeFileSync(
+    source,
+    `const version: string = '${version}';\nconsole.log(JSON.stringify(process.argv.slice(2)), version);\n`,
+  );
 }
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'run.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'run.js'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -57,7 +74,7 @@ test('a source newer than the build is compiled before the run', () => {
   assert.equal(run('dist/src/hello.js').stderr, '', 'and the next run does not compile again');
 });
 
-test('without an entry it only builds when stale (npm install\'s prepare)', () => {
+test("without an entry it only builds when stale (npm install's prepare)", () => {
   const r = run();
   assert.equal(r.code, 0);
   assert.equal(r.stderr + r.stdout, '');
@@ -69,5 +86,9 @@ test('a build that fails stops the run with a failing exit code', () => {
   assert.notEqual(r.code, 0);
   assert.match(r.stdout, /error TS2322/, "tsc's diagnostics are shown");
   assert.doesNotMatch(r.stdout, /\[\]/, 'the entry did not run');
-  assert.match(run('dist/src/hello.js').stderr, /^building: /, 'a failed build is not current: the next run builds again');
+  assert.match(
+    run('dist/src/hello.js').stderr,
+    /^building: /,
+    'a failed build is not current: the next run builds again',
+  );
 });

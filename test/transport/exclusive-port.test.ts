@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { Guard } from '../../transport/guard/guard.js';
 import { startServer } from '../../transport/server.js';
 
-const bare = (port: number) => startServer({ host: '127.0.0.1', port, guard: new Guard(), state: { dataset: null, draining: false } });
+const bare = (port: number) =>
+  startServer({ host: '127.0.0.1', port, guard: new Guard(), state: { dataset: null, draining: false } });
 
 test('a second startServer on a port the first holds is refused naming host:port', async (t) => {
   const first = await bare(0);

@@ -19,7 +19,10 @@ test('names, and media types across formats, are each claimed once; FORMAT_OF fi
   assert.equal(new Set(media).size, media.length, 'no two formats share a media type');
   for (const f of FORMATS) {
     assert.equal(FORMAT_OF[f.name], f, `FORMAT_OF.${f.name} is the registry's ${f.name}`);
-    assert.ok(f.mediaTypes.length > 0 && f.mediaTypes.every((m) => m === m.toLowerCase() && !m.includes(';')), `${f.name}: media types lower case, without parameters`);
+    assert.ok(
+      f.mediaTypes.length > 0 && f.mediaTypes.every((m) => m === m.toLowerCase() && !m.includes(';')),
+      `${f.name}: media types lower case, without parameters`,
+    );
     assert.equal(f.contentType.split(';')[0], f.mediaTypes[0], `${f.name}: its Content-Type is its first media type`);
   }
 });
@@ -27,7 +30,8 @@ test('names, and media types across formats, are each claimed once; FORMAT_OF fi
 test('format=<name> selects each format, on every route', () => {
   for (const f of FORMATS) {
     assert.equal(FORMAT_PARAM.parse(f.name, 'format'), f.name, `format=${f.name} parses as ${f.name}`);
-    for (const r of ROUTES) assert.equal(r.query.format.parse(f.name, 'format'), f.name, `${r.pattern}: format=${f.name} is accepted`);
+    for (const r of ROUTES)
+      assert.equal(r.query.format.parse(f.name, 'format'), f.name, `${r.pattern}: format=${f.name} is accepted`);
   }
   assert.equal(FORMAT_PARAM.parse(undefined, 'format'), null, 'no format= leaves it to Accept');
 });
@@ -36,10 +40,22 @@ test('each media type of a format in Accept selects that format, alone or prefer
   for (const f of FORMATS) {
     for (const media of f.mediaTypes) {
       assert.equal(formatFromAccept(media), f.name, `Accept: ${media} selects ${f.name}`);
-      assert.equal(formatFromAccept(media.toUpperCase()), f.name, `Accept: ${media.toUpperCase()} selects ${f.name} (case-insensitive)`);
-      assert.equal(formatFromAccept(`*/*;q=0.1, ${media};q=0.9`), f.name, `Accept: ${media} over */* selects ${f.name}`);
+      assert.equal(
+        formatFromAccept(media.toUpperCase()),
+        f.name,
+        `Accept: ${media.toUpperCase()} selects ${f.name} (case-insensitive)`,
+      );
+      assert.equal(
+        formatFromAccept(`*/*;q=0.1, ${media};q=0.9`),
+        f.name,
+        `Accept: ${media} over */* selects ${f.name}`,
+      );
     }
-    assert.equal(formatFromAccept(f.contentType), f.name, `Accept: the Content-Type ${f.name} answers carry (${f.contentType}) selects ${f.name}`);
+    assert.equal(
+      formatFromAccept(f.contentType),
+      f.name,
+      `Accept: the Content-Type ${f.name} answers carry (${f.contentType}) selects ${f.name}`,
+    );
   }
 });
 
@@ -56,15 +72,27 @@ test('the OpenAPI document offers each format under every route whose shape offe
     assert.ok(op !== undefined, `${r.operationId} is documented`);
     const content = op.responses['200'].content as Record<string, unknown>;
     const expected = FORMATS.filter((f) => f.refusal(r.shape) === null).map((f) => f.contentType);
-    assert.deepEqual(Object.keys(content), expected, `${r.operationId}: the 200 lists the Content-Type of each format its shape offers, in registry order`);
+    assert.deepEqual(
+      Object.keys(content),
+      expected,
+      `${r.operationId}: the 200 lists the Content-Type of each format its shape offers, in registry order`,
+    );
     expected.forEach((type) => offeredSomewhere.add(type));
     const param = op.parameters.find((p: { name: string; in: string }) => p.in === 'query' && p.name === 'format');
     assert.deepEqual(param?.schema.enum, [...FORMAT_NAMES], `${r.operationId}: format= takes every registry name`);
-    for (const f of FORMATS) assert.ok(param.description.includes(`${f.name} (${f.mediaTypes[0]}`), `${r.operationId}: format= describes ${f.name}`);
+    for (const f of FORMATS)
+      assert.ok(
+        param.description.includes(`${f.name} (${f.mediaTypes[0]}`),
+        `${r.operationId}: format= describes ${f.name}`,
+      );
   }
-  for (const f of FORMATS) assert.ok(offeredSomewhere.has(f.contentType), `${f.name} is documented for at least one route`);
+  for (const f of FORMATS)
+    assert.ok(offeredSomewhere.has(f.contentType), `${f.name} is documented for at least one route`);
 });
 
 test("the OpenAPI document's description names every format", () => {
-  assert.ok(DOC.info.description.includes(`\`format=${FORMAT_NAMES.join('|')}\``), 'info.description lists format=<every name>');
+  assert.ok(
+    DOC.info.description.includes(`\`format=${FORMAT_NAMES.join('|')}\``),
+    'info.description lists format=<every name>',
+  );
 });

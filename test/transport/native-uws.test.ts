@@ -16,8 +16,11 @@ test('with the native binary loaded, the check passes', async () => {
 });
 
 test('when uWS falls back to its JavaScript implementation, the check refuses to start', async () => {
-  await assert.rejects(run(process.execPath, ['-e', CHECK], { env: { ...process.env, UWS_USE_FALLBACK: '1' } }), (error: { stderr: string }) => {
-    assert.match(error.stderr, /did not load its native binary/);
-    return true;
-  });
+  await assert.rejects(
+    run(process.execPath, ['-e', CHECK], { env: { ...process.env, UWS_USE_FALLBACK: '1' } }),
+    (error: { stderr: string }) => {
+      assert.match(error.stderr, /did not load its native binary/);
+      return true;
+    },
+  );
 });

@@ -26,7 +26,11 @@ const OFFLINE_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS
 /** Runs the CLI with `args` in `cwd`; resolves with its exit code and everything it printed. */
 function redocly(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [redoclyEntry(), ...args], { cwd, env: OFFLINE_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [redoclyEntry(), ...args], {
+      cwd,
+      env: OFFLINE_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { badParam, Problem, PROBLEMS, type ProblemCode, type ProblemEntry, STATUS_LINES } from '../../transport/problem.js';
+import {
+  badParam,
+  Problem,
+  PROBLEMS,
+  type ProblemCode,
+  type ProblemEntry,
+  STATUS_LINES,
+} from '../../transport/problem.js';
 import { SCHEMAS } from '../../transport/schemas/responses.js';
 
 /**
@@ -74,7 +81,14 @@ test('body() is the problem shape in order: type about:blank, title, status, cod
   for (const code of CODES) {
     const withParam = JSON.parse(new Problem(code, 'detail text', 'fields').body());
     assert.deepEqual(Object.keys(withParam), ['type', 'title', 'status', 'code', 'detail', 'param'], code);
-    assert.deepEqual(withParam, { type: 'about:blank', title: PROBLEMS[code].title, status: PROBLEMS[code].status, code, detail: 'detail text', param: 'fields' });
+    assert.deepEqual(withParam, {
+      type: 'about:blank',
+      title: PROBLEMS[code].title,
+      status: PROBLEMS[code].status,
+      code,
+      detail: 'detail text',
+      param: 'fields',
+    });
   }
 });
 
@@ -83,7 +97,11 @@ test('body(instance) ends with instance, the request id, after param or detail',
     const withParam = JSON.parse(new Problem(code, 'detail text', 'fields').body('3f9a1c02b7de-1'));
     assert.deepEqual(Object.keys(withParam), ['type', 'title', 'status', 'code', 'detail', 'param', 'instance'], code);
     assert.equal(withParam.instance, '3f9a1c02b7de-1', `${code}: instance is the id given`);
-    assert.deepEqual(Object.keys(JSON.parse(new Problem(code, 'd').body('req-7'))), ['type', 'title', 'status', 'code', 'detail', 'instance'], `${code} without param`);
+    assert.deepEqual(
+      Object.keys(JSON.parse(new Problem(code, 'd').body('req-7'))),
+      ['type', 'title', 'status', 'code', 'detail', 'instance'],
+      `${code} without param`,
+    );
   }
 });
 
@@ -101,7 +119,8 @@ test('every body validates against the Problem schema, with and without param an
   const validate = ajv.compile(SCHEMAS.problem);
   for (const code of CODES) {
     for (const problem of [new Problem(code, 'd'), new Problem(code, 'd', 'p')]) {
-      for (const body of [problem.body(), problem.body('req-1')]) assert.ok(validate(JSON.parse(body)), `${code}: ${ajv.errorsText(validate.errors)}`);
+      for (const body of [problem.body(), problem.body('req-1')])
+        assert.ok(validate(JSON.parse(body)), `${code}: ${ajv.errorsText(validate.errors)}`);
     }
   }
 });
@@ -122,7 +141,11 @@ test('a Retry-After given per answer is whole seconds, at least 1, a header and 
   const problem = new Problem('rate_limited', 'd', { retryAfter: 3 });
   assert.deepEqual(problem.headers, ['retry-after', '3']);
   assert.equal('retry-after' in JSON.parse(problem.body()), false);
-  assert.deepEqual(new Problem('quota_exhausted', 'd', { retryAfter: 2.001 }).headers, ['retry-after', '3'], 'rounded up');
+  assert.deepEqual(
+    new Problem('quota_exhausted', 'd', { retryAfter: 2.001 }).headers,
+    ['retry-after', '3'],
+    'rounded up',
+  );
   assert.deepEqual(new Problem('rate_limited', 'd', { retryAfter: 0.2 }).headers, ['retry-after', '1'], 'at least 1');
 });
 
@@ -135,7 +158,11 @@ test('every code carries the headers its catalogue entry names, and no other', (
     const given = [...fixed];
     if (entry.retryAfter === 'given') given.push('retry-after', '7');
     if (entry.allow === 'given') given.push('allow', 'GET, OPTIONS');
-    assert.deepEqual(new Problem(code, 'd', { retryAfter: 7, allow: 'GET, OPTIONS' }).headers, given, `${code}: given values only where the entry takes them`);
+    assert.deepEqual(
+      new Problem(code, 'd', { retryAfter: 7, allow: 'GET, OPTIONS' }).headers,
+      given,
+      `${code}: given values only where the entry takes them`,
+    );
   }
 });
 
@@ -143,7 +170,16 @@ test('answer() is the status, headers and body, and closes the connection only w
   for (const code of CODES) {
     const problem = new Problem(code, 'd', 'p');
     const answer = problem.answer('req-1');
-    assert.deepEqual(answer, { status: PROBLEMS[code].status, headers: problem.headers, body: problem.body('req-1'), close: code === 'malformed_request' }, code);
+    assert.deepEqual(
+      answer,
+      {
+        status: PROBLEMS[code].status,
+        headers: problem.headers,
+        body: problem.body('req-1'),
+        close: code === 'malformed_request',
+      },
+      code,
+    );
   }
 });
 

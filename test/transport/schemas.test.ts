@@ -22,37 +22,61 @@ function strictAjv(): InstanceType<typeof Ajv2020.default> {
 
 test('every response shape has a compiled serialiser and representative sample values', () => {
   assert.deepEqual(Object.keys(serialisers).sort(), Object.keys(SCHEMAS).sort(), 'one serialiser per schema');
-  for (const shape of Object.keys(SCHEMAS) as ShapeName[]) assert.ok(SAMPLES[shape]?.length > 0, `samples for ${shape}`);
+  for (const shape of Object.keys(SCHEMAS) as ShapeName[])
+    assert.ok(SAMPLES[shape]?.length > 0, `samples for ${shape}`);
 });
 
 test('the samples are values of their shape (they validate against the schema)', () => {
   const ajv = strictAjv();
   for (const [shape, values] of Object.entries(SAMPLES) as [ShapeName, unknown[]][]) {
     const validate = ajv.compile(SCHEMAS[shape]);
-    values.forEach((value, i) => assert.ok(validate(value), `${shape}[${i}] should validate: ${ajv.errorsText(validate.errors)}`));
+    values.forEach((value, i) =>
+      assert.ok(validate(value), `${shape}[${i}] should validate: ${ajv.errorsText(validate.errors)}`),
+    );
   }
 });
 
 for (const shape of Object.keys(SCHEMAS) as ShapeName[]) {
   test(`the ${shape} serialiser writes exactly JSON.stringify's text, key order included`, () => {
-    SAMPLES[shape].forEach((value, i) => assert.equal(serialisers[shape](value), JSON.stringify(value), `${shape}[${i}]`));
+    SAMPLES[shape].forEach((value, i) =>
+      assert.equal(serialisers[shape](value), JSON.stringify(value), `${shape}[${i}]`),
+    );
   });
 }
 
 test('serialised numbers keep JSON.stringify forms: 0.1, 1e-7, -0 as 0, 2^53-1, 1e+21', () => {
   const row = { ...fullKline, close: 0.1 };
-  const text = serialisers.klines({ market: 'ashare', symbol: 'sh600001', count: 1, total: 1, offset: 0, limit: 1, fields: [], data: [row] });
+  const text = serialisers.klines({
+    market: 'ashare',
+    symbol: 'sh600001',
+    count: 1,
+    total: 1,
+    offset: 0,
+    limit: 1,
+    fields: [],
+    data: [row],
+  });
   assert.match(text, /"open":0\.1,"high":1e-7,"low":0,"close":0\.1,"volume":9007199254740991,"amount":1e\+21,/);
 });
 
 test('keys come out in schema order (the snapshot table order) whatever order the value was built in', () => {
   const row = { name: 'x', close: 1, symbol: 'sh600001', date: '2025-03-14' };
   const text = serialisers.detail({ market: 'ashare', symbol: 'sh600001', count: 1, data: row });
-  assert.equal(text, '{"market":"ashare","symbol":"sh600001","count":1,"data":{"symbol":"sh600001","date":"2025-03-14","name":"x","close":1}}');
+  assert.equal(
+    text,
+    '{"market":"ashare","symbol":"sh600001","count":1,"data":{"symbol":"sh600001","date":"2025-03-14","name":"x","close":1}}',
+  );
 });
 
 test('a lone surrogate in a name is escaped as JSON.stringify escapes it', () => {
-  const value = { market: 'ashare', total: 1, count: 1, limit: 50, offset: 0, data: [{ symbol: 'sh600001', name: 'half \ud800 pair' }] };
+  const value = {
+    market: 'ashare',
+    total: 1,
+    count: 1,
+    limit: 50,
+    offset: 0,
+    data: [{ symbol: 'sh600001', name: 'half \ud800 pair' }],
+  };
   assert.equal(serialisers.symbols(value), JSON.stringify(value));
 });
 
@@ -60,16 +84,28 @@ test('a lone surrogate in a name is escaped as JSON.stringify escapes it', () =>
 
 test('every response schema compiles in Ajv strict mode as JSON Schema 2020-12', () => {
   const ajv = strictAjv();
-  for (const [shape, schema] of Object.entries(SCHEMAS)) assert.doesNotThrow(() => ajv.compile(schema), `${shape} compiles`);
+  for (const [shape, schema] of Object.entries(SCHEMAS))
+    assert.doesNotThrow(() => ajv.compile(schema), `${shape} compiles`);
 });
 
 const doc = buildOpenApi() as any;
-const SPEC_PATHS = ['/markets', '/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/klines', '/{market}/detail/{symbol}', '/{market}/detail', '/{market}/screen', '/macro', '/quota'];
+const SPEC_PATHS = [
+  '/markets',
+  '/{market}/symbols',
+  '/{market}/klines/{symbol}',
+  '/{market}/klines',
+  '/{market}/detail/{symbol}',
+  '/{market}/detail',
+  '/{market}/screen',
+  '/macro',
+  '/quota',
+];
 /** The documents served without a key: the health checks, version, metrics, this document and the flatbuffers schema. */
 const KEYLESS_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/openapi.json', '/schema.fbs'];
 /** Keyless paths whose body is not JSON. */
 const TEXT_PATHS = ['/schema.fbs', '/metrics'];
-const operations = (): [string, any][] => Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
+const operations = (): [string, any][] =>
+  Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
 
 /** Every `$ref` string in `node`, with where it was found. */
 function refs(node: unknown, at = '#', out: [string, string][] = []): [string, string][] {
@@ -83,7 +119,11 @@ function refs(node: unknown, at = '#', out: [string, string][] = []): [string, s
   return out;
 }
 const pointer = (ref: string): unknown =>
-  ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<any>((node, key) => (node === undefined ? undefined : node[key]), doc);
+  ref
+    .slice(2)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, key) => (node === undefined ? undefined : node[key]), doc);
 
 test('the document is OpenAPI 3.1 with a server under /api/v1 and info saying the demo data is synthetic', () => {
   assert.equal(doc.openapi, '3.1.0');
@@ -112,7 +152,8 @@ test('every $ref of the document resolves', () => {
 
 test('the component schemas are the SCHEMAS objects themselves, not copies', () => {
   const published = Object.values(doc.components.schemas);
-  for (const [shape, schema] of Object.entries(SCHEMAS)) assert.ok(published.includes(schema), `${shape} is published as is`);
+  for (const [shape, schema] of Object.entries(SCHEMAS))
+    assert.ok(published.includes(schema), `${shape} is published as is`);
   assert.equal(published.length, Object.keys(SCHEMAS).length);
 });
 
@@ -122,8 +163,17 @@ test('every problem code of the catalogue appears in the document', () => {
 });
 
 test('an ApiKey scheme in header X-API-Key or a Bearer token applies globally; the keyless service paths opt out', () => {
-  assert.deepEqual(doc.components.securitySchemes.ApiKey, { ...doc.components.securitySchemes.ApiKey, type: 'apiKey', in: 'header', name: 'X-API-Key' });
-  assert.deepEqual(doc.components.securitySchemes.Bearer, { ...doc.components.securitySchemes.Bearer, type: 'http', scheme: 'bearer' });
+  assert.deepEqual(doc.components.securitySchemes.ApiKey, {
+    ...doc.components.securitySchemes.ApiKey,
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+  });
+  assert.deepEqual(doc.components.securitySchemes.Bearer, {
+    ...doc.components.securitySchemes.Bearer,
+    type: 'http',
+    scheme: 'bearer',
+  });
   assert.deepEqual(doc.security, [{ ApiKey: [] }, { Bearer: [] }], 'either one of the two');
   for (const [path, op] of operations()) {
     if (KEYLESS_PATHS.includes(path)) assert.deepEqual(op.security, [], `${path} needs no key`);
@@ -136,17 +186,32 @@ test('operation ids are unique and every operation answers 200 with a schema for
   assert.equal(new Set(ids).size, ids.length);
   for (const [path, op] of operations()) {
     const content = op.responses['200'].content;
-    if (!TEXT_PATHS.includes(path)) assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
-    for (const [type, media] of Object.entries<any>(content)) assert.ok(media.schema, `${path} 200 ${type} has a schema`);
+    if (!TEXT_PATHS.includes(path))
+      assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
+    for (const [type, media] of Object.entries<any>(content))
+      assert.ok(media.schema, `${path} 200 ${type} has a schema`);
   }
-  assert.deepEqual(Object.keys(doc.paths['/schema.fbs'].get.responses['200'].content), ['text/plain; charset=utf-8'], '/schema.fbs is plain text');
-  assert.deepEqual(Object.keys(doc.paths['/metrics'].get.responses['200'].content), ['text/plain; version=0.0.4; charset=utf-8'], '/metrics is the Prometheus text format');
+  assert.deepEqual(
+    Object.keys(doc.paths['/schema.fbs'].get.responses['200'].content),
+    ['text/plain; charset=utf-8'],
+    '/schema.fbs is plain text',
+  );
+  assert.deepEqual(
+    Object.keys(doc.paths['/metrics'].get.responses['200'].content),
+    ['text/plain; version=0.0.4; charset=utf-8'],
+    '/metrics is the Prometheus text format',
+  );
 });
 
 test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
   for (const path of SPEC_PATHS) {
     const types = Object.keys(doc.paths[path].get.responses['200'].content);
-    const expected = ['application/json; charset=utf-8', 'application/msgpack', 'application/x-flatbuffers', ...(path === '/quota' ? [] : ['text/csv; charset=utf-8'])];
+    const expected = [
+      'application/json; charset=utf-8',
+      'application/msgpack',
+      'application/x-flatbuffers',
+      ...(path === '/quota' ? [] : ['text/csv; charset=utf-8']),
+    ];
     assert.deepEqual(types, expected, path);
   }
 });
@@ -157,7 +222,11 @@ test('every API path documents format= (json, msgpack, flatbuffers, csv) and a 4
     const format = op.parameters.find((p: any) => p.in === 'query' && p.name === 'format');
     assert.ok(format, `${path} declares format`);
     assert.deepEqual(format.schema.enum, ['json', 'msgpack', 'flatbuffers', 'csv'], `${path} format values`);
-    assert.deepEqual(op.responses['406']?.content['application/problem+json'].schema.allOf[1].properties.code.enum, ['not_acceptable'], `${path} 406 not_acceptable`);
+    assert.deepEqual(
+      op.responses['406']?.content['application/problem+json'].schema.allOf[1].properties.code.enum,
+      ['not_acceptable'],
+      `${path} 406 not_acceptable`,
+    );
   }
 });
 
@@ -165,7 +234,11 @@ test('every {placeholder} of a path is a required path parameter, and no other p
   for (const [path, op] of operations()) {
     const placeholders = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const declared = (op.parameters ?? []).filter((p: any) => p.in === 'path');
-    assert.deepEqual(declared.map((p: any) => p.name), placeholders, path);
+    assert.deepEqual(
+      declared.map((p: any) => p.name),
+      placeholders,
+      path,
+    );
     for (const p of declared) assert.equal(p.required, true, `${path} {${p.name}} required`);
   }
 });
@@ -199,7 +272,8 @@ test('the screen documents min_/max_ bounds with the whole whitelist', () => {
   const validate = strictAjv().compile(bounds.schema);
   assert.ok(validate({ min_pe_ratio: 0, max_close_vs_52w_high: -5 }), 'whitelisted bounds accepted');
   assert.ok(!validate({ min_name: 1 }), 'a string column is not a bound');
-  for (const column of SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number')) assert.ok(bounds.description.includes(column.name), `${column.name} listed`);
+  for (const column of SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number'))
+    assert.ok(bounds.description.includes(column.name), `${column.name} listed`);
 });
 
 test('which endpoints charge rows is documented: all but /quota', () => {
@@ -227,19 +301,36 @@ test('every error response is application/problem+json over the Problem schema, 
 });
 
 test('every API path lists the errors of the check order: 400, 401, 429, 500, 503; /quota has no quota_exhausted', () => {
-  const codesOf = (path: string, status: string): string[] => doc.paths[path].get.responses[status]?.content['application/problem+json'].schema.allOf[1].properties.code.enum ?? [];
+  const codesOf = (path: string, status: string): string[] =>
+    doc.paths[path].get.responses[status]?.content['application/problem+json'].schema.allOf[1].properties.code.enum ??
+    [];
   for (const path of SPEC_PATHS) {
-    for (const status of ['400', '401', '429', '500', '503']) assert.ok(doc.paths[path].get.responses[status], `${path} documents ${status}`);
+    for (const status of ['400', '401', '429', '500', '503'])
+      assert.ok(doc.paths[path].get.responses[status], `${path} documents ${status}`);
     assert.ok(codesOf(path, '429').includes('rate_limited'), `${path} 429 rate_limited`);
     assert.equal(codesOf(path, '429').includes('quota_exhausted'), path !== '/quota', `${path} quota_exhausted`);
-    assert.equal(codesOf(path, '400').includes('unknown_market'), path.startsWith('/{market}'), `${path} unknown_market`);
+    assert.equal(
+      codesOf(path, '400').includes('unknown_market'),
+      path.startsWith('/{market}'),
+      `${path} unknown_market`,
+    );
     assert.equal(codesOf(path, '404').includes('unknown_symbol'), /klines|detail/.test(path), `${path} unknown_symbol`);
-    assert.equal(codesOf(path, '400').includes('batch_too_large'), path === '/{market}/klines' || path === '/{market}/detail', `${path} batch_too_large`);
+    assert.equal(
+      codesOf(path, '400').includes('batch_too_large'),
+      path === '/{market}/klines' || path === '/{market}/detail',
+      `${path} batch_too_large`,
+    );
   }
   assert.deepEqual(codesOf('/macro', '404'), ['macro_not_ready']);
 });
 
-const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining'];
+const LIMIT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+];
 /** The paged answers (single K-lines, symbols, screen, macro): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
 const PAGED_PATHS = ['/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/screen', '/macro'];
 
@@ -247,8 +338,25 @@ test('response headers are documented: version, request id, limits, ETag, cachin
   for (const path of SPEC_PATHS) {
     const responses = doc.paths[path].get.responses;
     const link = PAGED_PATHS.includes(path) ? ['Link'] : [];
-    assert.deepEqual(Object.keys(responses['200'].headers), ['X-Data-Version', 'X-Request-Id', ...LIMIT_HEADERS, 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding', ...link], `${path} 200`);
-    assert.deepEqual(Object.keys(responses['304'].headers), ['X-Data-Version', 'X-Request-Id', ...LIMIT_HEADERS, 'ETag', 'Cache-Control', 'Vary'], `${path} 304`);
+    assert.deepEqual(
+      Object.keys(responses['200'].headers),
+      [
+        'X-Data-Version',
+        'X-Request-Id',
+        ...LIMIT_HEADERS,
+        'ETag',
+        'Cache-Control',
+        'Vary',
+        'Content-Encoding',
+        ...link,
+      ],
+      `${path} 200`,
+    );
+    assert.deepEqual(
+      Object.keys(responses['304'].headers),
+      ['X-Data-Version', 'X-Request-Id', ...LIMIT_HEADERS, 'ETag', 'Cache-Control', 'Vary'],
+      `${path} 304`,
+    );
     assert.equal(responses['304'].content, undefined, `${path} 304 has no body`);
     assert.ok(responses['429'].headers['Retry-After'], `${path} 429 Retry-After`);
     assert.ok(responses['503'].headers['Retry-After'], `${path} 503 Retry-After`);
@@ -257,28 +365,36 @@ test('response headers are documented: version, request id, limits, ETag, cachin
 
 test('X-Request-Id is documented on every response of every operation, errors included', () => {
   for (const [path, op] of operations()) {
-    for (const [status, response] of Object.entries<any>(op.responses)) assert.ok(response.headers?.['X-Request-Id'], `${path} ${status} X-Request-Id`);
+    for (const [status, response] of Object.entries<any>(op.responses))
+      assert.ok(response.headers?.['X-Request-Id'], `${path} ${status} X-Request-Id`);
   }
 });
 
 test('required response headers are the ones every such answer carries; Content-Encoding, Link and the limit headers are optional', () => {
   const { headers } = doc.components;
-  for (const name of ['X-Data-Version', 'X-Request-Id', 'Retry-After', 'ETag', 'Cache-Control', 'Vary']) assert.equal(headers[name].required, true, `${name} required`);
-  for (const name of ['Content-Encoding', 'Link', ...LIMIT_HEADERS]) assert.notEqual(headers[name].required, true, `${name} optional`);
+  for (const name of ['X-Data-Version', 'X-Request-Id', 'Retry-After', 'ETag', 'Cache-Control', 'Vary'])
+    assert.equal(headers[name].required, true, `${name} required`);
+  for (const name of ['Content-Encoding', 'Link', ...LIMIT_HEADERS])
+    assert.notEqual(headers[name].required, true, `${name} optional`);
   assert.deepEqual(headers['Content-Encoding'].schema.enum, ['br', 'gzip'], 'Content-Encoding is br or gzip');
 });
 
 /** `node` with every `$ref` replaced by what it points at (the document has no cycles). */
 const deref = (node: unknown): unknown =>
-  Array.isArray(node) ? node.map(deref)
-  : node !== null && typeof node === 'object' ? ('$ref' in node ? deref(pointer((node as { $ref: string }).$ref)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)])))
-  : node;
+  Array.isArray(node)
+    ? node.map(deref)
+    : node !== null && typeof node === 'object'
+      ? '$ref' in node
+        ? deref(pointer((node as { $ref: string }).$ref))
+        : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)]))
+      : node;
 
 test('every response schema of the document compiles in strict mode once its refs are resolved', () => {
   const ajv = strictAjv();
   for (const [path, op] of operations()) {
     for (const [status, response] of Object.entries<any>(op.responses)) {
-      for (const [type, media] of Object.entries<any>(response.content ?? {})) assert.doesNotThrow(() => ajv.compile(deref(media.schema) as object), `${path} ${status} ${type}`);
+      for (const [type, media] of Object.entries<any>(response.content ?? {}))
+        assert.doesNotThrow(() => ajv.compile(deref(media.schema) as object), `${path} ${status} ${type}`);
     }
   }
 });

@@ -15,7 +15,8 @@ export function ownOrigin(req: AdminRequest, configured: string | null, tls: boo
 export function checkOrigin(req: AdminRequest, configured: string | null, tls: boolean): void {
   const own = ownOrigin(req, configured, tls);
   if (req.origin === null) throw new Problem('csrf_failed', 'a dashboard write must carry an Origin header');
-  if (own === null || req.origin.toLowerCase() !== own.toLowerCase()) throw new Problem('csrf_failed', 'the Origin is not this server');
+  if (own === null || req.origin.toLowerCase() !== own.toLowerCase())
+    throw new Problem('csrf_failed', 'the Origin is not this server');
 }
 
 /** 403 csrf_failed unless X-CSRF-Token is this session's token. */

@@ -27,11 +27,16 @@ export interface AdminRequest {
 
 /** Headers of every dashboard answer: nothing cached, nothing sniffed, never framed. */
 export const SECURITY_HEADERS: HeaderList = [
-  'cache-control', 'no-store',
-  'x-content-type-options', 'nosniff',
-  'x-frame-options', 'DENY',
-  'referrer-policy', 'no-referrer',
-  'cross-origin-resource-policy', 'same-origin',
+  'cache-control',
+  'no-store',
+  'x-content-type-options',
+  'nosniff',
+  'x-frame-options',
+  'DENY',
+  'referrer-policy',
+  'no-referrer',
+  'cross-origin-resource-policy',
+  'same-origin',
 ];
 
 /** The value of cookie `name` in a Cookie header, or null. */
@@ -133,13 +138,15 @@ export function readBody(res: HttpResponse): Promise<Buffer> {
 /** A JSON object body (empty means `{}`); 400 for anything else. */
 export function parseJsonBody(body: Buffer, contentType: string): Record<string, unknown> {
   if (body.length === 0) return {};
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) throw new Problem('invalid_parameter', 'the body must be application/json', 'content-type');
+  if (!/^application\/json\s*(;|$)/i.test(contentType))
+    throw new Problem('invalid_parameter', 'the body must be application/json', 'content-type');
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch {
     throw new Problem('invalid_parameter', 'the body is not valid JSON', 'body');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Problem('invalid_parameter', 'the body must be a JSON object', 'body');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Problem('invalid_parameter', 'the body must be a JSON object', 'body');
   return value as Record<string, unknown>;
 }

@@ -48,9 +48,15 @@ function configuredHosts(configured: string): Set<string> {
 export function hostCheck(configured: string | null): (host: string) => Problem | null {
   const hosts = configured === null ? null : configuredHosts(configured);
   const allowed = (host: string): boolean => (hosts === null ? loopbackSafe(host) : hosts.has(host));
-  const why = configured === null ? 'without ADMIN_ORIGIN the dashboard answers only at an IP address or localhost' : `the Host is not that of ADMIN_ORIGIN (${configured})`;
+  const why =
+    configured === null
+      ? 'without ADMIN_ORIGIN the dashboard answers only at an IP address or localhost'
+      : `the Host is not that of ADMIN_ORIGIN (${configured})`;
   return (host) => {
     if (host !== '' && allowed(host.toLowerCase())) return null;
-    return new Problem('forbidden_host', `${host === '' ? 'the request has no Host header' : why}; to reach the dashboard by name, set ADMIN_ORIGIN to the dashboard's public origin (e.g. https://ops.example)`);
+    return new Problem(
+      'forbidden_host',
+      `${host === '' ? 'the request has no Host header' : why}; to reach the dashboard by name, set ADMIN_ORIGIN to the dashboard's public origin (e.g. https://ops.example)`,
+    );
   };
 }

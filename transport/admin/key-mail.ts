@@ -25,7 +25,12 @@ export function mailerFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMailer |
   let transport: Transporter | null = null;
   return {
     async send({ to, subject, text }) {
-      transport ??= (createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer')).createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+      transport ??= (createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer')).createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      });
       await transport.sendMail({ from, to, subject, text });
     },
   };
@@ -37,7 +42,11 @@ const figure = (n: number | null): string => (n === null ? 'unlimited' : n.toLoc
  * The message about key `id`: id, plan, limits (`plan`: the key's plan in force) and how to
  * rotate. The key text is not an argument, so it cannot leak in.
  */
-export function keyDetailsMessage(key: { id: string; plan: PlanName; org: string }, plan: Plan, to: string): MailMessage {
+export function keyDetailsMessage(
+  key: { id: string; plan: PlanName; org: string },
+  plan: Plan,
+  to: string,
+): MailMessage {
   const text = [
     `Hello${key.org ? ` ${key.org}` : ''},`,
     '',

@@ -69,7 +69,10 @@ export class RequestMeter implements MeterView {
   private total = 0;
   private errors = 0;
 
-  constructor(private readonly now: () => number = Date.now, startMs?: number) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    startMs?: number,
+  ) {
     this.startMs = startMs ?? now();
   }
 
@@ -146,7 +149,17 @@ export class RequestMeter implements MeterView {
   /** A copy of the counts, to post to the thread that serves the dashboard. */
   state(): MeterState {
     const { secCount, secStamp, minCount, minErrors, minStamp, minLatency, allLatency, total, errors } = this;
-    return { secCount: secCount.slice(), secStamp: secStamp.slice(), minCount: minCount.slice(), minErrors: minErrors.slice(), minStamp: minStamp.slice(), minLatency: minLatency.slice(), allLatency: allLatency.slice(), total, errors };
+    return {
+      secCount: secCount.slice(),
+      secStamp: secStamp.slice(),
+      minCount: minCount.slice(),
+      minErrors: minErrors.slice(),
+      minStamp: minStamp.slice(),
+      minLatency: minLatency.slice(),
+      allLatency: allLatency.slice(),
+      total,
+      errors,
+    };
   }
 
   /**

@@ -26,7 +26,8 @@ export function createAdmin(deps: AdminDeps): Admin {
   const rt = adminRuntime(deps);
   const assets = loadAssets();
   const routes = [...sessionRoutes(rt), ...readRoutes(rt), ...writeRoutes(rt)];
-  const versionHeaders = (): HeaderList => (deps.state.dataset === null ? [] : ['x-data-version', deps.state.dataset.version]);
+  const versionHeaders = (): HeaderList =>
+    deps.state.dataset === null ? [] : ['x-data-version', deps.state.dataset.version];
 
   /** One API request: copy it, onAborted, start reading the body, then the checks in order, then the handler. */
   function serve(route: AdminRoute, res: HttpResponse, req: HttpRequest): void {
@@ -41,7 +42,8 @@ export function createAdmin(deps: AdminDeps): Admin {
         // Order (after framing and Host, checked by `checked`): Origin (403) → session (401) → CSRF token (403) → body (400) → the action.
         if (route.guard !== 'none') checkOrigin(r, rt.origin, rt.tls);
         const session = route.session ? rt.sessions.touch(r.cookie, nowMs, deps.operator.passwordStamp()) : null;
-        if (route.session && session === null) throw new Problem('unauthorized', 'sign in to the dashboard first (an API key does not open it)');
+        if (route.session && session === null)
+          throw new Problem('unauthorized', 'sign in to the dashboard first (an API key does not open it)');
         if (route.guard === 'csrf') checkToken(r, session!);
         const parsed = parseJsonBody(await body, r.contentType);
         const answer = await route.handle({ req: r, session, body: parsed, nowMs });
@@ -51,7 +53,9 @@ export function createAdmin(deps: AdminDeps): Admin {
           reply.problem(error, [], error.param === 'body'); // an oversized body: close rather than read the rest
           return;
         }
-        rt.log(`dashboard: internal error on ${route.pattern}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        rt.log(
+          `dashboard: internal error on ${route.pattern}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         reply.problem(new Problem('internal_error'));
       }
     })();
@@ -66,7 +70,14 @@ export function createAdmin(deps: AdminDeps): Admin {
   /** A dashboard problem answered at once: the security headers, the request id (also the body's `instance`), the data version. */
   function refuse(res: HttpResponse, req: HttpRequest, problem: Problem): void {
     const requestId = requestIdOf(req.getHeader('x-request-id'));
-    sendProblem(res, problem, [...SECURITY_HEADERS, 'x-request-id', requestId, ...versionHeaders()], false, req.getMethod() === 'head', requestId);
+    sendProblem(
+      res,
+      problem,
+      [...SECURITY_HEADERS, 'x-request-id', requestId, ...versionHeaders()],
+      false,
+      req.getMethod() === 'head',
+      requestId,
+    );
   }
 
   /** /dashboard: the app to a live operator session, the sign-in form to anyone else (an API key included). */
@@ -84,8 +95,10 @@ export function createAdmin(deps: AdminDeps): Admin {
     sendAsset(res, asset, requestIdOf(req.getHeader('x-request-id')));
   }
 
-  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => refuse(res, req, new Problem('method_not_allowed', `only ${allow} is served here`, { allow }));
-  const notFound = (res: HttpResponse, req: HttpRequest): void => refuse(res, req, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
+  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) =>
+    refuse(res, req, new Problem('method_not_allowed', `only ${allow} is served here`, { allow }));
+  const notFound = (res: HttpResponse, req: HttpRequest): void =>
+    refuse(res, req, new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
 
   type Handler = (res: HttpResponse, req: HttpRequest) => void;
 
@@ -94,18 +107,21 @@ export function createAdmin(deps: AdminDeps): Admin {
    * Content-Length fields is refused (http/framing.ts; a body's length must be unambiguous),
    * then the Host check (host-check.ts).
    */
-  const checked = (handler: Handler): Handler => (res, req) => {
-    const misframed = requestFramingProblem(req, true); // strict: as a serving thread refuses what it cannot forward here
-    const refused = misframed ?? rt.checkHost(req.getHeader('host'));
-    if (refused === null) handler(res, req);
-    else refuse(res, req, refused); // a misframed request's problem closes the connection (problem.ts)
-  };
+  const checked =
+    (handler: Handler): Handler =>
+    (res, req) => {
+      const misframed = requestFramingProblem(req, true); // strict: as a serving thread refuses what it cannot forward here
+      const refused = misframed ?? rt.checkHost(req.getHeader('host'));
+      if (refused === null) handler(res, req);
+      else refuse(res, req, refused); // a misframed request's problem closes the connection (problem.ts)
+    };
 
   return {
     runtime: rt,
     mount(app) {
       // The only registrations of the dashboard: each through checked.
-      const on = (method: 'get' | 'post' | 'any', pattern: string, handler: Handler): void => void app[method](pattern, checked(handler));
+      const on = (method: 'get' | 'post' | 'any', pattern: string, handler: Handler): void =>
+        void app[method](pattern, checked(handler));
       const allowed = new Map<string, string[]>();
       for (const route of routes) {
         on(route.method, route.pattern, (res, req) => serve(route, res, req));

@@ -70,10 +70,35 @@ export function reloadSection(reloads: ReloadLog) {
 
 /** Requests by route since start, summed over plans, with the statuses split into classes; most requested first. */
 export function byRoute(cells: RouteCount[]) {
-  const rows = new Map<string, { route: string; requests: number; rows: number; ok: number; client_errors: number; too_many: number; server_errors: number; by_plan: Record<string, number> }>();
+  const rows = new Map<
+    string,
+    {
+      route: string;
+      requests: number;
+      rows: number;
+      ok: number;
+      client_errors: number;
+      too_many: number;
+      server_errors: number;
+      by_plan: Record<string, number>;
+    }
+  >();
   for (const c of cells) {
     let r = rows.get(c.route);
-    if (r === undefined) rows.set(c.route, (r = { route: c.route, requests: 0, rows: 0, ok: 0, client_errors: 0, too_many: 0, server_errors: 0, by_plan: {} }));
+    if (r === undefined)
+      rows.set(
+        c.route,
+        (r = {
+          route: c.route,
+          requests: 0,
+          rows: 0,
+          ok: 0,
+          client_errors: 0,
+          too_many: 0,
+          server_errors: 0,
+          by_plan: {},
+        }),
+      );
     r.requests += c.requests;
     r.rows += c.rows;
     if (c.status >= 500) r.server_errors += c.requests;
@@ -85,12 +110,25 @@ export function byRoute(cells: RouteCount[]) {
   return [...rows.values()].sort((a, b) => b.requests - a.requests || (a.route < b.route ? -1 : 1));
 }
 
-const read = (pattern: string, handle: AdminRoute['handle']): AdminRoute => ({ method: 'get', pattern, params: 0, session: true, guard: 'none', handle });
+const read = (pattern: string, handle: AdminRoute['handle']): AdminRoute => ({
+  method: 'get',
+  pattern,
+  params: 0,
+  session: true,
+  guard: 'none',
+  handle,
+});
 
 export function readRoutes(rt: AdminRuntime): AdminRoute[] {
   const { state, store, operator, reloads, meter, guard, sync, plans } = rt.deps;
   /** The plans in force as the keys page lists them (the choices of a key's plan). */
-  const planViews = plans.list.map((p) => ({ name: p.name, rpm: p.rpm, daily_quota: p.dailyQuota, batch: p.batch, rows_per_call: p.rowsPerCall }));
+  const planViews = plans.list.map((p) => ({
+    name: p.name,
+    rpm: p.rpm,
+    daily_quota: p.dailyQuota,
+    batch: p.batch,
+    rows_per_call: p.rowsPerCall,
+  }));
   const routes = rt.deps.routes ?? null;
   return [
     read('/admin/api/data', () => {
@@ -115,12 +153,17 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
           macro_series: macro?.series ?? 0,
           macro_indicators: macro?.indicators ?? 0,
           markets,
-          totals: { symbols: markets.reduce((n, m) => n + m.symbols, 0), rows: markets.reduce((n, m) => n + m.rows, 0) },
+          totals: {
+            symbols: markets.reduce((n, m) => n + m.symbols, 0),
+            rows: markets.reduce((n, m) => n + m.rows, 0),
+          },
           reload: reloadSection(reloads),
         },
       };
     }),
-    read('/admin/api/reload', () => ({ value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) } })),
+    read('/admin/api/reload', () => ({
+      value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) },
+    })),
     read('/admin/api/keys', async ({ nowMs }) => {
       await sync.flush(); // the last second's requests (every thread's) reach the store first
       const contacts = operator.allContacts();
@@ -131,7 +174,12 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
         const ofDays = days.map((d) => counts.get(d)?.get(k.id));
         const used = lastUsed.get(k.id);
         return {
-          id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact: contacts.get(k.id) ?? null,
+          id: k.id,
+          plan: k.plan,
+          org: k.org,
+          created: k.created,
+          disabled: k.disabled,
+          contact: contacts.get(k.id) ?? null,
           last_used: used === undefined ? null : new Date(used).toISOString(),
           requests_by_day: ofDays.map((u) => u?.requests ?? 0),
           rows_by_day: ofDays.map((u) => u?.used ?? 0),
@@ -149,12 +197,28 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
         const rateLimited = u.rateLimited ?? 0;
         const quotaExhausted = u.quotaExhausted ?? 0;
         return {
-          id: k.id, plan: k.plan, org: k.org, disabled: k.disabled, rows: u.used, requests: u.requests,
-          refused_429: rateLimited + quotaExhausted, rate_limited: rateLimited, quota_exhausted: quotaExhausted,
-          daily_quota: quota, remaining: quota === null ? null : Math.max(0, quota - u.used),
+          id: k.id,
+          plan: k.plan,
+          org: k.org,
+          disabled: k.disabled,
+          rows: u.used,
+          requests: u.requests,
+          refused_429: rateLimited + quotaExhausted,
+          rate_limited: rateLimited,
+          quota_exhausted: quotaExhausted,
+          daily_quota: quota,
+          remaining: quota === null ? null : Math.max(0, quota - u.used),
         };
       });
-      return { value: { day, keys, per_minute: meter.perMinute(nowMs), started: new Date(meter.startedMs).toISOString(), by_route: routes === null ? null : byRoute(routes()) } };
+      return {
+        value: {
+          day,
+          keys,
+          per_minute: meter.perMinute(nowMs),
+          started: new Date(meter.startedMs).toISOString(),
+          by_route: routes === null ? null : byRoute(routes()),
+        },
+      };
     }),
     read('/admin/api/health', ({ nowMs }) => {
       const mem = process.memoryUsage();
@@ -164,7 +228,11 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
           status: state.draining ? 'draining' : state.dataset === null ? 'not_ready' : 'ok',
           data_version: state.dataset?.version ?? null,
           reload: runningView(reloads),
-          memory_mb: { rss: Math.round(mem.rss / 1048576), heap_used: Math.round(mem.heapUsed / 1048576), external: Math.round(mem.external / 1048576) },
+          memory_mb: {
+            rss: Math.round(mem.rss / 1048576),
+            heap_used: Math.round(mem.heapUsed / 1048576),
+            external: Math.round(mem.external / 1048576),
+          },
           node: process.version,
           pid: process.pid,
           sessions: rt.sessions.size,

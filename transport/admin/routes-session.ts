@@ -16,9 +16,13 @@ export function sessionRoutes(rt: AdminRuntime): AdminRoute[] {
       guard: 'origin', // no session yet; a foreign page must not sign the operator in (login CSRF)
       async handle({ req, body }) {
         const password = body.password;
-        if (typeof password !== 'string' || password === '' || password.length > 1024) throw new Problem('invalid_parameter', 'password: expected a non-empty string', 'password');
+        if (typeof password !== 'string' || password === '' || password.length > 1024)
+          throw new Problem('invalid_parameter', 'password: expected a non-empty string', 'password');
         const wait = rt.backoff.admit(req.ip, rt.now());
-        if (wait > 0) throw new Problem('rate_limited', 'too many wrong passwords: wait before trying again', { retryAfter: wait / 1000 });
+        if (wait > 0)
+          throw new Problem('rate_limited', 'too many wrong passwords: wait before trying again', {
+            retryAfter: wait / 1000,
+          });
         let ok: boolean;
         try {
           ok = await operator.verifyPassword(password);

@@ -10,11 +10,25 @@ import { contactOf, keyIdOf, orgOf, planOf } from './validate.js';
 const ACTIONS = ['disable', 'enable', 'rotate', 'plan', 'contact', 'mail'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const recordView = (k: KeyView, contact: string | null) => ({ id: k.id, plan: k.plan, org: k.org, created: k.created, disabled: k.disabled, contact });
+const recordView = (k: KeyView, contact: string | null) => ({
+  id: k.id,
+  plan: k.plan,
+  org: k.org,
+  created: k.created,
+  disabled: k.disabled,
+  contact,
+});
 
 export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
   const { store, operator, sync, reloads, state, guard, plans } = rt.deps;
-  const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({ method: 'post', pattern, params, session: true, guard: 'csrf', handle });
+  const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({
+    method: 'post',
+    pattern,
+    params,
+    session: true,
+    guard: 'csrf',
+    handle,
+  });
   /** The guard sees a key change at once, not at the sync's next tick. */
   const keysChanged = (): void => void sync.reloadKeys();
 
@@ -50,7 +64,11 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
       rt.log(`dashboard: key ${id} moved from plan ${before!.plan} to ${plan}`);
       await sync.flush(); // the guard's counts of the last second reach the store first
       const u = store.usage.readDay(guard.dayLabel(rt.now())).get(id) ?? { used: 0, requests: 0 };
-      return { record: recordView(r, operator.contact(id)), previous_plan: before!.plan, usage_today: { rows: u.used, requests: u.requests } };
+      return {
+        record: recordView(r, operator.contact(id)),
+        previous_plan: before!.plan,
+        usage_today: { rows: u.used, requests: u.requests },
+      };
     },
     async contact(id, body) {
       const contact = contactOf(body.contact);
@@ -65,14 +83,23 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
       const r = store.keys.get(id);
       if (r === undefined) throw new Problem('not_found', `no key ${id}`);
       const to = operator.contact(id);
-      if (to === null) throw new Problem('invalid_parameter', `key ${id} has no contact e-mail; set one first`, 'contact');
+      if (to === null)
+        throw new Problem('invalid_parameter', `key ${id} has no contact e-mail; set one first`, 'contact');
       const plan = plans.get(r.plan);
-      if (plan === undefined) throw new Problem('invalid_parameter', `key ${id} has plan '${r.plan}', which is not in force; give it another plan first`, 'plan');
+      if (plan === undefined)
+        throw new Problem(
+          'invalid_parameter',
+          `key ${id} has plan '${r.plan}', which is not in force; give it another plan first`,
+          'plan',
+        );
       try {
         await mailer.send(keyDetailsMessage(r, plan, to));
       } catch (error) {
         rt.log(`dashboard: mail for key ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
-        throw new Problem('internal_error', 'the mail server could not be reached or refused the message; see the server log');
+        throw new Problem(
+          'internal_error',
+          'the mail server could not be reached or refused the message; see the server log',
+        );
       }
       rt.log(`dashboard: mailed details of key ${id} to its contact`);
       return { sent_to: to, id };
@@ -109,7 +136,13 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
           serving: state.dataset?.version ?? null,
           started: entry.started,
           finished: entry.finished,
-          last_rejected: reloads.lastRejected?.outcome.kind === undefined ? null : { finished: reloads.lastRejected.finished, reason: 'reason' in reloads.lastRejected.outcome ? reloads.lastRejected.outcome.reason : null },
+          last_rejected:
+            reloads.lastRejected?.outcome.kind === undefined
+              ? null
+              : {
+                  finished: reloads.lastRejected.finished,
+                  reason: 'reason' in reloads.lastRejected.outcome ? reloads.lastRejected.outcome.reason : null,
+                },
         },
       };
     }),

@@ -27,7 +27,7 @@ export interface AdminRuntime {
 export function adminRuntime(deps: AdminDeps): AdminRuntime {
   const origin = deps.origin ? deps.origin.replace(/\/+$/, '') : null;
   const tls = deps.tls ?? false;
-  const secure = tls || (origin?.startsWith('https:'));
+  const secure = tls || origin?.startsWith('https:');
   const idleMs = deps.idleMs ?? IDLE_MS;
   return {
     deps,
@@ -39,6 +39,7 @@ export function adminRuntime(deps: AdminDeps): AdminRuntime {
     checkHost: hostCheck(origin),
     tls,
     idleMs,
-    cookie: (id) => `${COOKIE}=${id ?? ''}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}${id === null ? '; Max-Age=0' : ''}`,
+    cookie: (id) =>
+      `${COOKIE}=${id ?? ''}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}${id === null ? '; Max-Age=0' : ''}`,
   };
 }

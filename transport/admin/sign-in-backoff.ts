@@ -20,7 +20,8 @@ interface Record {
   checking: boolean;
 }
 
-const lockout = (failures: number, base: number, cap: number): number => Math.min(cap, base * 2 ** Math.min(30, failures - 1));
+const lockout = (failures: number, base: number, cap: number): number =>
+  Math.min(cap, base * 2 ** Math.min(30, failures - 1));
 
 /** Sign-in attempts: `admit` before checking a password, `failed`/`succeeded` after. */
 export class SignInBackoff {

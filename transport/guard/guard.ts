@@ -48,10 +48,15 @@ export interface QuotaRecord {
 
 /** Raised by `setKeys` (after the rest of the table applied) for keys whose plan is not in force: they are refused (401) until it is. */
 export class UnknownPlans extends Error {
-  constructor(readonly keys: readonly { id: string; plan: PlanName }[], plans: Plans) {
+  constructor(
+    readonly keys: readonly { id: string; plan: PlanName }[],
+    plans: Plans,
+  ) {
     const first = keys[0];
     const more = keys.length > 1 ? ` (and ${keys.length - 1} more key${keys.length > 2 ? 's' : ''})` : '';
-    super(`key ${first.id} has plan '${first.plan}', which is not in force${plans.source === null ? ' (no PLANS_FILE)' : ` (PLANS_FILE ${plans.source})`}: the key is refused until its plan is changed or defined${more}`);
+    super(
+      `key ${first.id} has plan '${first.plan}', which is not in force${plans.source === null ? ' (no PLANS_FILE)' : ` (PLANS_FILE ${plans.source})`}: the key is refused until its plan is changed or defined${more}`,
+    );
   }
 }
 
@@ -59,7 +64,15 @@ export class UnknownPlans extends Error {
  * Receives one key's usage of one day at a flush: rows, requests and 429 refusals (rate,
  * quota) of `day`, and the epoch ms of the key's last authenticated request (0: none since start).
  */
-export type UsageVisitor = (id: string, day: string, used: number, requests: number, rateLimited: number, quotaExhausted: number, lastUsedMs: number) => void;
+export type UsageVisitor = (
+  id: string,
+  day: string,
+  used: number,
+  requests: number,
+  rateLimited: number,
+  quotaExhausted: number,
+  lastUsedMs: number,
+) => void;
 
 /**
  * Key check and limits of every request, with no disk access and no allocation on the hot
@@ -81,7 +94,14 @@ export class Guard {
    */
   private readonly verified = new Map<string, KeyState>();
   private readonly verdict: Verdict = {
-    ok: true, code: null, retryAfter: 0, rateLimit: null, rateRemaining: null, rateReset: null, quotaLimit: null, quotaRemaining: null,
+    ok: true,
+    code: null,
+    retryAfter: 0,
+    rateLimit: null,
+    rateRemaining: null,
+    rateReset: null,
+    quotaLimit: null,
+    quotaRemaining: null,
   };
 
   /**
@@ -92,7 +112,12 @@ export class Guard {
    * @param options.capacity keys the slots hold (a new guard's; default DEFAULT_KEY_SLOTS).
    * @param options.plans the plans in force (PLANS_FILE; default the built-in table): each key's is resolved when the table is taken.
    */
-  constructor(timeZone = 'UTC', readonly shared: SharedLimits | null = null, attach: SharedArrayBuffer | null = null, options: { capacity?: number; plans?: Plans } = {}) {
+  constructor(
+    timeZone = 'UTC',
+    readonly shared: SharedLimits | null = null,
+    attach: SharedArrayBuffer | null = null,
+    options: { capacity?: number; plans?: Plans } = {},
+  ) {
     this.clock = new QuotaDay(timeZone);
     this.slots = attach === null ? KeySlots.create(options.capacity) : KeySlots.attach(attach);
     this.owner = attach === null;
@@ -190,7 +215,8 @@ export class Guard {
     if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs; // another thread may have stamped a later instant
     const { rpm, dailyQuota } = key.plan;
     let refusal: RefusalCode | null = rpm !== null && !take(key, rpm, nowMs) ? 'rate_limited' : null;
-    if (refusal === null && chargesRows && dailyQuota !== null && rowsLeft(dailyQuota, key.used) === 0) refusal = 'quota_exhausted';
+    if (refusal === null && chargesRows && dailyQuota !== null && rowsLeft(dailyQuota, key.used) === 0)
+      refusal = 'quota_exhausted';
     if (refusal === 'rate_limited') key.rateLimited++;
     else if (refusal === 'quota_exhausted') key.quotaExhausted++;
     const v = this.fill(this.verdict, key, refusal, nowMs);
@@ -210,7 +236,7 @@ export class Guard {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    if (nowMs > key.lastUsedMs) key.lastUsedMs = nowMs, slots.markDirty(key.slot); // authenticated, whatever the shared store answers (flushed even if it cannot)
+    if (nowMs > key.lastUsedMs) (key.lastUsedMs = nowMs), slots.markDirty(key.slot); // authenticated, whatever the shared store answers (flushed even if it cannot)
     const day = key.day;
     const label = key.dayLabel;
     const seen = { used: key.used, requests: key.requests };
@@ -257,7 +283,7 @@ export class Guard {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    if (rows > 0) key.used += rows, slots.markDirty(key.slot);
+    if (rows > 0) (key.used += rows), slots.markDirty(key.slot);
     const used = key.used;
     slots.unlock(key.slot);
     const q = key.plan.dailyQuota;

@@ -7,11 +7,21 @@
  * holds a closing day's counts, written once a day at most (see `KeyState.closeDay`).
  */
 export const FIELD = {
-  units: 0, lastMs: 1, day: 2, used: 3, requests: 4, rateLimited: 5, quotaExhausted: 6,
+  units: 0,
+  lastMs: 1,
+  day: 2,
+  used: 3,
+  requests: 4,
+  rateLimited: 5,
+  quotaExhausted: 6,
   /** Epoch ms of the key's last authenticated request, by any thread (0: none since start). */
   lastUsedMs: 7,
   /** The day before `day` and its counts, while they still have to be flushed. */
-  closingDay: 8, closingUsed: 9, closingRequests: 10, closingRateLimited: 11, closingQuotaExhausted: 12,
+  closingDay: 8,
+  closingUsed: 9,
+  closingRequests: 10,
+  closingRateLimited: 11,
+  closingQuotaExhausted: 12,
 } as const;
 const STRIDE = 16;
 /** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */
@@ -60,7 +70,8 @@ export class KeySlots {
     let slot = this.byId.get(id);
     if (slot !== undefined) return slot;
     slot = this.byId.size;
-    if (slot >= this.capacity) throw new KeySlotsFull(`no slot left for key ${id}: ${this.capacity} keys at most per start`);
+    if (slot >= this.capacity)
+      throw new KeySlotsFull(`no slot left for key ${id}: ${this.capacity} keys at most per start`);
     this.byId.set(id, slot);
     return slot;
   }

@@ -26,7 +26,14 @@ export class KeyState implements BucketState, DayUsage {
    * `plan`: the record's plan, resolved in the plans in force. `fresh`: the slot is new (the
    * thread that assigned it), so it starts as a new key: a full bucket, no usage.
    */
-  constructor(readonly id: string, rec: KeyRecord, plan: Plan, readonly slots: KeySlots, readonly slot: number, fresh: boolean) {
+  constructor(
+    readonly id: string,
+    rec: KeyRecord,
+    plan: Plan,
+    readonly slots: KeySlots,
+    readonly slot: number,
+    fresh: boolean,
+  ) {
     this.plan = plan;
     this.org = rec.org;
     this.created = rec.created;
@@ -40,24 +47,56 @@ export class KeyState implements BucketState, DayUsage {
     }
   }
 
-  get units(): number { return this.f[this.at + FIELD.units]; }
-  set units(v: number) { this.f[this.at + FIELD.units] = v; }
-  get lastMs(): number { return this.f[this.at + FIELD.lastMs]; }
-  set lastMs(v: number) { this.f[this.at + FIELD.lastMs] = v; }
-  get day(): number { return this.f[this.at + FIELD.day]; }
-  set day(v: number) { this.f[this.at + FIELD.day] = v; }
-  get used(): number { return this.f[this.at + FIELD.used]; }
-  set used(v: number) { this.f[this.at + FIELD.used] = v; }
-  get requests(): number { return this.f[this.at + FIELD.requests]; }
-  set requests(v: number) { this.f[this.at + FIELD.requests] = v; }
+  get units(): number {
+    return this.f[this.at + FIELD.units];
+  }
+  set units(v: number) {
+    this.f[this.at + FIELD.units] = v;
+  }
+  get lastMs(): number {
+    return this.f[this.at + FIELD.lastMs];
+  }
+  set lastMs(v: number) {
+    this.f[this.at + FIELD.lastMs] = v;
+  }
+  get day(): number {
+    return this.f[this.at + FIELD.day];
+  }
+  set day(v: number) {
+    this.f[this.at + FIELD.day] = v;
+  }
+  get used(): number {
+    return this.f[this.at + FIELD.used];
+  }
+  set used(v: number) {
+    this.f[this.at + FIELD.used] = v;
+  }
+  get requests(): number {
+    return this.f[this.at + FIELD.requests];
+  }
+  set requests(v: number) {
+    this.f[this.at + FIELD.requests] = v;
+  }
   /** Today's 429 refusals, by code. */
-  get rateLimited(): number { return this.f[this.at + FIELD.rateLimited]; }
-  set rateLimited(v: number) { this.f[this.at + FIELD.rateLimited] = v; }
-  get quotaExhausted(): number { return this.f[this.at + FIELD.quotaExhausted]; }
-  set quotaExhausted(v: number) { this.f[this.at + FIELD.quotaExhausted] = v; }
+  get rateLimited(): number {
+    return this.f[this.at + FIELD.rateLimited];
+  }
+  set rateLimited(v: number) {
+    this.f[this.at + FIELD.rateLimited] = v;
+  }
+  get quotaExhausted(): number {
+    return this.f[this.at + FIELD.quotaExhausted];
+  }
+  set quotaExhausted(v: number) {
+    this.f[this.at + FIELD.quotaExhausted] = v;
+  }
   /** Epoch ms of the key's last authenticated request, by any thread; 0 when none since start. */
-  get lastUsedMs(): number { return this.f[this.at + FIELD.lastUsedMs]; }
-  set lastUsedMs(v: number) { this.f[this.at + FIELD.lastUsedMs] = v; }
+  get lastUsedMs(): number {
+    return this.f[this.at + FIELD.lastUsedMs];
+  }
+  set lastUsedMs(v: number) {
+    this.f[this.at + FIELD.lastUsedMs] = v;
+  }
 
   /**
    * Called by `rollDay` (slot held) just before a new day zeroes the counts: when the ending
@@ -70,7 +109,8 @@ export class KeyState implements BucketState, DayUsage {
   closeDay(): void {
     const bits = this.slots.dirtyBits(this.slot);
     if ((bits & DIRTY_TODAY) === 0) return;
-    const f = this.f, at = this.at;
+    const f = this.f,
+      at = this.at;
     f[at + FIELD.closingDay] = f[at + FIELD.day];
     f[at + FIELD.closingUsed] = f[at + FIELD.used];
     f[at + FIELD.closingRequests] = f[at + FIELD.requests];
@@ -82,8 +122,15 @@ export class KeyState implements BucketState, DayUsage {
 
   /** The held closing day and its counts: [day, used, requests, rateLimited, quotaExhausted] (slot held; when the slot's DIRTY_CLOSING bit was set). */
   closingCounts(): [number, number, number, number, number] {
-    const f = this.f, at = this.at;
-    return [f[at + FIELD.closingDay], f[at + FIELD.closingUsed], f[at + FIELD.closingRequests], f[at + FIELD.closingRateLimited], f[at + FIELD.closingQuotaExhausted]];
+    const f = this.f,
+      at = this.at;
+    return [
+      f[at + FIELD.closingDay],
+      f[at + FIELD.closingUsed],
+      f[at + FIELD.closingRequests],
+      f[at + FIELD.closingRateLimited],
+      f[at + FIELD.closingQuotaExhausted],
+    ];
   }
 
   /** `YYYY-MM-DD` of `day` (another thread may have rolled it: derived, not stored). */

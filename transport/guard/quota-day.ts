@@ -24,7 +24,9 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** Local calendar date of `ms` in `timeZone`, as days since 1970-01-01 (of that local date). */
 export function localDayNumber(ms: number, timeZone: string): number {
-  let y = 0, m = 0, d = 0;
+  let y = 0,
+    m = 0,
+    d = 0;
   for (const p of formatterFor(timeZone).formatToParts(ms)) {
     if (p.type === 'year') y = Number(p.value);
     else if (p.type === 'month') m = Number(p.value);

@@ -92,7 +92,19 @@ export const ROWS_DEADLINE_MS = 300;
 const USAGE_TTL_SECONDS = 35 * 86_400;
 
 interface LimitCommands {
-  mdqAdmit(bucket: string, usage: string, rpm: number, quota: number, charges: number, ttl: number, unit: number, usedFloor: number, requestsFloor: number, rows: number, deadline: number): Promise<number[]>;
+  mdqAdmit(
+    bucket: string,
+    usage: string,
+    rpm: number,
+    quota: number,
+    charges: number,
+    ttl: number,
+    unit: number,
+    usedFloor: number,
+    requestsFloor: number,
+    rows: number,
+    deadline: number,
+  ): Promise<number[]>;
   mdqCharge(usage: string, rows: number, ttl: number, deadline: number): Promise<number>;
   mdqRefund(usage: string, rows: number): Promise<null>;
 }
@@ -107,7 +119,10 @@ export class RedisLimits implements SharedLimits {
   /** Redis's clock minus this process's (ms), from the last admit's reply; null until one. */
   private clockOffset: number | null = null;
 
-  constructor(redis: Redis, private readonly prefix = 'mdq:') {
+  constructor(
+    redis: Redis,
+    private readonly prefix = 'mdq:',
+  ) {
     // defineCommand sends EVALSHA and falls back to EVAL once when Redis lost its script cache (a restart).
     redis.defineCommand('mdqAdmit', { numberOfKeys: 2, lua: ADMIT });
     redis.defineCommand('mdqCharge', { numberOfKeys: 1, lua: CHARGE });
@@ -123,17 +138,46 @@ export class RedisLimits implements SharedLimits {
     return `${this.prefix}{${id}}:usage:${day}`;
   }
 
-  async admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows = 0): Promise<AdmitReply> {
+  async admit(
+    id: string,
+    day: string,
+    rpm: number | null,
+    dailyQuota: number | null,
+    chargesRows: boolean,
+    seen: { used: number; requests: number },
+    rows = 0,
+  ): Promise<AdmitReply> {
     const sent = Date.now();
     const usage = this.usageKey(id, day);
     const r = await this.call(
-      () => this.redis.mdqAdmit(this.bucketKey(id), usage, rpm ?? 0, dailyQuota ?? -1, chargesRows ? 1 : 0, USAGE_TTL_SECONDS, UNITS_PER_TOKEN, seen.used, seen.requests, rows, rows > 0 ? this.deadline(sent) : 0),
+      () =>
+        this.redis.mdqAdmit(
+          this.bucketKey(id),
+          usage,
+          rpm ?? 0,
+          dailyQuota ?? -1,
+          chargesRows ? 1 : 0,
+          USAGE_TTL_SECONDS,
+          UNITS_PER_TOKEN,
+          seen.used,
+          seen.requests,
+          rows,
+          rows > 0 ? this.deadline(sent) : 0,
+        ),
       (late) => late[7] === 1 && this.refund(usage, rows),
     );
     this.clockOffset = r[6] - (sent + Date.now()) / 2;
     // Admitted with rows that came too late to count: as if Redis had not answered (no answer leaves uncharged).
-    if (r[0] === 0 && rows > 0 && r[7] !== 1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
-    return { refused: r[0] as SharedRefusal, units: r[1], used: r[2], requests: r[3], rateLimited: r[4], quotaExhausted: r[5] };
+    if (r[0] === 0 && rows > 0 && r[7] !== 1)
+      throw new LimitsUnavailable('the rows reached Redis after their deadline');
+    return {
+      refused: r[0] as SharedRefusal,
+      units: r[1],
+      used: r[2],
+      requests: r[3],
+      rateLimited: r[4],
+      quotaExhausted: r[5],
+    };
   }
 
   async charge(id: string, day: string, rows: number): Promise<number> {
@@ -166,11 +210,15 @@ export class RedisLimits implements SharedLimits {
     return new Promise((resolve, reject) => {
       let done = false;
       let gaveUp = false;
-      const timer = setTimeout(() => setImmediate(() => {
-        if (done) return;
-        gaveUp = true;
-        reject(new LimitsUnavailable(`no answer within ${GIVE_UP_MS} ms`));
-      }), GIVE_UP_MS);
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (done) return;
+            gaveUp = true;
+            reject(new LimitsUnavailable(`no answer within ${GIVE_UP_MS} ms`));
+          }),
+        GIVE_UP_MS,
+      );
       command().then(
         (value) => {
           if (gaveUp) return void late(value);

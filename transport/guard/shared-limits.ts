@@ -28,7 +28,15 @@ export interface SharedLimits {
    * store starts from it when it holds no usage for the day (it lost its data). `rows` (an
    * answer known before the admit) are charged in the same step when the request is admitted.
    */
-  admit(id: string, day: string, rpm: number | null, dailyQuota: number | null, chargesRows: boolean, seen: { used: number; requests: number }, rows?: number): Promise<AdmitReply>;
+  admit(
+    id: string,
+    day: string,
+    rpm: number | null,
+    dailyQuota: number | null,
+    chargesRows: boolean,
+    seen: { used: number; requests: number },
+    rows?: number,
+  ): Promise<AdmitReply>;
   /** Adds `rows` to the day's usage; resolves to the rows used after it. */
   charge(id: string, day: string, rows: number): Promise<number>;
 }

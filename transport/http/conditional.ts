@@ -29,7 +29,8 @@ export function etagOf(tag: string, encoding: string): string {
 
 /** The strong ETag of bytes that are not a function of the request alone (/quota): a hash of the body. */
 export function contentEtag(body: string | Uint8Array, encoding: string): string {
-  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+  const text =
+    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
   return `"c${hash53(text).toString(36)}${hash53(text, 1).toString(36)}-${encoding}"`;
 }
 

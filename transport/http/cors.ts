@@ -3,7 +3,8 @@
 import type { HeaderList } from '../respond.js';
 
 /** Headers a browser script may read from an API answer. */
-const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Limit, X-Quota-Remaining, X-Data-Version, ETag, Retry-After, X-Request-Id, Link';
+const EXPOSED =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Limit, X-Quota-Remaining, X-Data-Version, ETag, Retry-After, X-Request-Id, Link';
 /** Request headers a preflight allows. */
 const ALLOWED = 'X-API-Key, Authorization, If-None-Match, Accept, X-Request-Id';
 /** Seconds a browser may remember a preflight. */
@@ -18,7 +19,10 @@ export class Cors {
   private readonly origins: ReadonlySet<string>;
 
   constructor(setting = '*') {
-    const list = setting.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
+    const list = setting
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0);
     this.any = list.includes('*');
     this.origins = new Set(list);
   }
@@ -30,7 +34,8 @@ export class Cors {
 
   /** Adds the headers of an answer to a request from `origin` (nothing when it sent none or is not allowed). */
   answer(origin: string, headers: HeaderList): void {
-    if (this.allows(origin)) headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-expose-headers', EXPOSED);
+    if (this.allows(origin))
+      headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-expose-headers', EXPOSED);
   }
 
   /** Adds `Vary: Origin` to an answer that carries no Vary of its own, when CORS_ORIGINS is a list (whether `Access-Control-Allow-Origin` is sent depends on Origin). */
@@ -41,7 +46,16 @@ export class Cors {
   /** Adds the headers of a preflight's 204 (methods, headers, max age) when `origin` is allowed. */
   preflight(origin: string, headers: HeaderList): void {
     if (!this.allows(origin)) return;
-    headers.push('access-control-allow-origin', this.any ? '*' : origin, 'access-control-allow-methods', 'GET, OPTIONS', 'access-control-allow-headers', ALLOWED, 'access-control-max-age', MAX_AGE);
+    headers.push(
+      'access-control-allow-origin',
+      this.any ? '*' : origin,
+      'access-control-allow-methods',
+      'GET, OPTIONS',
+      'access-control-allow-headers',
+      ALLOWED,
+      'access-control-max-age',
+      MAX_AGE,
+    );
     if (!this.any) headers.push('vary', 'Origin');
   }
 

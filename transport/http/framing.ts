@@ -48,7 +48,9 @@ export function requestFramingProblem(req: HttpRequest, strict = false): Problem
   counting.hosts = counting.lengths = 0;
   counting.badName = counting.badValue = '';
   req.forEach(strict ? countStrictly : count);
-  if (counting.badName !== '') return new Problem('malformed_request', 'a header field name holds a character outside RFC 9110 tokens');
-  if (counting.badValue !== '') return new Problem('malformed_request', `the ${counting.badValue} field holds a control character`);
+  if (counting.badName !== '')
+    return new Problem('malformed_request', 'a header field name holds a character outside RFC 9110 tokens');
+  if (counting.badValue !== '')
+    return new Problem('malformed_request', `the ${counting.badValue} field holds a control character`);
   return framingProblem(counting);
 }

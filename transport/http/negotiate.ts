@@ -65,7 +65,8 @@ export function formatFromAccept(accept: string): Format | null {
     let at = Infinity;
     let specificity = -1;
     ranges.forEach((e, index) => {
-      const s = MEDIA_TYPES[e.token] === format ? 2 : WILDCARDS[e.token]?.includes(format) ? 1 : e.token === '*/*' ? 0 : -1;
+      const s =
+        MEDIA_TYPES[e.token] === format ? 2 : WILDCARDS[e.token]?.includes(format) ? 1 : e.token === '*/*' ? 0 : -1;
       if (s > specificity) (specificity = s), (q = qValue(e.params)), (at = index);
     });
     if (q > bestQ || (q === bestQ && q > 0 && at < bestAt)) (best = format), (bestQ = q), (bestAt = at);
@@ -84,7 +85,8 @@ export function encodingFromAcceptEncoding(acceptEncoding: string): Encoding {
   const q: Record<string, number> = {};
   for (const e of entries(acceptEncoding)) {
     const value = qValue(e.params);
-    if (value === value && /^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(e.token)) q[e.token === 'x-gzip' ? 'gzip' : e.token] ??= value;
+    if (value === value && /^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(e.token))
+      q[e.token === 'x-gzip' ? 'gzip' : e.token] ??= value;
   }
   const of = (coding: string): number => q[coding] ?? q['*'] ?? 0;
   const br = of('br');

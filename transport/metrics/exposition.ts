@@ -26,14 +26,20 @@ export function metricsRegistry(s: MetricsSources): Registry {
   processMetrics(registers);
 
   new Counter({
-    name: 'mdq_http_requests_total', help: 'Answers by route pattern, status and plan (none: no key checked).', labelNames: ['route', 'status', 'plan'], registers,
+    name: 'mdq_http_requests_total',
+    help: 'Answers by route pattern, status and plan (none: no key checked).',
+    labelNames: ['route', 'status', 'plan'],
+    registers,
     collect() {
       this.reset();
       for (const c of s.requests.cells()) this.inc({ route: c.route, status: c.status, plan: c.plan }, c.requests);
     },
   });
   new Counter({
-    name: 'mdq_rows_served_total', help: 'Rows charged to keys (200 answers), by route and plan.', labelNames: ['route', 'plan'], registers,
+    name: 'mdq_rows_served_total',
+    help: 'Rows charged to keys (200 answers), by route and plan.',
+    labelNames: ['route', 'plan'],
+    registers,
     collect() {
       this.reset();
       for (const c of s.requests.cells()) if (c.rows > 0) this.inc({ route: c.route, plan: c.plan }, c.rows);
@@ -42,7 +48,10 @@ export function metricsRegistry(s: MetricsSources): Registry {
   registry.registerMetric(latencyHistogram(s.requests) as unknown as Metric); // see latencyHistogram
 
   new Counter({
-    name: 'mdq_answer_cache_lookups_total', help: 'Answer-cache lookups of the data version served now, by result.', labelNames: ['result'], registers,
+    name: 'mdq_answer_cache_lookups_total',
+    help: 'Answer-cache lookups of the data version served now, by result.',
+    labelNames: ['result'],
+    registers,
     collect() {
       const { hits, misses } = s.answerCache();
       this.reset();
@@ -51,20 +60,27 @@ export function metricsRegistry(s: MetricsSources): Registry {
     },
   });
   new Gauge({
-    name: 'mdq_answer_cache_bytes', help: 'Bytes of answers kept for the data version served now.', registers,
+    name: 'mdq_answer_cache_bytes',
+    help: 'Bytes of answers kept for the data version served now.',
+    registers,
     collect() {
       this.set(s.answerCache().bytes);
     },
   });
   new Counter({
-    name: 'mdq_reloads_total', help: 'Snapshot reload passes (SIGHUP or the dashboard), by outcome: loaded, unchanged, rejected, failed.', labelNames: ['result'], registers,
+    name: 'mdq_reloads_total',
+    help: 'Snapshot reload passes (SIGHUP or the dashboard), by outcome: loaded, unchanged, rejected, failed.',
+    labelNames: ['result'],
+    registers,
     collect() {
       this.reset();
       for (const [result, count] of Object.entries(s.reloads().counts)) this.inc({ result }, count);
     },
   });
   new Gauge({
-    name: 'mdq_reload_last_duration_seconds', help: 'How long the last reload took (absent before any).', registers,
+    name: 'mdq_reload_last_duration_seconds',
+    help: 'How long the last reload took (absent before any).',
+    registers,
     collect() {
       const { lastSeconds } = s.reloads();
       this.reset();
@@ -72,7 +88,10 @@ export function metricsRegistry(s: MetricsSources): Registry {
     },
   });
   new Gauge({
-    name: 'mdq_data_info', help: 'The data version served (always 1).', labelNames: ['version'], registers,
+    name: 'mdq_data_info',
+    help: 'The data version served (always 1).',
+    labelNames: ['version'],
+    registers,
     collect() {
       const version = s.dataVersion();
       this.reset();
@@ -80,13 +99,18 @@ export function metricsRegistry(s: MetricsSources): Registry {
     },
   });
   new Gauge({
-    name: 'mdq_build_info', help: 'The service version and commit (always 1).', labelNames: ['version', 'commit'], registers,
+    name: 'mdq_build_info',
+    help: 'The service version and commit (always 1).',
+    labelNames: ['version', 'commit'],
+    registers,
     collect() {
       this.set({ version: s.service.version, commit: s.service.commit }, 1);
     },
   });
   new Gauge({
-    name: 'mdq_pool_queue_length', help: 'Screens waiting for a pool worker.', registers,
+    name: 'mdq_pool_queue_length',
+    help: 'Screens waiting for a pool worker.',
+    registers,
     collect() {
       this.set(s.poolQueue());
     },
@@ -109,13 +133,23 @@ function latencyHistogram(requests: RequestFigures): { name: string; get(): obje
         let cumulative = 0;
         for (let b = 0; b < LATENCY_BUCKETS.length; b++) {
           cumulative += row.buckets[b];
-          values.push({ metricName: `${name}_bucket`, labels: { route: row.route, le: LATENCY_BUCKETS[b] }, value: cumulative });
+          values.push({
+            metricName: `${name}_bucket`,
+            labels: { route: row.route, le: LATENCY_BUCKETS[b] },
+            value: cumulative,
+          });
         }
         values.push({ metricName: `${name}_bucket`, labels: { route: row.route, le: '+Inf' }, value: row.count });
         values.push({ metricName: `${name}_sum`, labels: { route: row.route }, value: row.sum });
         values.push({ metricName: `${name}_count`, labels: { route: row.route }, value: row.count });
       }
-      return { name, help: 'Time from a request read to its answer written, by route.', type: 'histogram', values, aggregator: 'sum' };
+      return {
+        name,
+        help: 'Time from a request read to its answer written, by route.',
+        type: 'histogram',
+        values,
+        aggregator: 'sum',
+      };
     },
   };
 }
@@ -130,7 +164,10 @@ function processMetrics(registers: Registry[]): void {
   delay.enable();
   const seconds = (ns: number): number => (Number.isFinite(ns) ? ns / 1e9 : 0);
   new Gauge({
-    name: 'mdq_event_loop_delay_seconds', help: 'Event-loop delay since the last scrape: p50, p99 and max.', labelNames: ['stat'], registers,
+    name: 'mdq_event_loop_delay_seconds',
+    help: 'Event-loop delay since the last scrape: p50, p99 and max.',
+    labelNames: ['stat'],
+    registers,
     collect() {
       this.set({ stat: 'p50' }, seconds(delay.percentile(50)));
       this.set({ stat: 'p99' }, seconds(delay.percentile(99)));
@@ -139,13 +176,17 @@ function processMetrics(registers: Registry[]): void {
     },
   });
   new Gauge({
-    name: 'mdq_process_resident_memory_bytes', help: 'Resident set size.', registers,
+    name: 'mdq_process_resident_memory_bytes',
+    help: 'Resident set size.',
+    registers,
     collect() {
       this.set(process.memoryUsage.rss());
     },
   });
   new Counter({
-    name: 'mdq_process_cpu_seconds_total', help: 'User and system CPU time of the process.', registers,
+    name: 'mdq_process_cpu_seconds_total',
+    help: 'User and system CPU time of the process.',
+    registers,
     collect() {
       const { user, system } = process.cpuUsage();
       this.reset();
@@ -154,7 +195,9 @@ function processMetrics(registers: Registry[]): void {
   });
   const started = Date.now() / 1000 - process.uptime();
   new Gauge({
-    name: 'mdq_process_start_time_seconds', help: 'When the process started, seconds since the epoch.', registers,
+    name: 'mdq_process_start_time_seconds',
+    help: 'When the process started, seconds since the epoch.',
+    registers,
     collect() {
       this.set(started);
     },

@@ -8,7 +8,9 @@
 import { DEFAULT_PLANS, type Plan } from '../../engine/plans.js';
 
 /** Upper bounds (seconds) of the latency histogram: 50 µs to 5 s. */
-export const LATENCY_BUCKETS: readonly number[] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+export const LATENCY_BUCKETS: readonly number[] = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
 /** The plan label of an answer no key was checked for (documents, health, a missing key). */
 export const NO_PLAN = 'none';
 /** Statuses get a column each as they first appear (a handful: 200, 304, 4xx, 5xx). */
@@ -46,7 +48,8 @@ export interface RequestStorage {
   latencySum: Float64Array;
 }
 
-const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(bytes));
+const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T =>
+  new make(new SharedArrayBuffer(bytes));
 
 /** Zeroed storage for a sum made once and dropped (no shared memory needed); `plans` columns per status, NO_PLAN included. */
 function privateStorage(routes: number, plans: number): RequestStorage {
@@ -117,7 +120,9 @@ export class RequestMetrics implements RequestFigures {
 
   /** One answer: its route index, status, plan (null: none), rows charged and seconds taken. */
   record(route: number, status: number, plan: Plan | null, rows: number, seconds: number): void {
-    const cell = (route * MAX_STATUSES + this.slotOf(status)) * this.planLabels.length + (plan === null ? this.plans.length : plan.index);
+    const cell =
+      (route * MAX_STATUSES + this.slotOf(status)) * this.planLabels.length +
+      (plan === null ? this.plans.length : plan.index);
     this.requests[cell]++;
     this.rows[cell] += rows;
     let bucket = 0;
@@ -134,7 +139,14 @@ export class RequestMetrics implements RequestFigures {
       for (let s = 0; s < statuses; s++) {
         for (let p = 0; p < this.planLabels.length; p++) {
           const cell = (r * MAX_STATUSES + s) * this.planLabels.length + p;
-          if (this.requests[cell] > 0) out.push({ route: this.routes[r], status: this.storage.statuses[s], plan: this.planLabels[p], requests: this.requests[cell], rows: this.rows[cell] });
+          if (this.requests[cell] > 0)
+            out.push({
+              route: this.routes[r],
+              status: this.storage.statuses[s],
+              plan: this.planLabels[p],
+              requests: this.requests[cell],
+              rows: this.rows[cell],
+            });
         }
       }
     }

@@ -98,7 +98,12 @@ function enumRule<T extends string, F>(values: readonly T[], fallback: F): Rule<
 
 /** One of `values` (exact), `fallback` when absent. */
 export function oneOf<T extends string>(values: readonly T[], fallback: T, doc: string): Param<T> {
-  return { schema: { type: 'string', enum: [...values], default: fallback }, doc, required: false, parse: enumRule(values, fallback) };
+  return {
+    schema: { type: 'string', enum: [...values], default: fallback },
+    doc,
+    required: false,
+    parse: enumRule(values, fallback),
+  };
 }
 
 /** One of `values` (exact), or null when absent. */
@@ -130,7 +135,8 @@ export function list(required: boolean, items: Json, doc: string): Param<string[
       const seen = new Set<string>();
       for (const part of raw.split(',')) {
         const item = part.trim();
-        if (item.length === 0) throw badParam(name, raw.trim().length === 0 ? 'must not be empty' : 'has an empty item');
+        if (item.length === 0)
+          throw badParam(name, raw.trim().length === 0 ? 'must not be empty' : 'has an empty item');
         if (seen.has(item)) continue;
         seen.add(item);
         out.push(item);
@@ -152,9 +158,14 @@ export const decimal: Rule<number> = (raw, name) => {
  * matched by `pattern` is a 400 naming it: a silently ignored typo would answer a filtered
  * question with unfiltered rows.
  */
-export function parseParams<P extends Params>(query: ReadonlyMap<string, string>, params: P, pattern: PatternParam | null = null): Parsed<P> {
+export function parseParams<P extends Params>(
+  query: ReadonlyMap<string, string>,
+  params: P,
+  pattern: PatternParam | null = null,
+): Parsed<P> {
   for (const name of query.keys()) {
-    if (!Object.hasOwn(params, name) && (pattern === null || !pattern.matches(name))) throw badParam(name, 'unknown parameter');
+    if (!Object.hasOwn(params, name) && (pattern === null || !pattern.matches(name)))
+      throw badParam(name, 'unknown parameter');
   }
   const out = {} as Record<string, unknown>;
   for (const name in params) out[name] = params[name].parse(query.get(name), name);

@@ -30,4 +30,3 @@ export function parseQueryString(raw: string): Map<string, string> {
   }
   return out;
 }
-

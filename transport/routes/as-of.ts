@@ -10,7 +10,7 @@ import { fullGc } from '../threads/full-gc.js';
 
 export const AS_OF = date(
   'Point in time: the snapshot as a snapshot folder holding only the rows dated on or before this day would give it (each row dated its last trading day on or before it; a symbol with no row by then is absent). ' +
-    'Every column is computed from that history alone: prices and qfq moving averages in that day\'s basis, momentum and the 52-week range up to it, the fundamentals row in force then, so a backtest screens on what was known. ' +
+    "Every column is computed from that history alone: prices and qfq moving averages in that day's basis, momentum and the 52-week range up to it, the fundamentals row in force then, so a backtest screens on what was known. " +
     'E.g. `screen?as_of=2021-06-30&min_pe_ratio=0&max_pe_ratio=15&sort=chg_20d`. On or after the latest day: as without it.',
   '2021-06-30',
 );
@@ -47,14 +47,22 @@ export function setAsOfBudget(bytes: number): void {
  * Market `m` as of `day` (null: as it is). A view not kept yet is derived on the kernel pool
  * when there is one and the market is large enough to pay for it (then: a promise).
  */
-export function marketAsOf(dataset: Dataset, m: MarketData, day: number | null, pool: RequestContext['pool']): SnapshotView | Promise<SnapshotView> {
-  return pool === null || m.symbols.size < pool.minAsOfSymbols ? cache.at(dataset, m, day) : cache.at(dataset, m, day, pool.kernels.deriverFor(dataset));
+export function marketAsOf(
+  dataset: Dataset,
+  m: MarketData,
+  day: number | null,
+  pool: RequestContext['pool'],
+): SnapshotView | Promise<SnapshotView> {
+  return pool === null || m.symbols.size < pool.minAsOfSymbols
+    ? cache.at(dataset, m, day)
+    : cache.at(dataset, m, day, pool.kernels.deriverFor(dataset));
 }
 
 /** The position of one symbol in `m`, `full` as of `day`, or 404 unknown_symbol saying why. */
 export function symbolAsOf(full: MarketData, m: SnapshotView, day: number | null, text: string): number {
   const i = m.symbols.find(text);
   if (i >= 0) return i;
-  const why = day !== null && full.symbols.find(text) >= 0 ? `has no row on or before ${dateText(day)}` : 'does not exist';
+  const why =
+    day !== null && full.symbols.find(text) >= 0 ? `has no row on or before ${dateText(day)}` : 'does not exist';
   throw new Problem('unknown_symbol', `symbol: '${text}' ${why} in ${m.market}`, 'symbol');
 }

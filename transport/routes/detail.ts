@@ -13,9 +13,20 @@ import { batchOf, checkBatchSize, marketOf, requireSome } from './lookup.js';
 const ALL: ColumnSet = { columns: SNAPSHOT_COLUMNS.map((c) => c.name), key: '*' };
 
 /** The selected columns (all when `fields` is absent: the common case, made once). */
-const columnSet = (fields: string[] | null): ColumnSet => (fields === null ? ALL : { columns: fields, key: fields.join(',') });
+const columnSet = (fields: string[] | null): ColumnSet =>
+  fields === null ? ALL : { columns: fields, key: fields.join(',') };
 
-const SNAPSHOT_EXAMPLE = { symbol: 'sh600000', date: '2025-06-30', name: 'Pudong Bank', close: 10.41, change_percent: 1.0679, pe_ratio: 5.62, pb_ratio: 0.48, total_market_cap: 3055.3, chg_20d: 4.2168 };
+const SNAPSHOT_EXAMPLE = {
+  symbol: 'sh600000',
+  date: '2025-06-30',
+  name: 'Pudong Bank',
+  close: 10.41,
+  change_percent: 1.0679,
+  pe_ratio: 5.62,
+  pb_ratio: 0.48,
+  total_market_cap: 3055.3,
+  chg_20d: 4.2168,
+};
 
 const FIELDS = snapshotFieldsParam('Snapshot columns, or `*`; default all. symbol and date are always returned.');
 
@@ -48,7 +59,8 @@ export const detailBatchRoute = route({
   pattern: '/api/v1/:market/detail',
   operationId: 'getDetailBatch',
   summary: 'Latest snapshots of several symbols',
-  description: '`data` is keyed by symbol in request order; symbols that do not exist (or, with `as_of`, have no row by then) are listed in `missing` (404 when none exists).',
+  description:
+    '`data` is keyed by symbol in request order; symbols that do not exist (or, with `as_of`, have no row by then) are listed in `missing` (404 when none exists).',
   tag: 'Snapshots',
   query: { symbols: list(true, { type: 'string' }, BATCH_SIZE), fields: FIELDS, as_of: AS_OF },
   shape: detailBatchShape,
@@ -63,7 +75,11 @@ export const detailBatchRoute = route({
     const answer = (m: SnapshotView): Reply => {
       const batch = batchOf(m, p.symbols!, plan);
       requireSome(batch, m);
-      return { shape: detailBatchShape, result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) }, rows: batch.found.length };
+      return {
+        shape: detailBatchShape,
+        result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) },
+        rows: batch.found.length,
+      };
     };
     const view = marketAsOf(dataset, marketOf(dataset, params[0]), p.as_of, pool);
     return view instanceof Promise ? view.then(answer) : answer(view);

@@ -14,11 +14,15 @@ export const klinesRoute = route({
   pattern: '/api/v1/:market/klines/:symbol',
   operationId: 'getKlines',
   summary: 'Daily K-lines of one symbol',
-  description: 'Rows by date ascending. `total` counts the rows of the date range before limit and offset. While rows remain, `Link: <…>; rel="next"` names the next page (older rows when the window is anchored at its end, later rows with `start`).',
+  description:
+    'Rows by date ascending. `total` counts the rows of the date range before limit and offset. While rows remain, `Link: <…>; rel="next"` names the next page (older rows when the window is anchored at its end, later rows with `start`).',
   tag: 'K-lines',
   query: {
     ...KLINE_WINDOW,
-    fields: klineFieldsParam(['*'], 'Short codes (o,h,l,c,v,a) or full names, or `*`; default all. symbol, date and adj_factor are always returned.'),
+    fields: klineFieldsParam(
+      ['*'],
+      'Short codes (o,h,l,c,v,a) or full names, or `*`; default all. symbol, date and adj_factor are always returned.',
+    ),
     adj: ADJ,
     qfq_base: QFQ_BASE,
     limit: KLINE_LIMIT,
@@ -34,8 +38,28 @@ export const klinesRoute = route({
     limit: 2,
     fields: ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'],
     data: [
-      { symbol: 'sh600000', date: '2025-06-27', open: 10.21, high: 10.35, low: 10.16, close: 10.3, volume: 412345, amount: 423456789, adj_factor: 7.1846 },
-      { symbol: 'sh600000', date: '2025-06-30', open: 10.3, high: 10.44, low: 10.25, close: 10.41, volume: 398765, amount: 414321987, adj_factor: 7.1846 },
+      {
+        symbol: 'sh600000',
+        date: '2025-06-27',
+        open: 10.21,
+        high: 10.35,
+        low: 10.16,
+        close: 10.3,
+        volume: 412345,
+        amount: 423456789,
+        adj_factor: 7.1846,
+      },
+      {
+        symbol: 'sh600000',
+        date: '2025-06-30',
+        open: 10.3,
+        high: 10.44,
+        low: 10.25,
+        close: 10.41,
+        volume: 398765,
+        amount: 414321987,
+        adj_factor: 7.1846,
+      },
     ],
   },
   problems: ['unknown_symbol'],
@@ -47,11 +71,13 @@ export const klinesRoute = route({
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);
     const window = { start: p.start, end: p.end, offset: p.offset, limit: clamp(p.limit, plan.rowsPerCall) };
-    if (p.qfq_base !== null && p.adj !== 'qfq') throw badParam('qfq_base', `qfq_base applies to adj=qfq, not adj=${p.adj}`);
+    if (p.qfq_base !== null && p.adj !== 'qfq')
+      throw badParam('qfq_base', `qfq_base applies to adj=qfq, not adj=${p.adj}`);
     const i = symbolOf(m, params[1]);
     const k = m.klines;
     const base = qfqBaseRow(k.date, k.offsets[i], k.offsets[i + 1], p.qfq_base);
-    if (base < 0 && k.offsets[i + 1] > k.offsets[i]) throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
+    if (base < 0 && k.offsets[i + 1] > k.offsets[i])
+      throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
     const { from, to, total } = klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window);
     const result = { dataset, m, i, window, from, to, total, adj: p.adj, base, fields: p.fields };
     return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };

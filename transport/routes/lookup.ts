@@ -7,7 +7,12 @@ import { badParam, Problem } from '../problem.js';
 
 /** The market named by the path, or 400 unknown_market. */
 export function marketOf(dataset: Dataset, text: string): MarketData {
-  if (!isMarket(text)) throw new Problem('unknown_market', `market: unknown market '${text}' (ashare, hkstock, usstock, crypto, indices, etfs)`, 'market');
+  if (!isMarket(text))
+    throw new Problem(
+      'unknown_market',
+      `market: unknown market '${text}' (ashare, hkstock, usstock, crypto, indices, etfs)`,
+      'market',
+    );
   return dataset.markets[text];
 }
 
@@ -29,7 +34,11 @@ export interface BatchSymbols {
  * Checks a batch against the plan's batch size (400 batch_too_large), then looks the
  * symbols up. Call `requireSome` after the other parameters are checked: 404 comes last.
  */
-export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: readonly string[], plan: Plan): BatchSymbols {
+export function batchOf(
+  m: Pick<SnapshotView, 'market' | 'symbols'>,
+  symbols: readonly string[],
+  plan: Plan,
+): BatchSymbols {
   checkBatchSize(symbols, plan);
   const found: number[] = [];
   const missing: string[] = [];
@@ -37,18 +46,28 @@ export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: re
   for (const text of symbols) {
     const i = m.symbols.find(text);
     if (i < 0) missing.push(text);
-    else if (!seen.has(i)) (seen.add(i), found.push(i)); // `SH600000,sh600000` is one symbol
+    else if (!seen.has(i)) seen.add(i), found.push(i); // `SH600000,sh600000` is one symbol
   }
   return { found, missing };
 }
 
 /** More symbols than the plan's batch size is 400 batch_too_large. */
 export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
-  if (symbols.length > plan.batch) throw new Problem('batch_too_large', `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`, 'symbols');
+  if (symbols.length > plan.batch)
+    throw new Problem(
+      'batch_too_large',
+      `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`,
+      'symbols',
+    );
 }
 
 export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market'>): void {
-  if (batch.found.length === 0) throw new Problem('unknown_symbol', `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}`, 'symbols');
+  if (batch.found.length === 0)
+    throw new Problem(
+      'unknown_symbol',
+      `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}`,
+      'symbols',
+    );
 }
 
 /** `limit` clamped to `max` (the response shows the value used). */

@@ -13,7 +13,8 @@ export const macroRoute = route({
   pattern: '/api/v1/macro',
   operationId: 'listMacro',
   summary: 'Macroeconomic series (GDP, CPI & PPI, PMI)',
-  description: 'Rows ordered by indicator (gdp, cpi_ppi, pmi) then date ascending; `data` maps series keys to numbers. In CSV each series key is a column. While rows remain, `Link: <…>; rel="next"` names the next page.',
+  description:
+    'Rows ordered by indicator (gdp, cpi_ppi, pmi) then date ascending; `data` maps series keys to numbers. In CSV each series key is a column. While rows remain, `Link: <…>; rel="next"` names the next page.',
   tag: 'Macro',
   query: {
     indicator: optionalOneOf(MACRO_INDICATORS, 'One indicator; all when omitted.'),
@@ -23,7 +24,19 @@ export const macroRoute = route({
     offset: integer(0, 0, 'Rows to skip.'),
   },
   shape: macroShape,
-  example: { count: 1, total: 12, limit: 1, offset: 0, data: [{ indicator: 'gdp', date: '2024-12-31', data: { GDP_GDP: 1349084, GDP_GDP_YOY: 5.4, GDP_PRIMARY_YOY: 3.5, GDP_SECONDARY_YOY: 5.3, GDP_TERTIARY_YOY: 5 } }] },
+  example: {
+    count: 1,
+    total: 12,
+    limit: 1,
+    offset: 0,
+    data: [
+      {
+        indicator: 'gdp',
+        date: '2024-12-31',
+        data: { GDP_GDP: 1349084, GDP_GDP_YOY: 5.4, GDP_PRIMARY_YOY: 3.5, GDP_SECONDARY_YOY: 5.3, GDP_TERTIARY_YOY: 5 },
+      },
+    ],
+  },
   problems: ['macro_not_ready'],
   auth: true,
   charges: true,
@@ -32,9 +45,20 @@ export const macroRoute = route({
   handle({ dataset }, p) {
     checkRange(p.start, p.end);
     if (!dataset.hasMacro) throw new Problem('macro_not_ready', 'the loaded snapshot holds no macro data');
-    const found = queryMacro(dataset.macro, { indicator: p.indicator, startYear: p.start, endYear: p.end, offset: p.offset, limit: p.limit });
+    const found = queryMacro(dataset.macro, {
+      indicator: p.indicator,
+      startYear: p.start,
+      endYear: p.end,
+      offset: p.offset,
+      limit: p.limit,
+    });
     const data = found.rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
     const result = { count: data.length, total: found.total, limit: p.limit, offset: p.offset, data };
-    return { shape: macroShape, result, rows: data.length, page: { offset: p.offset, count: data.length, total: found.total } };
+    return {
+      shape: macroShape,
+      result,
+      rows: data.length,
+      page: { offset: p.offset, count: data.length, total: found.total },
+    };
   },
 });

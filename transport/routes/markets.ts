@@ -9,7 +9,8 @@ export const marketsRoute = route({
   pattern: '/api/v1/markets',
   operationId: 'listMarkets',
   summary: 'Overview of all markets',
-  description: 'Per market (ashare, hkstock, usstock, crypto, indices, etfs in that order): symbol count, data rows and date range.',
+  description:
+    'Per market (ashare, hkstock, usstock, crypto, indices, etfs in that order): symbol count, data rows and date range.',
   tag: 'Reference',
   query: {},
   shape: marketsShape,

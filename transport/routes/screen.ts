@@ -19,7 +19,11 @@ const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
 const BOUNDS: PatternParam = {
   name: 'bounds',
   matches: (name) => name.startsWith('min_') || name.startsWith('max_'),
-  schema: { type: 'object', patternProperties: { [`^(min|max)_(${NUMERIC_SNAPSHOT_COLUMNS.join('|')})$`]: { type: 'number' } }, additionalProperties: false },
+  schema: {
+    type: 'object',
+    patternProperties: { [`^(min|max)_(${NUMERIC_SNAPSHOT_COLUMNS.join('|')})$`]: { type: 'number' } },
+    additionalProperties: false,
+  },
   doc:
     'Inclusive bounds `min_<column>` and `max_<column>` (finite decimals), e.g. `min_pe_ratio=0&max_pe_ratio=15`. ' +
     'A row whose bounded column is null is excluded; a bounded column is added to the rows. A column outside the whitelist is 400 `invalid_parameter`. ' +
@@ -38,13 +42,18 @@ function boundsOf(query: ReadonlyMap<string, string>): Map<string, { min: number
     bound[side] = decimal(raw, name);
     bounds.set(column, bound);
   }
-  for (const [column, b] of bounds) if (b.min > b.max) throw badParam(`min_${column}`, `min_${column} is above max_${column}`);
+  for (const [column, b] of bounds)
+    if (b.min > b.max) throw badParam(`min_${column}`, `min_${column} is above max_${column}`);
   return bounds;
 }
 
 /** Columns of a screen row by default: identity, close, change, valuation, size, momentum. */
 const DEFAULT_COLUMNS = new Set(
-  SNAPSHOT_COLUMNS.filter((c) => ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c.name) || ['valuation', 'size', 'momentum'].includes(c.category)).map((c) => c.name),
+  SNAPSHOT_COLUMNS.filter(
+    (c) =>
+      ['symbol', 'name', 'date', 'close', 'change_percent'].includes(c.name) ||
+      ['valuation', 'size', 'momentum'].includes(c.category),
+  ).map((c) => c.name),
 );
 const ALL_COLUMNS = SNAPSHOT_COLUMNS.map((c) => c.name);
 
@@ -95,7 +104,19 @@ export const screenRoute = route({
     offset: 0,
     sort: 'change_percent',
     order: 'desc',
-    data: [{ symbol: 'sh600000', name: 'Pudong Bank', date: '2025-06-30', close: 10.41, change_percent: 1.0679, pe_ratio: 5.62, pb_ratio: 0.48, total_market_cap: 3055.3, chg_20d: 4.2168 }],
+    data: [
+      {
+        symbol: 'sh600000',
+        name: 'Pudong Bank',
+        date: '2025-06-30',
+        close: 10.41,
+        change_percent: 1.0679,
+        pe_ratio: 5.62,
+        pb_ratio: 0.48,
+        total_market_cap: 3055.3,
+        chg_20d: 4.2168,
+      },
+    ],
   },
   problems: [],
   auth: true,
@@ -118,7 +139,8 @@ export const screenRoute = route({
     // The pool's workers hold the Dataset's own tables; an as-of table is screened here.
     const view = marketAsOf(dataset, full, p.as_of, pool);
     if (view instanceof Promise) return view.then((m) => answer(m, screen(m.snapshots, q)));
-    if (view === full && pool !== null && full.snapshots.size >= pool.minScreenRows) return pool.kernels.screen(dataset, full.market, q, signal?.()).then((result) => answer(full, result));
+    if (view === full && pool !== null && full.snapshots.size >= pool.minScreenRows)
+      return pool.kernels.screen(dataset, full.market, q, signal?.()).then((result) => answer(full, result));
     return answer(view, screen(view.snapshots, q));
   },
 });

@@ -12,7 +12,8 @@ export const symbolsRoute = route({
   pattern: '/api/v1/:market/symbols',
   operationId: 'listSymbols',
   summary: 'Search or list the symbols of a market',
-  description: 'With `search`: exact code, then code prefix, then code substring, then name substring (case-insensitive), ties by symbol. Without: all symbols by symbol. While symbols remain, `Link: <…>; rel="next"` names the next page.',
+  description:
+    'With `search`: exact code, then code prefix, then code substring, then name substring (case-insensitive), ties by symbol. Without: all symbols by symbol. While symbols remain, `Link: <…>; rel="next"` names the next page.',
   tag: 'Reference',
   query: {
     search: text('Text matched against code and name (trimmed; empty lists every symbol).'),
@@ -20,7 +21,17 @@ export const symbolsRoute = route({
     offset: integer(0, 0, 'Rows to skip.'),
   },
   shape: symbolsShape,
-  example: { market: 'ashare', total: 2, count: 2, limit: 50, offset: 0, data: [{ symbol: 'sh600000', name: 'Pudong Bank' }, { symbol: 'sh600004', name: null }] },
+  example: {
+    market: 'ashare',
+    total: 2,
+    count: 2,
+    limit: 50,
+    offset: 0,
+    data: [
+      { symbol: 'sh600000', name: 'Pudong Bank' },
+      { symbol: 'sh600004', name: null },
+    ],
+  },
   problems: [],
   auth: true,
   charges: true,
@@ -32,6 +43,11 @@ export const symbolsRoute = route({
     const page = searchSymbols(m.symbols, p.search, p.offset, limit);
     const data = page.indices.map((i) => ({ symbol: m.symbols.codes[i], name: m.symbols.name(i) }));
     const result = { market: m.market, total: page.total, count: data.length, limit, offset: p.offset, data };
-    return { shape: symbolsShape, result, rows: data.length, page: { offset: p.offset, count: data.length, total: page.total } };
+    return {
+      shape: symbolsShape,
+      result,
+      rows: data.length,
+      page: { offset: p.offset, count: data.length, total: page.total },
+    };
   },
 });

@@ -5,9 +5,16 @@ import type { ShapeName } from '../shapes/shape.js';
 import { instanceField, int, object, type Schema, str } from './common.js';
 
 export const SCHEMAS = {
-  problem: object({ type: str, title: str, status: int, code: str, detail: str, param: str, instance: instanceField }, ['param', 'instance'], 'RFC 9457 problem details'),
+  problem: object(
+    { type: str, title: str, status: int, code: str, detail: str, param: str, instance: instanceField },
+    ['param', 'instance'],
+    'RFC 9457 problem details',
+  ),
   health: object({ status: str, data_version: str }),
-  ...(Object.fromEntries(Object.entries(SHAPES).map(([name, shape]) => [name, shape.schema])) as Record<ShapeName, Schema>),
+  ...(Object.fromEntries(Object.entries(SHAPES).map(([name, shape]) => [name, shape.schema])) as Record<
+    ShapeName,
+    Schema
+  >),
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -24,11 +24,20 @@ export const klineRow = object(
 /** A detail snapshot: symbol and date always, any other column when selected (spec table order). */
 export const snapshotRow = object(
   Object.fromEntries(
-    SNAPSHOT_COLUMNS.map((c) => [c.name, described(c.name === 'symbol' ? str : c.name === 'date' ? nullableDate : c.kind === 'string' ? nullableStr : nullableNum, c.doc)]),
+    SNAPSHOT_COLUMNS.map((c) => [
+      c.name,
+      described(
+        c.name === 'symbol' ? str : c.name === 'date' ? nullableDate : c.kind === 'string' ? nullableStr : nullableNum,
+        c.doc,
+      ),
+    ]),
   ),
   SNAPSHOT_COLUMNS.map((c) => c.name).filter((n) => n !== 'symbol' && n !== 'date'),
   'The latest snapshot of one symbol; only the selected columns appear, always in this order. Answered numbers are rounded to 4 decimals.',
 );
 
 /** The `fields` array of K-line answers. */
-export const klineFieldNames: Schema = arrayOf({ type: 'string', enum: ['symbol', 'date', ...KLINE_FIELDS, 'adj_factor'] });
+export const klineFieldNames: Schema = arrayOf({
+  type: 'string',
+  enum: ['symbol', 'date', ...KLINE_FIELDS, 'adj_factor'],
+});

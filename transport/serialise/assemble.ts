@@ -18,7 +18,7 @@ export function assemble(parts: readonly BodyPart[]): Buffer {
   let at = 0;
   for (const part of parts) {
     if (typeof part === 'string') at += scratch.write(part, at);
-    else (scratch.set(part, at), (at += part.length)); // TypedArray#set: ~30 % less per piece than Buffer#copy
+    else scratch.set(part, at), (at += part.length); // TypedArray#set: ~30 % less per piece than Buffer#copy
   }
   return scratch.subarray(0, at);
 }

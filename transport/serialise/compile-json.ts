@@ -26,21 +26,33 @@ export const COMPILED_DIR = fileURLToPath(new URL('./compiled/', import.meta.url
 function withoutRequired(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutRequired);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'required').map(([key, value]) => [key, withoutRequired(value)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'required')
+      .map(([key, value]) => [key, withoutRequired(value)]),
+  );
 }
 
 /** The name of `schema`'s standalone serialiser: the hash of exactly what is compiled. */
 export function compiledName(schema: Schema): string {
-  return `${createHash('sha256').update(JSON.stringify(withoutRequired(schema))).digest('hex').slice(0, 16)}.cjs`;
+  return `${createHash('sha256')
+    .update(JSON.stringify(withoutRequired(schema)))
+    .digest('hex')
+    .slice(0, 16)}.cjs`;
 }
 
 /** The standalone code of `schema`'s serialiser (a CommonJS module exporting the function). */
 export function standaloneCode(schema: Schema): string {
-  return (require('fast-json-stringify') as typeof fastJson)(withoutRequired(schema) as Parameters<typeof fastJson>[0], { mode: 'standalone' }) as unknown as string;
+  return (require('fast-json-stringify') as typeof fastJson)(
+    withoutRequired(schema) as Parameters<typeof fastJson>[0],
+    { mode: 'standalone' },
+  ) as unknown as string;
 }
 
 export function compileJson(schema: Schema): Serialiser {
   const file = COMPILED_DIR + compiledName(schema);
   if (existsSync(file)) return require(file) as Serialiser;
-  return (require('fast-json-stringify') as typeof fastJson)(withoutRequired(schema) as Parameters<typeof fastJson>[0]) as Serialiser;
+  return (require('fast-json-stringify') as typeof fastJson)(
+    withoutRequired(schema) as Parameters<typeof fastJson>[0],
+  ) as Serialiser;
 }

@@ -6,4 +6,6 @@ import { compileJson, type Serialiser } from './compile-json.js';
 export type { Serialiser };
 
 /** Serialisers by schema name, compiled on first import (start-up), never on a request. */
-export const serialisers = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, compileJson(schema)])) as Record<SchemaName, Serialiser>;
+export const serialisers = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([name, schema]) => [name, compileJson(schema)]),
+) as Record<SchemaName, Serialiser>;

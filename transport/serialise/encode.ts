@@ -32,7 +32,8 @@ export const GZIP_LEVEL = 6;
  * header's window bits aside) in the same time. Below 2^17 brotli would pick another hasher
  * at this quality.
  */
-export const brotliWindowBits = (bytes: number): number => Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(17, Math.ceil(Math.log2(bytes + 16))));
+export const brotliWindowBits = (bytes: number): number =>
+  Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(17, Math.ceil(Math.log2(bytes + 16))));
 
 /**
  * Bytes of the output chunks zlib fills for a body of `bytes`. The result is a view of its
@@ -46,7 +47,11 @@ export const outputChunkBytes = (bytes: number): number => Math.min(16 * 1024, M
 export function compress(body: Uint8Array, encoding: Exclude<Encoding, 'identity'>): Buffer {
   const chunkSize = outputChunkBytes(body.length);
   if (encoding === 'br') {
-    const params = { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) };
+    const params = {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
+    };
     return brotliCompressSync(body, { params, chunkSize });
   }
   return gzipSync(body, { level: GZIP_LEVEL, chunkSize });

@@ -56,7 +56,17 @@ export class KlineTextCache {
    * the cache's memory and stay valid as long as the caller holds them (eviction only
    * drops the cache's reference).
    */
-  rows(m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], mask: number, from: number, to: number, pieces: (string | Buffer)[], baseRow = m.klines.offsets[i + 1] - 1): void {
+  rows(
+    m: MarketData,
+    i: number,
+    adj: AdjustMode,
+    fields: readonly KlineField[],
+    mask: number,
+    from: number,
+    to: number,
+    pieces: (string | Buffer)[],
+    baseRow = m.klines.offsets[i + 1] - 1,
+  ): void {
     if (to <= from) return;
     const end = m.klines.offsets[i + 1]; // chunk c holds rows [end − (c+1)·CHUNK, end − c·CHUNK)
     if (adj === 'qfq' && baseRow !== end - 1) {
@@ -76,7 +86,14 @@ export class KlineTextCache {
     }
   }
 
-  private chunk(m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[], mask: number): Chunk {
+  private chunk(
+    m: MarketData,
+    i: number,
+    c: number,
+    adj: AdjustMode,
+    fields: readonly KlineField[],
+    mask: number,
+  ): Chunk {
     const key = chunkKey(m.market, i, c, adj, mask);
     const hit = this.chunks.get(key);
     if (hit !== undefined) {
@@ -102,7 +119,14 @@ export class KlineTextCache {
 }
 
 /** Renders chunk `c` of symbol `i`: its rows as renderRows writes them, qfq to the latest day. */
-function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: AdjustMode, fields: readonly KlineField[]): Chunk {
+function renderChunk(
+  w: ByteWriter,
+  m: MarketData,
+  i: number,
+  c: number,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+): Chunk {
   const last = m.klines.offsets[i + 1] - 1;
   const to = last + 1 - c * CHUNK;
   const starts = renderRows(w, m, i, Math.max(m.klines.offsets[i], to - CHUNK), to, adj, fields, last);
@@ -114,10 +138,21 @@ function renderChunk(w: ByteWriter, m: MarketData, i: number, c: number, adj: Ad
  * adjusted, qfq by `baseRow`'s factor, adj_factor); returns where each row's comma starts
  * in the writer, and its end last.
  */
-function renderRows(w: ByteWriter, m: MarketData, i: number, from: number, to: number, adj: AdjustMode, fields: readonly KlineField[], baseRow: number): Int32Array {
+function renderRows(
+  w: ByteWriter,
+  m: MarketData,
+  i: number,
+  from: number,
+  to: number,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  baseRow: number,
+): Int32Array {
   const k = m.klines;
   const columns = fields.map((field) =>
-    adj !== 'bfq' && PRICE_FIELDS.has(field) ? adjustPrices(k[field], k.adj_factor, from, to, adj, baseRow, new Float64Array(to - from)) : k[field].subarray(from, to),
+    adj !== 'bfq' && PRICE_FIELDS.has(field)
+      ? adjustPrices(k[field], k.adj_factor, from, to, adj, baseRow, new Float64Array(to - from))
+      : k[field].subarray(from, to),
   );
   const keys = fields.map((field) => `,"${field}":`);
   const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`; // codes are [A-Za-z0-9._-]: nothing to escape
@@ -158,12 +193,23 @@ export function setKlineTextBudget(bytes: number): void {
 }
 
 /** Bit f set when KLINE_FIELDS[f] is selected: names a field set in cache keys. */
-export const fieldMask = (fields: readonly KlineField[]): number => fields.reduce((mask, f) => mask | (1 << KLINE_FIELDS.indexOf(f)), 0);
+export const fieldMask = (fields: readonly KlineField[]): number =>
+  fields.reduce((mask, f) => mask | (1 << KLINE_FIELDS.indexOf(f)), 0);
 
 /**
  * JSON rows [from, to) of symbol `i` (`{row},{row}…`, ascending) appended to `pieces` as
  * byte views of the Dataset's rendered-row cache (qfq to `baseRow` other than the latest: rendered anew).
  */
-export function renderKlineRows(dataset: Dataset, m: MarketData, i: number, adj: AdjustMode, fields: readonly KlineField[], from: number, to: number, pieces: (string | Buffer)[], baseRow?: number): void {
+export function renderKlineRows(
+  dataset: Dataset,
+  m: MarketData,
+  i: number,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  from: number,
+  to: number,
+  pieces: (string | Buffer)[],
+  baseRow?: number,
+): void {
   klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces, baseRow);
 }

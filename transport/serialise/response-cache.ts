@@ -42,7 +42,6 @@ export interface CachedAnswer extends Answer {
 /** Position of each encoding in `etags`. */
 export const ENCODING_SLOTS: Readonly<Record<Encoding, 0 | 1 | 2>> = { identity: 0, gzip: 1, br: 2 };
 
-
 export interface ResponseCacheOptions {
   /** Bytes of identity bodies kept; past it the oldest entries go first. */
   budgetBytes: number;
@@ -51,7 +50,10 @@ export interface ResponseCacheOptions {
 }
 
 /** The server's cache when none is configured: 64 MB of answers, none over 1 MB. */
-export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({ budgetBytes: 64 * 1024 * 1024, maxBodyBytes: 1024 * 1024 });
+export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({
+  budgetBytes: 64 * 1024 * 1024,
+  maxBodyBytes: 1024 * 1024,
+});
 
 /**
  * Request keys remembered as "asked once": a table of this many 32-bit fingerprints (256 KiB,
@@ -81,7 +83,8 @@ export const BUFFER_OVERHEAD_BYTES = 1000;
  * such strings one byte per character; a Buffer's UTF-8 length equals the string's length
  * only when all are ASCII), two otherwise, plus the string's header.
  */
-export const textBytes = (text: string): number => (Buffer.byteLength(text) === text.length ? text.length : 2 * text.length) + 24;
+export const textBytes = (text: string): number =>
+  (Buffer.byteLength(text) === text.length ? text.length : 2 * text.length) + 24;
 
 /**
  * Answers by request key. An answer is kept only when its key was asked before: a stream
@@ -117,7 +120,8 @@ export class ResponseCache {
    * first request that accepts it, kept with the answer and counted against the budget.
    */
   encoded(answer: CachedAnswer, encoding: Encoding): { body: Buffer; encoding: Encoding } {
-    if (encoding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES) return { body: answer.body, encoding: 'identity' };
+    if (encoding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES)
+      return { body: answer.body, encoding: 'identity' };
     let body = answer[encoding];
     if (body === null) {
       // zlib's result is a view of a 16 KiB output buffer: kept as it is, a 2 KB body would hold all 16.
@@ -163,10 +167,24 @@ export class ResponseCache {
     const { body } = answer;
     const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
-    const cost = bytes.length + textBytes(key) + (answer.tag === null ? 0 : textBytes(answer.tag)) + (answer.link === null ? 0 : textBytes(answer.link)) + ENTRY_OVERHEAD_BYTES;
+    const cost =
+      bytes.length +
+      textBytes(key) +
+      (answer.tag === null ? 0 : textBytes(answer.tag)) +
+      (answer.link === null ? 0 : textBytes(answer.link)) +
+      ENTRY_OVERHEAD_BYTES;
     if (cost > this.options.budgetBytes) return null;
     this.makeRoom(cost);
-    const cached: CachedAnswer = { ...answer, key, body: bytes, gzip: null, br: null, etags: [undefined, undefined, undefined], heads: [undefined, undefined, undefined], bytes: cost };
+    const cached: CachedAnswer = {
+      ...answer,
+      key,
+      body: bytes,
+      gzip: null,
+      br: null,
+      etags: [undefined, undefined, undefined],
+      heads: [undefined, undefined, undefined],
+      bytes: cost,
+    };
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;

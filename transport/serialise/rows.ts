@@ -10,7 +10,11 @@ import type { KlineSlice } from '../../engine/queries/klines.js';
 export const nullable = (x: number): number | null => (x === x ? x + 0 : null);
 
 /** Rows of a K-line slice: symbol, date, the selected fields in fixed order, adj_factor. */
-export function klineRows(slice: KlineSlice, symbol: string, fields: readonly KlineField[]): Record<string, string | number | null>[] {
+export function klineRows(
+  slice: KlineSlice,
+  symbol: string,
+  fields: readonly KlineField[],
+): Record<string, string | number | null>[] {
   const rows = new Array<Record<string, string | number | null>>(slice.count);
   for (let k = 0; k < slice.count; k++) {
     const row: Record<string, string | number | null> = { symbol, date: dateText(slice.date[k]) };
@@ -24,7 +28,11 @@ export function klineRows(slice: KlineSlice, symbol: string, fields: readonly Kl
 const KIND = new Map(SNAPSHOT_COLUMNS.map((c) => [c.name, c.kind]));
 
 /** The snapshot of symbol `i` with the given columns (spec table order), nulls as null. */
-export function snapshotRow(m: SnapshotView, i: number, columns: readonly string[]): Record<string, string | number | null> {
+export function snapshotRow(
+  m: SnapshotView,
+  i: number,
+  columns: readonly string[],
+): Record<string, string | number | null> {
   const row: Record<string, string | number | null> = {};
   const labels = m.symbols.labels;
   for (const name of columns) {

@@ -14,11 +14,13 @@ function render(w: ByteWriter, m: SnapshotView, i: number, columns: readonly str
   w.ascii('{');
   columns.forEach((name, c) => {
     w.ascii(c === 0 ? `"${name}":` : `,"${name}":`);
-    if (name === 'symbol') w.ascii(`"${m.symbols.codes[i]}"`); // codes are [A-Za-z0-9._-]
+    if (name === 'symbol')
+      w.ascii(`"${m.symbols.codes[i]}"`); // codes are [A-Za-z0-9._-]
     else if (name === 'date') w.ascii(m.snapshots.date[i] === NO_DATE ? 'null' : `"${dateText(m.snapshots.date[i])}"`);
     else if (KIND.get(name) === 'number') w.number(m.snapshots.values[name][i]);
     else {
-      const text = name === 'name' ? labels.names[i] : name === 'market_name' ? labels.marketNames[i] : labels.marketTypes[i];
+      const text =
+        name === 'name' ? labels.names[i] : name === 'market_name' ? labels.marketNames[i] : labels.marketTypes[i];
       if (text === null || text === undefined) w.ascii('null');
       else w.string(text);
     }
@@ -67,7 +69,10 @@ class TableRows {
   private slab: Buffer | null = null;
   private at = 0;
 
-  constructor(size: number, readonly account: Account) {
+  constructor(
+    size: number,
+    readonly account: Account,
+  ) {
     this.rows = new Array(size);
   }
 
@@ -75,7 +80,10 @@ class TableRows {
   keep(w: ByteWriter, i: number): { row: Buffer; added: number } {
     let added = ROW_OVERHEAD_BYTES;
     if (this.slab === null || this.slab.length - this.at < w.pos) {
-      const size = Math.max(w.pos, this.slab === null ? SLAB_MIN_BYTES : Math.min(SLAB_MAX_BYTES, 2 * this.slab.length));
+      const size = Math.max(
+        w.pos,
+        this.slab === null ? SLAB_MIN_BYTES : Math.min(SLAB_MAX_BYTES, 2 * this.slab.length),
+      );
       this.slab = Buffer.allocUnsafeSlow(size);
       this.at = 0;
       added += size;
@@ -121,7 +129,7 @@ export class SnapshotTextCache {
     let table = set.tables.get(m.snapshots);
     if (table !== undefined) {
       const hit = table.rows[i];
-      if (hit !== undefined) return (set.used = true), hit;
+      if (hit !== undefined) return ((set.used = true), hit);
     }
     render(this.writer, m, i, columns);
     if (table === undefined) {

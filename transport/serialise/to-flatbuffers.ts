@@ -3,7 +3,14 @@
 import { fileURLToPath } from 'node:url';
 import { Builder, type Offset } from 'flatbuffers';
 import { KLINE_FIELDS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import type { MacroReleaseValue, MacroValue, MarketInfoValue, MarketsValue, SymbolInfoValue, SymbolsValue } from '../shapes/plain.js';
+import type {
+  MacroReleaseValue,
+  MacroValue,
+  MarketInfoValue,
+  MarketsValue,
+  SymbolInfoValue,
+  SymbolsValue,
+} from '../shapes/plain.js';
 import type { ShapeName } from '../shapes/shape.js';
 
 /** The shapes answered as FlatBuffers: every data shape (problem and health bodies stay JSON). */
@@ -41,8 +48,14 @@ const MACRO_ROW = layout(['indicator', 'date', 'keys', 'values']);
 const MACRO = layout(['count', 'total', 'limit', 'offset', 'data']);
 const QUOTA = layout(['plan', 'org_name', 'daily_quota', 'used', 'remaining', 'requests_today', 'reset_at']);
 
-const SNAPSHOT_STRINGS = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'string').map((c) => ({ name: c.name, slot: SNAPSHOT.at[c.name] }));
-const SNAPSHOT_NUMBERS = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number').map((c) => ({ name: c.name, slot: SNAPSHOT.at[c.name] }));
+const SNAPSHOT_STRINGS = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'string').map((c) => ({
+  name: c.name,
+  slot: SNAPSHOT.at[c.name],
+}));
+const SNAPSHOT_NUMBERS = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number').map((c) => ({
+  name: c.name,
+  slot: SNAPSHOT.at[c.name],
+}));
 
 // ---- the builder and its primitives ----------------------------------------------------
 
@@ -87,14 +100,16 @@ function int32s(count: number, valueAt: (i: number) => number): Offset {
 
 /** A uint32 field (0 is the default, so 0 is not stored); throws outside 0…2^32-1 rather than wrap. */
 function addUint32(slot: number, value: unknown): void {
-  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 0xffffffff) throw new RangeError(`${String(value)} is not a uint32`);
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 0xffffffff)
+    throw new RangeError(`${String(value)} is not a uint32`);
   builder.addFieldInt32(slot, value as number, 0);
 }
 
 /** A uint64 field from a safe integer; for a `uint64 = null` field, null writes nothing (reads as null). */
 function addUint64(slot: number, value: unknown, optional = false): void {
   if (optional && (value === null || value === undefined)) return;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new RangeError(`${String(value)} is not a non-negative safe integer`);
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new RangeError(`${String(value)} is not a non-negative safe integer`);
   // An optional scalar must be written even when 0, hence the null default; a plain uint64 defaults to 0.
   builder.addFieldInt64(slot, BigInt(value as number), optional ? null : 0n);
 }
@@ -111,7 +126,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** 'YYYY-MM-DD' as the integer YYYYMMDD (the K-line date column). */
 function yyyymmdd(date: unknown): number {
-  if (typeof date !== 'string' || !DATE.test(date)) throw new Error(`K-line date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+  if (typeof date !== 'string' || !DATE.test(date))
+    throw new Error(`K-line date ${JSON.stringify(date)} is not YYYY-MM-DD`);
   return Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10));
 }
 
@@ -133,7 +149,16 @@ function klineColumns(rows: readonly Row[], selected: readonly string[]): Offset
   return builder.endObject();
 }
 
-interface KlinesValue { market: string; symbol: string; count: number; total: number; offset: number; limit: number; fields: string[]; data: Row[] }
+interface KlinesValue {
+  market: string;
+  symbol: string;
+  count: number;
+  total: number;
+  offset: number;
+  limit: number;
+  fields: string[];
+  data: Row[];
+}
 
 function klines(v: KlinesValue): Offset {
   const [market, symbol, fields] = [text(v.market), text(v.symbol), texts(v.fields)];
@@ -151,7 +176,15 @@ function klines(v: KlinesValue): Offset {
   return builder.endObject();
 }
 
-interface KlinesBatchValue { market: string; count: number; limit: number; offset: number; fields: string[]; data: Record<string, Row[]>; missing?: string[] }
+interface KlinesBatchValue {
+  market: string;
+  count: number;
+  limit: number;
+  offset: number;
+  fields: string[];
+  data: Record<string, Row[]>;
+  missing?: string[];
+}
 
 function symbolKlines(symbol: string, rows: readonly Row[], selected: readonly string[]): Offset {
   const [name, columns] = [text(symbol), klineColumns(rows, selected)];
@@ -197,7 +230,12 @@ function snapshotFields(first: Row | undefined): Offset {
   return texts(first === undefined ? [] : SNAPSHOT_COLUMNS.filter((c) => c.name in first).map((c) => c.name));
 }
 
-interface DetailValue { market: string; symbol: string; count: number; data: Row }
+interface DetailValue {
+  market: string;
+  symbol: string;
+  count: number;
+  data: Row;
+}
 
 function detail(v: DetailValue): Offset {
   const [market, symbol, fields, data] = [text(v.market), text(v.symbol), snapshotFields(v.data), snapshot(v.data)];
@@ -210,7 +248,12 @@ function detail(v: DetailValue): Offset {
   return builder.endObject();
 }
 
-interface DetailBatchValue { market: string; count: number; data: Record<string, Row>; missing?: string[] }
+interface DetailBatchValue {
+  market: string;
+  count: number;
+  data: Record<string, Row>;
+  missing?: string[];
+}
 
 function detailBatch(v: DetailBatchValue): Offset {
   const rows = Object.values(v.data); // key order; each row carries its symbol (the key)
@@ -225,10 +268,25 @@ function detailBatch(v: DetailBatchValue): Offset {
   return builder.endObject();
 }
 
-interface ScreenValue { market: string; total: number; count: number; limit: number; offset: number; sort: string; order: string; data: Row[] }
+interface ScreenValue {
+  market: string;
+  total: number;
+  count: number;
+  limit: number;
+  offset: number;
+  sort: string;
+  order: string;
+  data: Row[];
+}
 
 function screen(v: ScreenValue): Offset {
-  const [market, sort, order, fields, data] = [text(v.market), text(v.sort), text(v.order), snapshotFields(v.data[0]), offsets(v.data.map(snapshot))];
+  const [market, sort, order, fields, data] = [
+    text(v.market),
+    text(v.sort),
+    text(v.order),
+    snapshotFields(v.data[0]),
+    offsets(v.data.map(snapshot)),
+  ];
   const at = SCREEN.at;
   builder.startObject(SCREEN.size);
   addOffset(at.market, market);
@@ -309,7 +367,15 @@ function macro(v: MacroValue): Offset {
   return builder.endObject();
 }
 
-interface QuotaValue { plan: string; org_name: string; daily_quota: number | null; used: number; remaining: number | null; requests_today: number; reset_at: string }
+interface QuotaValue {
+  plan: string;
+  org_name: string;
+  daily_quota: number | null;
+  used: number;
+  remaining: number | null;
+  requests_today: number;
+  reset_at: string;
+}
 
 function quota(v: QuotaValue): Offset {
   const [plan, org, reset] = [text(v.plan), text(v.org_name), text(v.reset_at)];
@@ -329,7 +395,17 @@ function quota(v: QuotaValue): Offset {
 
 // `any`: each encoder reads its own shape; the value was built for that shape's schema.
 // biome-ignore lint/suspicious/noExplicitAny: each encoder takes its own shape's value; the table is keyed by the shape
-const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = { markets, symbols, klines, klinesBatch, detail, detailBatch, screen, macro, quota };
+const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = {
+  markets,
+  symbols,
+  klines,
+  klinesBatch,
+  detail,
+  detailBatch,
+  screen,
+  macro,
+  quota,
+};
 
 /** The shape names flatbuffersOf encodes, in schema order. */
 export const FLATBUFFER_SHAPES: readonly FlatShapeName[] = Object.keys(ENCODERS) as FlatShapeName[];
@@ -352,4 +428,5 @@ export function flatbuffersView(shape: FlatShapeName, value: unknown): Uint8Arra
 }
 
 /** flatbuffersView as a fresh copy the caller owns. */
-export const flatbuffersOf = (shape: FlatShapeName, value: unknown): Uint8Array => flatbuffersView(shape, value).slice();
+export const flatbuffersOf = (shape: FlatShapeName, value: unknown): Uint8Array =>
+  flatbuffersView(shape, value).slice();

@@ -39,8 +39,16 @@ export const detailShape: Shape<DetailResult> = {
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
     return [head, snapshotTextCacheOf(dataset).row(m, i, set.columns, set.key), '}'];
   },
-  value: ({ m, i, set }) => ({ market: m.market, symbol: m.symbols.codes[i], count: 1, data: snapshotRow(m, i, set.columns) }),
-  csv: (value: { data: SnapshotValue }, r) => ({ columns: r.set.columns, rows: [r.set.columns.map((c) => value.data[c])] }),
+  value: ({ m, i, set }) => ({
+    market: m.market,
+    symbol: m.symbols.codes[i],
+    count: 1,
+    data: snapshotRow(m, i, set.columns),
+  }),
+  csv: (value: { data: SnapshotValue }, r) => ({
+    columns: r.set.columns,
+    rows: [r.set.columns.map((c) => value.data[c])],
+  }),
 };
 
 export const detailBatchShape: Shape<DetailBatchResult> = {
@@ -49,7 +57,9 @@ export const detailBatchShape: Shape<DetailBatchResult> = {
   json({ dataset, m, found, missing, set }) {
     const cache = snapshotTextCacheOf(dataset);
     const body: BodyPart[] = [`{"market":"${m.market}","count":${found.length},"data":{`];
-    found.forEach((i, n) => body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, set.columns, set.key)));
+    found.forEach((i, n) =>
+      body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, set.columns, set.key)),
+    );
     body.push(missing.length > 0 ? `},"missing":${JSON.stringify(missing)}}` : '}}');
     return body;
   },
@@ -60,5 +70,8 @@ export const detailBatchShape: Shape<DetailBatchResult> = {
     if (missing.length > 0) value.missing = missing;
     return value;
   },
-  csv: (value: { data: Record<string, SnapshotValue> }, r) => ({ columns: r.set.columns, rows: Object.values(value.data).map((row) => r.set.columns.map((c) => row[c])) }),
+  csv: (value: { data: Record<string, SnapshotValue> }, r) => ({
+    columns: r.set.columns,
+    rows: Object.values(value.data).map((row) => r.set.columns.map((c) => row[c])),
+  }),
 };

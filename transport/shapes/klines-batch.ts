@@ -29,10 +29,23 @@ export interface KlinesBatchResult {
 
 export const klinesBatchShape: Shape<KlinesBatchResult> = {
   name: 'klinesBatch',
-  schema: object({ market, count: int, limit: int, offset: int, fields: klineFieldNames, data: mapOf(arrayOf(klineRow)), missing: arrayOf(str) }, ['missing']),
+  schema: object(
+    {
+      market,
+      count: int,
+      limit: int,
+      offset: int,
+      fields: klineFieldNames,
+      data: mapOf(arrayOf(klineRow)),
+      missing: arrayOf(str),
+    },
+    ['missing'],
+  ),
   json(r) {
     const { m } = r;
-    const body: BodyPart[] = [`{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`];
+    const body: BodyPart[] = [
+      `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`,
+    ];
     r.windows.forEach((w, n) => {
       body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
       renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
@@ -47,7 +60,14 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
       const code = r.m.symbols.codes[w.i];
       data[code] = klineRows(klineSlice(r.m, w.i, r.window, r.adj, r.fields), code, r.fields);
     }
-    const value: Record<string, unknown> = { market: r.m.market, count: r.count, limit: r.window.limit, offset: r.window.offset, fields: fieldNames(r.fields), data };
+    const value: Record<string, unknown> = {
+      market: r.m.market,
+      count: r.count,
+      limit: r.window.limit,
+      offset: r.window.offset,
+      fields: fieldNames(r.fields),
+      data,
+    };
     if (r.missing.length > 0) value.missing = r.missing;
     return value;
   },

@@ -34,7 +34,16 @@ export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol'
 
 export const klinesShape: Shape<KlinesResult> = {
   name: 'klines',
-  schema: object({ market, symbol: str, count: int, total: int, offset: int, limit: int, fields: klineFieldNames, data: arrayOf(klineRow) }),
+  schema: object({
+    market,
+    symbol: str,
+    count: int,
+    total: int,
+    offset: int,
+    limit: int,
+    fields: klineFieldNames,
+    data: arrayOf(klineRow),
+  }),
   json(r) {
     // Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped.
     const pieces: BodyPart[] = [
@@ -48,7 +57,19 @@ export const klinesShape: Shape<KlinesResult> = {
   value(r) {
     const code = r.m.symbols.codes[r.i];
     const slice = klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base);
-    return { market: r.m.market, symbol: code, count: slice.count, total: slice.total, offset: r.window.offset, limit: r.window.limit, fields: fieldNames(r.fields), data: klineRows(slice, code, r.fields) };
+    return {
+      market: r.m.market,
+      symbol: code,
+      count: slice.count,
+      total: slice.total,
+      offset: r.window.offset,
+      limit: r.window.limit,
+      fields: fieldNames(r.fields),
+      data: klineRows(slice, code, r.fields),
+    };
   },
-  csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({ columns: value.fields, rows: value.data.map((row) => value.fields.map((f) => row[f])) }),
+  csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({
+    columns: value.fields,
+    rows: value.data.map((row) => value.fields.map((f) => row[f])),
+  }),
 };

@@ -2,7 +2,18 @@
 
 import { MACRO_INDICATORS } from '../../engine/columns.js';
 import type { QuotaRecord } from '../guard/guard.js';
-import { arrayOf, date, int, mapOf, nullableDate, nullableInt, nullableNum, nullableStr, object, str } from '../schemas/common.js';
+import {
+  arrayOf,
+  date,
+  int,
+  mapOf,
+  nullableDate,
+  nullableInt,
+  nullableNum,
+  nullableStr,
+  object,
+  str,
+} from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
 import { rowsOf, type CsvTable, type Shape, type ShapeName } from './shape.js';
@@ -31,7 +42,10 @@ export type MarketInfoValue = {
 
 export const marketsShape = plainShape<MarketsValue>(
   'markets',
-  object({ count: int, data: arrayOf(object({ market, symbols: int, rows: int, start_date: nullableDate, end_date: nullableDate })) }),
+  object({
+    count: int,
+    data: arrayOf(object({ market, symbols: int, rows: int, start_date: nullableDate, end_date: nullableDate })),
+  }),
   (v) => rowsOf(v.data, ['market', 'symbols', 'rows', 'start_date', 'end_date']),
 );
 
@@ -53,7 +67,14 @@ export type SymbolInfoValue = {
 
 export const symbolsShape = plainShape<SymbolsValue>(
   'symbols',
-  object({ market, total: int, count: int, limit: int, offset: int, data: arrayOf(object({ symbol: str, name: nullableStr })) }),
+  object({
+    market,
+    total: int,
+    count: int,
+    limit: int,
+    offset: int,
+    data: arrayOf(object({ symbol: str, name: nullableStr })),
+  }),
   (v) => rowsOf(v.data, ['symbol', 'name']),
 );
 
@@ -76,7 +97,10 @@ export interface MacroReleaseValue {
 /** Macro rows in CSV: indicator, date, then one column per series key of the page (first seen first). */
 function macroTable(v: MacroValue): CsvTable {
   const keys = [...new Set(v.data.flatMap((row) => Object.keys(row.data)))];
-  return { columns: ['indicator', 'date', ...keys], rows: v.data.map((row) => [row.indicator, row.date, ...keys.map((k) => row.data[k])]) };
+  return {
+    columns: ['indicator', 'date', ...keys],
+    rows: v.data.map((row) => [row.indicator, row.date, ...keys.map((k) => row.data[k])]),
+  };
 }
 
 export const macroShape = plainShape<MacroValue>(
@@ -86,7 +110,9 @@ export const macroShape = plainShape<MacroValue>(
     total: int,
     limit: int,
     offset: int,
-    data: arrayOf(object({ indicator: { type: 'string', enum: [...MACRO_INDICATORS] }, date, data: mapOf(nullableNum) })),
+    data: arrayOf(
+      object({ indicator: { type: 'string', enum: [...MACRO_INDICATORS] }, date, data: mapOf(nullableNum) }),
+    ),
   }),
   macroTable,
 );

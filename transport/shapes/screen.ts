@@ -39,7 +39,9 @@ export const screenShape: Shape<ScreenPage> = {
   json(p) {
     const { m, result } = p;
     const cache = snapshotTextCacheOf(p.dataset);
-    const body: BodyPart[] = [`{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${p.limit},"offset":${p.offset},"sort":"${p.sort}","order":"${p.order}","data":[`];
+    const body: BodyPart[] = [
+      `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${p.limit},"offset":${p.offset},"sort":"${p.sort}","order":"${p.order}","data":[`,
+    ];
     for (let n = 0; n < result.rows.length; n++) {
       if (n > 0) body.push(COMMA);
       body.push(cache.row(m, result.rows[n], p.set.columns, p.set.key));
@@ -57,5 +59,8 @@ export const screenShape: Shape<ScreenPage> = {
     order: p.order,
     data: Array.from(p.result.rows, (i) => snapshotRow(p.m, i, p.set.columns)),
   }),
-  csv: (value: { data: Record<string, unknown>[] }, p) => ({ columns: p.set.columns, rows: value.data.map((row) => p.set.columns.map((c) => row[c])) }),
+  csv: (value: { data: Record<string, unknown>[] }, p) => ({
+    columns: p.set.columns,
+    rows: value.data.map((row) => p.set.columns.map((c) => row[c])),
+  }),
 };

@@ -4,7 +4,16 @@ import type { Schema } from '../schemas/common.js';
 import type { BodyPart } from '../serialise/assemble.js';
 
 /** Names of the shapes the data routes answer (problem and health bodies are not negotiated). */
-export type ShapeName = 'markets' | 'symbols' | 'klines' | 'klinesBatch' | 'detail' | 'detailBatch' | 'screen' | 'macro' | 'quota';
+export type ShapeName =
+  | 'markets'
+  | 'symbols'
+  | 'klines'
+  | 'klinesBatch'
+  | 'detail'
+  | 'detailBatch'
+  | 'screen'
+  | 'macro'
+  | 'quota';
 
 /** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */
 export interface CsvTable {

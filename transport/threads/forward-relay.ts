@@ -9,7 +9,19 @@ import { FORWARD_TOKEN_HEADER, FORWARDED_FOR_HEADER } from '../http/forwarded.js
 import type { ForwardAnswer, ForwardRequest } from './messages.js';
 
 /** Fields of one hop only (RFC 9110 §7.6.1), the ones uWS writes itself, and the forward's own. */
-const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'content-length', 'date', 'uwebsockets', FORWARD_TOKEN_HEADER, FORWARDED_FOR_HEADER]);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'proxy-connection',
+  'content-length',
+  'date',
+  'uwebsockets',
+  FORWARD_TOKEN_HEADER,
+  FORWARDED_FOR_HEADER,
+]);
 
 /**
  * Text as node:http sends it byte for byte: each UTF-8 byte as one Latin-1 character. uWS
@@ -28,7 +40,17 @@ export function relayForwards(port: MessagePort, signal: SharedArrayBuffer, list
     Atomics.notify(raised, 0);
   };
   port.on('message', (m: ForwardRequest) => {
-    loopback(m, listenPort, token, agent).then(reply, (error: unknown) => reply({ id: m.id, status: 0, statusText: '', headers: [], body: Buffer.alloc(0), close: false, failure: error instanceof Error ? error.message : String(error) }));
+    loopback(m, listenPort, token, agent).then(reply, (error: unknown) =>
+      reply({
+        id: m.id,
+        status: 0,
+        statusText: '',
+        headers: [],
+        body: Buffer.alloc(0),
+        close: false,
+        failure: error instanceof Error ? error.message : String(error),
+      }),
+    );
   });
 }
 
@@ -45,17 +67,27 @@ function loopback(m: ForwardRequest, listenPort: number, token: string, agent: A
     headers[FORWARDED_FOR_HEADER] = m.address;
     headers[FORWARD_TOKEN_HEADER] = token;
     if (m.body !== null) headers['content-length'] = String(m.body.length);
-    const out = request({ host: '127.0.0.1', port: listenPort, method: m.method, path: asBytes(m.target), headers, agent }, (back) => {
-      const chunks: Buffer[] = [];
-      back.on('data', (chunk: Buffer) => chunks.push(chunk));
-      back.on('error', reject);
-      back.on('end', () => {
-        const kept: [string, string][] = [];
-        const raw = back.rawHeaders;
-        for (let i = 0; i < raw.length; i += 2) if (!HOP.has(raw[i].toLowerCase())) kept.push([raw[i], raw[i + 1]]);
-        resolve({ id: m.id, status: back.statusCode ?? 500, statusText: back.statusMessage ?? '', headers: kept, body: Buffer.concat(chunks), close: back.headers.connection === 'close' });
-      });
-    });
+    const out = request(
+      { host: '127.0.0.1', port: listenPort, method: m.method, path: asBytes(m.target), headers, agent },
+      (back) => {
+        const chunks: Buffer[] = [];
+        back.on('data', (chunk: Buffer) => chunks.push(chunk));
+        back.on('error', reject);
+        back.on('end', () => {
+          const kept: [string, string][] = [];
+          const raw = back.rawHeaders;
+          for (let i = 0; i < raw.length; i += 2) if (!HOP.has(raw[i].toLowerCase())) kept.push([raw[i], raw[i + 1]]);
+          resolve({
+            id: m.id,
+            status: back.statusCode ?? 500,
+            statusText: back.statusMessage ?? '',
+            headers: kept,
+            body: Buffer.concat(chunks),
+            close: back.headers.connection === 'close',
+          });
+        });
+      },
+    );
     out.on('error', reject);
     out.end(m.body ?? undefined);
   });

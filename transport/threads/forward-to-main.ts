@@ -70,7 +70,15 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
   /** Writes the main thread's answer as this thread's own (inside a cork). */
   function send(res: HttpResponse, request: ForwardRequest, back: ForwardAnswer, requestId: string): void {
     const headOnly = request.method === 'HEAD';
-    if (back.failure !== undefined) return void sendProblem(res, new Problem('internal_error', `the main thread did not answer: ${back.failure}`), ['x-request-id', requestId], false, headOnly, requestId);
+    if (back.failure !== undefined)
+      return void sendProblem(
+        res,
+        new Problem('internal_error', `the main thread did not answer: ${back.failure}`),
+        ['x-request-id', requestId],
+        false,
+        headOnly,
+        requestId,
+      );
     res.writeStatus(`${back.status} ${back.statusText}`);
     for (const [name, value] of back.headers) res.writeHeader(name, value);
     // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
@@ -80,7 +88,17 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
 
   /** Answers `request` now if the main thread answers within `waitMs`, else when it does. */
   function answer(res: HttpResponse, request: ForwardRequest, requestId: string): void {
-    if (NOT_IN_TARGET.test(request.target)) return void res.cork(() => sendProblem(res, new Problem('malformed_request', 'the request target holds a control character'), ['x-request-id', requestId], false, request.method === 'HEAD', requestId));
+    if (NOT_IN_TARGET.test(request.target))
+      return void res.cork(() =>
+        sendProblem(
+          res,
+          new Problem('malformed_request', 'the request target holds a control character'),
+          ['x-request-id', requestId],
+          false,
+          request.method === 'HEAD',
+          requestId,
+        ),
+      );
     const back = ask(request);
     if (back !== null) return void res.cork(() => send(res, request, back, requestId));
     later.set(request.id, { res, request, requestId });
@@ -91,7 +109,15 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
     const requestId = requestIdOf(req.getHeader('x-request-id'));
     // Refused here as the main thread would (a forward would send one of two Host fields, or could not send a field at all).
     const misframed = requestFramingProblem(req, true);
-    if (misframed !== null) return void sendProblem(res, misframed, ['x-request-id', requestId], false, req.getMethod() === 'head', requestId);
+    if (misframed !== null)
+      return void sendProblem(
+        res,
+        misframed,
+        ['x-request-id', requestId],
+        false,
+        req.getMethod() === 'head',
+        requestId,
+      );
     const query = req.getQuery();
     const headers: [string, string][] = [];
     req.forEach((name, value) => void (name !== 'x-request-id' && headers.push([name, value])));
@@ -105,7 +131,8 @@ export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs
       body: null,
     };
     const method = request.method.toUpperCase();
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE') return answer(res, request, requestId);
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE')
+      return answer(res, request, requestId);
     // A body: answered when its last byte arrives (within this packet, that is still before any request pipelined behind it).
     const chunks: Buffer[] = [];
     let size = 0;

@@ -50,7 +50,12 @@ export class ServingThreads {
    * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
    * once every one listens. `onFailure` hears of a thread that fails or exits unasked later.
    */
-  static async start(count: number, start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal'>, forward: ForwardTarget, onFailure: ThreadFailure): Promise<ServingThreads> {
+  static async start(
+    count: number,
+    start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal'>,
+    forward: ForwardTarget,
+    onFailure: ThreadFailure,
+  ): Promise<ServingThreads> {
     const pool = new ServingThreads(onFailure);
     const listening: Promise<void>[] = [];
     for (let i = 1; i <= count; i++) {
@@ -73,8 +78,19 @@ export class ServingThreads {
   private spawn(data: ThreadStart): Promise<void> {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
-    const worker = new Worker(ENTRY, { workerData: data, transferList: [data.forwardPort], resourceLimits: { maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB } });
-    const thread: Thread = { worker, requests: null, meter: null, version: data.edition.version, released: new Set(), exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
+    const worker = new Worker(ENTRY, {
+      workerData: data,
+      transferList: [data.forwardPort],
+      resourceLimits: { maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB },
+    });
+    const thread: Thread = {
+      worker,
+      requests: null,
+      meter: null,
+      version: data.edition.version,
+      released: new Set(),
+      exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+    };
     this.threads.push(thread);
     return new Promise((resolve, reject) => {
       let up = false;
@@ -84,7 +100,11 @@ export class ServingThreads {
         else this.heard(index, m);
       });
       worker.on('error', (error) => (up ? this.onFailure(data.thread, error.stack ?? error.message) : reject(error)));
-      worker.on('exit', (code) => (up ? this.draining || this.onFailure(data.thread, `exited with ${code}`) : reject(new Error(`serving thread ${data.thread} exited with ${code} before listening`))));
+      worker.on('exit', (code) =>
+        up
+          ? this.draining || this.onFailure(data.thread, `exited with ${code}`)
+          : reject(new Error(`serving thread ${data.thread} exited with ${code} before listening`)),
+      );
     });
   }
 
@@ -143,7 +163,8 @@ export class ServingThreads {
               clearTimeout(timer);
               resolve();
             };
-            const wake = (m: FromThread): void => void (m.type === type && (check === undefined || check(t)) && finish());
+            const wake = (m: FromThread): void =>
+              void (m.type === type && (check === undefined || check(t)) && finish());
             const timer = setTimeout(finish, timeoutMs);
             waiters.add(wake);
             void t.exited.then(finish);
@@ -151,7 +172,6 @@ export class ServingThreads {
       ),
     ).then(() => undefined);
   }
-
 
   /** The threads' request figures, as they are now (their shared counters). */
   requestFigures(): RequestStorage[] {

@@ -19,7 +19,10 @@ function stateDir(t: TestContext): string {
 }
 
 function keys(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string[]; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, STATE_DIR: '', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, STATE_DIR: '', ...env },
+  });
   return { code: r.status, out: r.stdout.split('\n').filter(Boolean), err: r.stderr };
 }
 
@@ -92,7 +95,8 @@ test('a running server applies set-plan within a second, with the counts of the 
   const s = await startAdminServer();
   t.after(() => s.close());
   const id = idOf(s.keys.pro);
-  for (let i = 0; i < 2; i++) await s.call('/api/v1/ashare/klines/sh600001?limit=5', { headers: { 'x-api-key': s.keys.pro } });
+  for (let i = 0; i < 2; i++)
+    await s.call('/api/v1/ashare/klines/sh600001?limit=5', { headers: { 'x-api-key': s.keys.pro } });
   const before = (await s.call('/api/v1/quota', { headers: { 'x-api-key': s.keys.pro } })).body;
   const r = keys(['set-plan', id, 'enterprise', '--state', dirname(s.store.path)]);
   assert.equal(r.code, 0, r.err);

@@ -19,7 +19,8 @@ function ours(text: string): { value: unknown } | 'refused' | 'twice' {
   try {
     return { value: parseLocatedJson(text).value };
   } catch (error) {
-    if (error instanceof JsonLineError) return / is given twice in one object/.test(error.message) ? 'twice' : 'refused';
+    if (error instanceof JsonLineError)
+      return / is given twice in one object/.test(error.message) ? 'twice' : 'refused';
     throw error;
   }
 }
@@ -28,7 +29,8 @@ function ours(text: string): { value: unknown } | 'refused' | 'twice' {
 function assertAgree(text: string): void {
   const mine = ours(text);
   const theirs = native(text);
-  if (mine === 'twice') assert.notEqual(theirs, 'refused', `${JSON.stringify(text)}: well-formed but for a member named twice`);
+  if (mine === 'twice')
+    assert.notEqual(theirs, 'refused', `${JSON.stringify(text)}: well-formed but for a member named twice`);
   else assert.deepEqual(mine, theirs, JSON.stringify(text));
 }
 
@@ -49,7 +51,34 @@ test('every document JSON.stringify writes reads as JSON.parse reads it, printed
 });
 
 test('text cut or altered anywhere is refused exactly when JSON.parse refuses it, and read the same otherwise', () => {
-  const pieces = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', ' ', '\n', '\t', '\r', '0', '-', '.', 'e', '1', 'x', 'true', 'null', 'fals', '\\u00e9', '\\uZZ', '\u0001', '\u00a0', '\uFEFF');
+  const pieces = fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    '\\',
+    ' ',
+    '\n',
+    '\t',
+    '\r',
+    '0',
+    '-',
+    '.',
+    'e',
+    '1',
+    'x',
+    'true',
+    'null',
+    'fals',
+    '\\u00e9',
+    '\\uZZ',
+    '\u0001',
+    '\u00a0',
+    '\uFEFF',
+  );
   fc.assert(
     fc.property(jsonValue, fc.nat(), fc.array(pieces, { maxLength: 3 }), fc.nat(3), (v, at, inserted, cut) => {
       const text = JSON.stringify(v, null, 1) ?? '';
@@ -64,7 +93,10 @@ test('text cut or altered anywhere is refused exactly when JSON.parse refuses it
 test('a member name keeps the line it stands on', () => {
   const doc = parseLocatedJson('{\n  "a": 1,\n\n  "b": {\n    "c": [1,\n 2],\n    "d": null }\n}');
   const top = doc.value as any;
-  assert.deepEqual([doc.lineOf(top, 'a'), doc.lineOf(top, 'b'), doc.lineOf(top.b, 'c'), doc.lineOf(top.b, 'd')], [2, 4, 5, 7]);
+  assert.deepEqual(
+    [doc.lineOf(top, 'a'), doc.lineOf(top, 'b'), doc.lineOf(top.b, 'c'), doc.lineOf(top.b, 'd')],
+    [2, 4, 5, 7],
+  );
   assert.equal(doc.line, 1);
   assert.equal(parseLocatedJson('\n\n  {}').line, 3, 'the document starts after leading white space');
 });
@@ -91,11 +123,14 @@ for (const [text, line, reason] of [
   ['{\n  "a": 1,\n  "a": 2\n}', 3, /'a' is given twice in one object \(first on line 2\)/],
 ] as const) {
   test(`${JSON.stringify(text)} is refused on line ${line}`, () => {
-    assert.throws(() => parseLocatedJson(text), (error: unknown) => {
-      assert.ok(error instanceof JsonLineError);
-      assert.equal(error.line, line);
-      assert.match(error.message, reason);
-      return true;
-    });
+    assert.throws(
+      () => parseLocatedJson(text),
+      (error: unknown) => {
+        assert.ok(error instanceof JsonLineError);
+        assert.equal(error.line, line);
+        assert.match(error.message, reason);
+        return true;
+      },
+    );
   });
 }

@@ -7,7 +7,15 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_MIN_SCREEN_ROWS, defaultPoolThreads } from '../../../engine/pool/pool.js';
 import { helpText, readSettings, SettingError, type Values } from '../../../loaders/config/read-settings.js';
-import { ALL_SETTINGS, GEN_DEMO, KEYS, LOAD, PROGRAMS, SERVER, type Settings } from '../../../loaders/config/settings.js';
+import {
+  ALL_SETTINGS,
+  GEN_DEMO,
+  KEYS,
+  LOAD,
+  PROGRAMS,
+  SERVER,
+  type Settings,
+} from '../../../loaders/config/settings.js';
 import type { Program } from '../../../loaders/config/settings.js';
 import { DEFAULT_SEED } from '../../../loaders/demo/index.js';
 import { DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/serialise/kline-text.js';
@@ -34,14 +42,31 @@ function problem(program: Program, argv: string[], env: NodeJS.ProcessEnv = {}):
 
 test('with nothing given every server setting has its documented default', () => {
   const v = read(SERVER, []);
-  assert.deepEqual(
-    v,
-    {
-      port: 8080, host: '127.0.0.1', snapshot: null, state: resolve('./var'), keepEditions: 2, quotaTz: 'UTC', plansFile: null, threads: availableParallelism(), poolThreads: defaultPoolThreads(), screenPoolMinRows: 20000,
-      klineTextCacheMb: 256, asOfCacheMb: 256, responseCacheMb: 64, busyPollMs: 0, drainGraceMs: 500, corsOrigins: '*', adminOrigin: null, smtpUrl: null, redisUrl: null,
-      mailFrom: 'market-data-service@localhost', accessLog: false, metrics: true, logLevel: 'info',
-    },
-  );
+  assert.deepEqual(v, {
+    port: 8080,
+    host: '127.0.0.1',
+    snapshot: null,
+    state: resolve('./var'),
+    keepEditions: 2,
+    quotaTz: 'UTC',
+    plansFile: null,
+    threads: availableParallelism(),
+    poolThreads: defaultPoolThreads(),
+    screenPoolMinRows: 20000,
+    klineTextCacheMb: 256,
+    asOfCacheMb: 256,
+    responseCacheMb: 64,
+    busyPollMs: 0,
+    drainGraceMs: 500,
+    corsOrigins: '*',
+    adminOrigin: null,
+    smtpUrl: null,
+    redisUrl: null,
+    mailFrom: 'market-data-service@localhost',
+    accessLog: false,
+    metrics: true,
+    logLevel: 'info',
+  });
 });
 
 test('declared defaults are the ones the code falls back to', () => {
@@ -76,25 +101,54 @@ test('an unknown flag is named, with the closest known one', () => {
   assert.equal(problem(SERVER, ['--prot', '1']), 'unknown flag --prot (did you mean --port?); --help lists the flags');
   assert.equal(problem(SERVER, ['--frobnicate']), 'unknown flag --frobnicate; --help lists the flags');
   assert.equal(problem(SERVER, ['-p', '1']), "unknown flag '-p'; --help lists the flags");
-  assert.equal(problem(SERVER, ['--a\nb']), 'unknown flag --a\\x0ab; --help lists the flags', 'one line even for a flag with a line break');
+  assert.equal(
+    problem(SERVER, ['--a\nb']),
+    'unknown flag --a\\x0ab; --help lists the flags',
+    'one line even for a flag with a line break',
+  );
 });
 
 test('bad values name the flag or variable they came from and echo the value on one line', () => {
-  assert.equal(problem(SERVER, [], { QUOTA_TZ: 'Mars/Base' }), "QUOTA_TZ must be an IANA time zone such as UTC, Asia/Shanghai or America/New_York, got 'Mars/Base'");
-  assert.equal(problem(SERVER, [], { POOL_THREADS: '-1' }), "POOL_THREADS must be a whole number from 1 to 256, got '-1'");
-  assert.equal(problem(SERVER, [], { RESPONSE_CACHE_MB: 'abc' }), "RESPONSE_CACHE_MB must be a whole number from 0 to 65536, got 'abc'");
+  assert.equal(
+    problem(SERVER, [], { QUOTA_TZ: 'Mars/Base' }),
+    "QUOTA_TZ must be an IANA time zone such as UTC, Asia/Shanghai or America/New_York, got 'Mars/Base'",
+  );
+  assert.equal(
+    problem(SERVER, [], { POOL_THREADS: '-1' }),
+    "POOL_THREADS must be a whole number from 1 to 256, got '-1'",
+  );
+  assert.equal(
+    problem(SERVER, [], { RESPONSE_CACHE_MB: 'abc' }),
+    "RESPONSE_CACHE_MB must be a whole number from 0 to 65536, got 'abc'",
+  );
   assert.equal(problem(SERVER, ['--port', '1.5']), "--port must be a whole number from 0 to 65535, got '1.5'");
-  assert.equal(problem(SERVER, [], { HOST: 'a\nb' }), "HOST must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, got 'a\\x0ab'");
+  assert.equal(
+    problem(SERVER, [], { HOST: 'a\nb' }),
+    "HOST must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, got 'a\\x0ab'",
+  );
 });
 
 test('a missing snapshot folder and a state path that is a file are refused', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-settings-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'file'), '');
-  assert.equal(problem(SERVER, ['--snapshot', '/nonexistent']), "--snapshot must be an existing folder (no such folder), got '/nonexistent'");
-  assert.equal(problem(SERVER, ['--snapshot', join(dir, 'file')]), `--snapshot must be a folder, not a file, got '${join(dir, 'file')}'`);
-  assert.equal(problem(SERVER, [], { STATE_DIR: join(dir, 'file') }), `STATE_DIR must be a folder, not a file, got '${join(dir, 'file')}'`);
-  assert.equal(read(SERVER, ['--state', join(dir, 'new')]).state, join(dir, 'new'), 'a missing state folder is fine: it is made');
+  assert.equal(
+    problem(SERVER, ['--snapshot', '/nonexistent']),
+    "--snapshot must be an existing folder (no such folder), got '/nonexistent'",
+  );
+  assert.equal(
+    problem(SERVER, ['--snapshot', join(dir, 'file')]),
+    `--snapshot must be a folder, not a file, got '${join(dir, 'file')}'`,
+  );
+  assert.equal(
+    problem(SERVER, [], { STATE_DIR: join(dir, 'file') }),
+    `STATE_DIR must be a folder, not a file, got '${join(dir, 'file')}'`,
+  );
+  assert.equal(
+    read(SERVER, ['--state', join(dir, 'new')]).state,
+    join(dir, 'new'),
+    'a missing state folder is fine: it is made',
+  );
 });
 
 test('a secret is never echoed', () => {
@@ -116,9 +170,19 @@ test('a flag given twice, a flag without its value and an extra argument are ref
 
 test('arguments are counted and checked like settings', () => {
   assert.match(problem(LOAD, []), /^missing argument; usage: npm run load/);
-  assert.equal(problem(LOAD, ['/nonexistent']), "<snapshot folder> must be an existing folder (no such folder), got '/nonexistent'");
-  assert.deepEqual((readSettings(KEYS, ['disable', 'abc', '--state', '/tmp/x'], {}) as { positionals: string[] }).positionals, ['disable', 'abc']);
-  assert.deepEqual((readSettings(KEYS, ['--', '--not-a-flag'], {}) as { positionals: string[] }).positionals, ['--not-a-flag'], 'after -- everything is an argument');
+  assert.equal(
+    problem(LOAD, ['/nonexistent']),
+    "<snapshot folder> must be an existing folder (no such folder), got '/nonexistent'",
+  );
+  assert.deepEqual(
+    (readSettings(KEYS, ['disable', 'abc', '--state', '/tmp/x'], {}) as { positionals: string[] }).positionals,
+    ['disable', 'abc'],
+  );
+  assert.deepEqual(
+    (readSettings(KEYS, ['--', '--not-a-flag'], {}) as { positionals: string[] }).positionals,
+    ['--not-a-flag'],
+    'after -- everything is an argument',
+  );
 });
 
 test('--help and -h ask for the help, wherever they are', () => {

@@ -2,7 +2,16 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,15 +20,29 @@ import { planMarket } from '../../../loaders/demo/plan.js';
 import { FUNDAMENTAL_COLUMNS, MACRO_KEYS, SNAPSHOT_COLUMNS } from '../../../engine/columns.js';
 import { MARKETS, type Market } from '../../../engine/markets.js';
 
-const SIZES: Record<Market, number> = { ashare: 3000, hkstock: 1000, usstock: 2000, crypto: 100, indices: 15, etfs: 11 };
+const SIZES: Record<Market, number> = {
+  ashare: 3000,
+  hkstock: 1000,
+  usstock: 2000,
+  crypto: 100,
+  indices: 15,
+  etfs: 11,
+};
 const SHAPES: Record<Market, RegExp> = {
-  ashare: /^(sh|sz)\d{6}$/, hkstock: /^hk\d{5}$/, usstock: /^us[A-Z]{1,5}$/, crypto: /^[A-Z0-9]{2,}(USDT|BTC|ETH)$/,
-  indices: /^(sh|sz)\d{6}$|^hk[A-Z]+$/, etfs: /^sh\d{6}$/,
+  ashare: /^(sh|sz)\d{6}$/,
+  hkstock: /^hk\d{5}$/,
+  usstock: /^us[A-Z]{1,5}$/,
+  crypto: /^[A-Z0-9]{2,}(USDT|BTC|ETH)$/,
+  indices: /^(sh|sz)\d{6}$|^hk[A-Z]+$/,
+  etfs: /^sh\d{6}$/,
 };
 const TINY = { symbolScale: 0.01, years: 1, progress: false } as const;
 const DAY = 86_400_000;
 
-interface Csv { header: string[]; rows: string[][] }
+interface Csv {
+  header: string[];
+  rows: string[][];
+}
 function readCsv(path: string): Csv {
   const lines = readFileSync(path, 'utf8').split('\n');
   assert.equal(lines.pop(), '', `${path} ends with a newline`);
@@ -61,7 +84,10 @@ describe('determinism', () => {
   test('another seed gives different prices', async () => {
     const other = join(work, 'other');
     await generateDemoSnapshot(other, { ...TINY, seed: 7 });
-    assert.notDeepEqual(readFileSync(join(other, 'ashare', 'klines.csv')), readFileSync(join(tiny, 'ashare', 'klines.csv')));
+    assert.notDeepEqual(
+      readFileSync(join(other, 'ashare', 'klines.csv')),
+      readFileSync(join(tiny, 'ashare', 'klines.csv')),
+    );
   });
 
   test('a rerun replaces the folder whole and clears what a killed run left behind', async () => {
@@ -77,16 +103,29 @@ describe('determinism', () => {
   });
 
   test('no temp or old sibling folder is left beside the output', () => {
-    assert.deepEqual(readdirSync(work).filter((n) => n.includes('.tmp-') || n.includes('.old-')), []);
+    assert.deepEqual(
+      readdirSync(work).filter((n) => n.includes('.tmp-') || n.includes('.old-')),
+      [],
+    );
   });
 });
 
 describe('layout', () => {
   test('every market has symbols, klines and fundamentals with the format headers', () => {
     for (const m of MARKETS) {
-      assert.deepEqual(readCsv(join(tiny, m, 'symbols.csv')).header, ['symbol', 'name', 'market_name', 'market_type'], m);
-      assert.deepEqual(klines(tiny, m).header, ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'], m);
-      const applies = FUNDAMENTAL_COLUMNS.filter((c) => SNAPSHOT_COLUMNS.find((s) => s.name === c)?.only?.includes(m) ?? true);
+      assert.deepEqual(
+        readCsv(join(tiny, m, 'symbols.csv')).header,
+        ['symbol', 'name', 'market_name', 'market_type'],
+        m,
+      );
+      assert.deepEqual(
+        klines(tiny, m).header,
+        ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'],
+        m,
+      );
+      const applies = FUNDAMENTAL_COLUMNS.filter(
+        (c) => SNAPSHOT_COLUMNS.find((s) => s.name === c)?.only?.includes(m) ?? true,
+      );
       assert.deepEqual(readCsv(join(tiny, m, 'fundamentals.csv')).header, ['symbol', 'date', ...applies], m);
     }
     assert.deepEqual(readCsv(join(tiny, 'macro.csv')).header, ['indicator', 'date', 'key', 'value']);
@@ -112,7 +151,11 @@ describe('layout', () => {
       const plan = planMarket(m, { seed: 20261030, symbolScale: 1, years: 10 });
       const symbols = plan.symbols.map((s) => s.info.symbol);
       assert.equal(symbols.length, SIZES[m], m);
-      assert.equal(new Set(symbols.map((s) => s.toLowerCase())).size, symbols.length, `${m} symbols unique, ignoring case`);
+      assert.equal(
+        new Set(symbols.map((s) => s.toLowerCase())).size,
+        symbols.length,
+        `${m} symbols unique, ignoring case`,
+      );
       for (const s of plan.symbols) {
         assert.match(s.info.symbol, SHAPES[m]);
         assert.ok(s.info.name && s.info.marketName && s.info.marketType && !/[,"\n]/.test(s.info.name), s.info.symbol);
@@ -121,7 +164,9 @@ describe('layout', () => {
   });
 
   test('at full scale some histories are short (under 60 rows, a couple under 5)', () => {
-    const rows = MARKETS.flatMap((m) => planMarket(m, { seed: 20261030, symbolScale: 1, years: 10 }).symbols.map((s) => s.rows));
+    const rows = MARKETS.flatMap((m) =>
+      planMarket(m, { seed: 20261030, symbolScale: 1, years: 10 }).symbols.map((s) => s.rows),
+    );
     assert.ok(rows.filter((r) => r < 60).length >= 10, 'several symbols under 60 rows');
     assert.ok(rows.filter((r) => r < 5).length >= 2, 'a couple under 5 rows');
   });
@@ -129,28 +174,30 @@ describe('layout', () => {
 
 describe('K-line rows', () => {
   test('no duplicate symbol+date and every symbol is listed in symbols.csv', () => {
-    for (const dir of [tiny, wider]) for (const m of MARKETS) {
-      const listed = new Set(readCsv(join(dir, m, 'symbols.csv')).rows.map((r) => r[0]));
-      const seen = new Set<string>();
-      for (const r of klines(dir, m).rows) {
-        assert.ok(listed.has(r[0]), `${r[0]} listed`);
-        const key = `${r[0]} ${r[1]}`;
-        assert.ok(!seen.has(key), `duplicate ${key}`);
-        seen.add(key);
+    for (const dir of [tiny, wider])
+      for (const m of MARKETS) {
+        const listed = new Set(readCsv(join(dir, m, 'symbols.csv')).rows.map((r) => r[0]));
+        const seen = new Set<string>();
+        for (const r of klines(dir, m).rows) {
+          assert.ok(listed.has(r[0]), `${r[0]} listed`);
+          const key = `${r[0]} ${r[1]}`;
+          assert.ok(!seen.has(key), `duplicate ${key}`);
+          seen.add(key);
+        }
       }
-    }
   });
 
   test('prices are positive and consistent, volume and amount non-negative', () => {
-    for (const dir of [tiny, wider]) for (const m of MARKETS) {
-      for (const r of klines(dir, m).rows) {
-        const [open, high, low, close, volume, amount] = r.slice(2, 8).map(Number);
-        assert.match(r[1], /^\d{4}-\d{2}-\d{2}$/);
-        assert.ok(low > 0 && low <= Math.min(open, close) && Math.max(open, close) <= high, `OHLC of ${r.join(',')}`);
-        assert.ok(Number.isInteger(volume) && volume >= 0 && amount >= 0, `volume/amount of ${r.join(',')}`);
-        if (m !== 'crypto') assert.match(r[5], /^\d+\.\d{2}$/, 'stock prices have 2 decimals');
+    for (const dir of [tiny, wider])
+      for (const m of MARKETS) {
+        for (const r of klines(dir, m).rows) {
+          const [open, high, low, close, volume, amount] = r.slice(2, 8).map(Number);
+          assert.match(r[1], /^\d{4}-\d{2}-\d{2}$/);
+          assert.ok(low > 0 && low <= Math.min(open, close) && Math.max(open, close) <= high, `OHLC of ${r.join(',')}`);
+          assert.ok(Number.isInteger(volume) && volume >= 0 && amount >= 0, `volume/amount of ${r.join(',')}`);
+          if (m !== 'crypto') assert.match(r[5], /^\d+\.\d{2}$/, 'stock prices have 2 decimals');
+        }
       }
-    }
   });
 
   test('crypto trades every calendar day; other markets never on a weekend', () => {
@@ -159,7 +206,8 @@ describe('K-line rows', () => {
       for (let i = 0; i < csv.rows.length; i++) {
         const t = Date.parse(`${csv.rows[i][1]}T00:00:00Z`);
         if (m === 'crypto') {
-          if (i > 0 && csv.rows[i - 1][0] === csv.rows[i][0]) assert.equal(t - Date.parse(`${csv.rows[i - 1][1]}T00:00:00Z`), DAY);
+          if (i > 0 && csv.rows[i - 1][0] === csv.rows[i][0])
+            assert.equal(t - Date.parse(`${csv.rows[i - 1][1]}T00:00:00Z`), DAY);
         } else {
           assert.ok(new Date(t).getUTCDay() % 6 !== 0, `${m} ${csv.rows[i].join(',')} on a weekend`);
         }
@@ -194,26 +242,36 @@ describe('K-line rows', () => {
 
 describe('fundamentals and macro', () => {
   test('each symbol has a fundamentals row per quarter end since its first K-line, some cells empty', () => {
-    let cells = 0, empty = 0;
+    let cells = 0,
+      empty = 0;
     for (const m of MARKETS) {
       const csv = readCsv(join(wider, m, 'fundamentals.csv'));
       const symbols = readCsv(join(wider, m, 'symbols.csv')).rows.map((r) => r[0]);
       assert.deepEqual([...new Set(csv.rows.map((r) => r[0]))], symbols, `${m}: every symbol has rows`);
       const firstKline = new Map<string, string>();
-      for (const r of readCsv(join(wider, m, 'klines.csv')).rows) if (!firstKline.has(r[0]) || r[1] < firstKline.get(r[0])!) firstKline.set(r[0], r[1]);
+      for (const r of readCsv(join(wider, m, 'klines.csv')).rows)
+        if (!firstKline.has(r[0]) || r[1] < firstKline.get(r[0])!) firstKline.set(r[0], r[1]);
       for (const symbol of symbols) {
         const dates = csv.rows.filter((r) => r[0] === symbol).map((r) => r[1]);
         const quarterEnds: string[] = [];
-        for (let d = new Date(`${firstKline.get(symbol)}T00:00:00Z`); d.toISOString().slice(0, 10) <= '2026-10-30'; d = new Date(d.getTime() + DAY)) {
+        for (
+          let d = new Date(`${firstKline.get(symbol)}T00:00:00Z`);
+          d.toISOString().slice(0, 10) <= '2026-10-30';
+          d = new Date(d.getTime() + DAY)
+        ) {
           const next = new Date(d.getTime() + DAY);
           if (next.getUTCDate() === 1 && next.getUTCMonth() % 3 === 0) quarterEnds.push(d.toISOString().slice(0, 10));
         }
-        assert.deepEqual(dates, quarterEnds.length > 0 ? quarterEnds : [dates[0]], `${m} ${symbol}: a row per quarter end`);
+        assert.deepEqual(
+          dates,
+          quarterEnds.length > 0 ? quarterEnds : [dates[0]],
+          `${m} ${symbol}: a row per quarter end`,
+        );
       }
       for (const r of csv.rows) {
         assert.equal(r.length, csv.header.length);
         assert.ok(r[1] <= '2026-10-30', 'dated within the history');
-        for (const v of r.slice(2)) (cells++, v === '' ? empty++ : assert.ok(Number.isFinite(Number(v)), v));
+        for (const v of r.slice(2)) cells++, v === '' ? empty++ : assert.ok(Number.isFinite(Number(v)), v);
       }
     }
     assert.ok(empty > 0.03 * cells, 'some cells are empty');
@@ -226,7 +284,11 @@ describe('fundamentals and macro', () => {
       const dates = [...new Set(mine.map((r) => r[1]))];
       assert.ok(dates.length >= (indicator === 'gdp' ? 8 : 30), `${indicator} has a history`);
       for (const d of dates) {
-        assert.deepEqual(mine.filter((r) => r[1] === d).map((r) => r[2]), MACRO_KEYS[indicator], `${indicator} ${d} keys`);
+        assert.deepEqual(
+          mine.filter((r) => r[1] === d).map((r) => r[2]),
+          MACRO_KEYS[indicator],
+          `${indicator} ${d} keys`,
+        );
         const next = new Date(Date.parse(`${d}T00:00:00Z`) + DAY);
         assert.equal(next.getUTCDate(), 1, `${d} is a period end`);
         if (indicator === 'gdp') assert.equal(next.getUTCMonth() % 3, 0, `${d} is a quarter end`);

@@ -54,12 +54,20 @@ test('publish: peers first, then this thread; the edition before closes only aft
 
   const second = (await editions.prepare(b)).next!;
   await editions.publish(second, host);
-  assert.deepEqual(events.slice(1, 3), [`peers ${second.meta.version}`, `swap ${second.meta.version}`], 'the peers take it before this thread does');
+  assert.deepEqual(
+    events.slice(1, 3),
+    [`peers ${second.meta.version}`, `swap ${second.meta.version}`],
+    'the peers take it before this thread does',
+  );
   assert.equal(served, second.dataset);
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(closes, [], 'not closed while this thread and the peers may still read it');
   assert.ok(existsSync(editionDir(state, first.meta.version)), 'nor deleted');
-  assert.deepEqual(live.at(-1)!.sort(), [first.meta.version, second.meta.version].sort(), 'both live while the first is read');
+  assert.deepEqual(
+    live.at(-1)!.sort(),
+    [first.meta.version, second.meta.version].sort(),
+    'both live while the first is read',
+  );
 
   hereReleased.open();
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -67,7 +75,8 @@ test('publish: peers first, then this thread; the edition before closes only aft
   peersReleased.open();
   for (let i = 0; i < 50 && closes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.deepEqual(closes, [first.meta.version], 'closed once both released it');
-  for (let i = 0; i < 50 && existsSync(editionDir(state, first.meta.version)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 50 && existsSync(editionDir(state, first.meta.version)); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(existsSync(editionDir(state, first.meta.version)), false, 'then deleted (KEEP_EDITIONS=1)');
   assert.ok(existsSync(editionDir(state, second.meta.version)));
   assert.deepEqual(live.at(-1), [second.meta.version], 'the pool may let go of the first');
@@ -85,7 +94,11 @@ test('prepare: an unchanged folder opens nothing; the stored edition opens when 
   assert.deepEqual([again.store!.unchanged, again.store!.skippedRead, again.next], [true, true, null]);
   const fresh = new Editions({ stateDir: state, keep: 2, log: () => {} });
   const reopened = await fresh.prepare(null);
-  assert.equal(reopened.next!.meta.version, first.next!.meta.version, 'a start without a folder opens the stored edition');
+  assert.equal(
+    reopened.next!.meta.version,
+    first.next!.meta.version,
+    'a start without a folder opens the stored edition',
+  );
   await reopened.next!.close();
   await first.next!.close();
 });

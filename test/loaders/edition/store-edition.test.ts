@@ -26,7 +26,11 @@ after(() => cleanup());
 
 const GOOD = {
   'manifest.json': JSON.stringify({ id: 'test-1', note: 'fixture' }),
-  'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-01-02,10,11,9,10.5,100,1050,1', 'sh600000,2024-01-03,10.5,11,10,10.8,120,1290,1.1'),
+  'ashare/klines.csv': csv(
+    KLINE_HEADER,
+    'sh600000,2024-01-02,10,11,9,10.5,100,1050,1',
+    'sh600000,2024-01-03,10.5,11,10,10.8,120,1290,1.1',
+  ),
   'ashare/symbols.csv': csv('symbol,name', 'sh600000,浦发银行'),
   'macro.csv': csv('indicator,date,key,value', 'gdp,2023-12-31,GDP_GDP,1260582.1'),
 };
@@ -46,7 +50,10 @@ test('a stored snapshot reopens with the same rows, names and macro, under a ver
   assert.deepEqual(Array.from(ashare.klines.close), [10.5, 10.8]);
   assert.deepEqual(Array.from(ashare.klines.adj_factor), [1, 1.1]);
   assert.equal(dataset.markets.hkstock.symbols.size, 0, 'a market the snapshot lacks is empty');
-  assert.deepEqual(dataset.macro.map((r) => [r.indicator, formatDate(r.date), r.data]), [['gdp', '2023-12-31', { GDP_GDP: 1260582.1 }]]);
+  assert.deepEqual(
+    dataset.macro.map((r) => [r.indicator, formatDate(r.date), r.data]),
+    [['gdp', '2023-12-31', { GDP_GDP: 1260582.1 }]],
+  );
 });
 
 test('storing the same folder again writes nothing and does not even read it', async () => {
@@ -57,7 +64,11 @@ test('storing the same folder again writes nothing and does not even read it', a
   assert.deepEqual([again.version, again.unchanged, again.skippedRead], [first.version, true, true]);
   await utimes(join(folder, 'ashare/klines.csv'), new Date(), new Date(Date.now() + 5000));
   const touched = await storeEdition(folder, state);
-  assert.deepEqual([touched.version, touched.unchanged, touched.skippedRead], [first.version, true, false], 'a touched but identical folder is read, found equal, and not written');
+  assert.deepEqual(
+    [touched.version, touched.unchanged, touched.skippedRead],
+    [first.version, true, false],
+    'a touched but identical folder is read, found equal, and not written',
+  );
   const versions = (await readdir(join(state, 'snapshots'))).filter((n) => n !== 'current.json' && n !== 'parts');
   assert.deepEqual(versions, [first.version]);
 });
@@ -76,8 +87,14 @@ test('a changed folder becomes a new version', async () => {
 test('a rejected snapshot leaves the stored one serving, untouched', async () => {
   const state = join(root, 'rejected');
   const good = await storeEdition(await writeSnapshotFolder(join(root, 'rejected-good'), GOOD), state);
-  const bad = await writeSnapshotFolder(join(root, 'rejected-bad'), { ...GOOD, 'ashare/klines.csv': `${GOOD['ashare/klines.csv']}sh600000,2024-01-04,10,9,11,10,1,1,1\n` });
-  await assert.rejects(storeEdition(bad, state), (error: unknown) => error instanceof SnapshotError && error.file === 'ashare/klines.csv' && error.line === 4);
+  const bad = await writeSnapshotFolder(join(root, 'rejected-bad'), {
+    ...GOOD,
+    'ashare/klines.csv': `${GOOD['ashare/klines.csv']}sh600000,2024-01-04,10,9,11,10,1,1,1\n`,
+  });
+  await assert.rejects(
+    storeEdition(bad, state),
+    (error: unknown) => error instanceof SnapshotError && error.file === 'ashare/klines.csv' && error.line === 4,
+  );
   assert.equal((await readCurrent(state))!.version, good.version);
   const dataset = (await openCurrentDataset(state))!;
   assert.equal(dataset.version, good.version);
@@ -92,18 +109,27 @@ test('npm run load: exit 0 and the version for a good folder, non-zero and file:
   const good = await writeSnapshotFolder(join(root, 'cli-good'), GOOD);
   const ok = await run(process.execPath, [LOAD_CLI, good, '--state', state]);
   assert.match(ok.stdout, /^test-1\.[0-9a-f]{12}: 2 K-line rows, stored/);
-  const bad = await writeSnapshotFolder(join(root, 'cli-bad'), { ...GOOD, 'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-13-02,10,11,9,10.5,100,1050,1') });
-  await assert.rejects(run(process.execPath, [LOAD_CLI, bad, '--state', state]), (error: { code: number; stderr: string }) => {
-    assert.equal(error.code, 1);
-    assert.match(error.stderr, /ashare\/klines\.csv:2: date: not a date/);
-    return true;
+  const bad = await writeSnapshotFolder(join(root, 'cli-bad'), {
+    ...GOOD,
+    'ashare/klines.csv': csv(KLINE_HEADER, 'sh600000,2024-13-02,10,11,9,10.5,100,1050,1'),
   });
+  await assert.rejects(
+    run(process.execPath, [LOAD_CLI, bad, '--state', state]),
+    (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr, /ashare\/klines\.csv:2: date: not a date/);
+      return true;
+    },
+  );
 });
 
 test('switching back to a folder still stored is recognised without reading it', async () => {
   const state = join(root, 'switch');
   const a = await writeSnapshotFolder(join(root, 'switch-a'), GOOD);
-  const b = await writeSnapshotFolder(join(root, 'switch-b'), { ...GOOD, 'ashare/klines.csv': GOOD['ashare/klines.csv'].replace('10.8', '11.8') });
+  const b = await writeSnapshotFolder(join(root, 'switch-b'), {
+    ...GOOD,
+    'ashare/klines.csv': GOOD['ashare/klines.csv'].replace('10.8', '11.8'),
+  });
   const first = await storeEdition(a, state);
   const second = await storeEdition(b, state);
   const back = await storeEdition(a, state);
@@ -116,7 +142,8 @@ test('switching back to a folder still stored is recognised without reading it',
 /** Every array of every market, the symbols, labels and macro of a Dataset, as bytes and text to compare. */
 function contentOf(d: Dataset): unknown {
   const bytes = (a: ArrayBufferView): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-  const tables = (o: Record<string, ArrayBufferView>): Record<string, string> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, bytes(v)]));
+  const tables = (o: Record<string, ArrayBufferView>): Record<string, string> =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, bytes(v)]));
   return {
     version: d.version,
     manifest: d.manifest,
@@ -127,8 +154,17 @@ function contentOf(d: Dataset): unknown {
       labels: m.symbols.labels,
       span: [m.firstDate, m.lastDate],
       klines: tables(m.klines as unknown as Record<string, ArrayBufferView>),
-      fundamentals: { offsets: bytes(m.fundamentals.offsets), date: bytes(m.fundamentals.date), columns: tables(m.fundamentals.columns) },
-      snapshots: { date: bytes(m.snapshots.date), values: tables(m.snapshots.values), ascending: tables(m.snapshots.ascending), descending: tables(m.snapshots.descending) },
+      fundamentals: {
+        offsets: bytes(m.fundamentals.offsets),
+        date: bytes(m.fundamentals.date),
+        columns: tables(m.fundamentals.columns),
+      },
+      snapshots: {
+        date: bytes(m.snapshots.date),
+        values: tables(m.snapshots.values),
+        ascending: tables(m.snapshots.ascending),
+        descending: tables(m.snapshots.descending),
+      },
     })),
   };
 }
@@ -138,7 +174,9 @@ async function changeOne(folder: string, file: string): Promise<void> {
   const path = join(folder, file);
   const text = await readFile(path, 'utf8');
   if (file === 'manifest.json') return writeFile(path, JSON.stringify({ ...JSON.parse(text), note: 'changed' }));
-  const column = { klines: 'volume', fundamentals: 'pe_ratio', symbols: 'name', macro: 'value' }[file.replace(/^.*\//, '').replace('.csv', '')]!;
+  const column = { klines: 'volume', fundamentals: 'pe_ratio', symbols: 'name', macro: 'value' }[
+    file.replace(/^.*\//, '').replace('.csv', '')
+  ]!;
   const lines = text.split('\n');
   const at = lines[0].split(',').indexOf(column);
   const cells = lines[1].split(',');
@@ -147,7 +185,11 @@ async function changeOne(folder: string, file: string): Promise<void> {
   await writeFile(path, lines.join('\n'));
 }
 
-const FIXTURE_FILES = ['manifest.json', 'macro.csv', ...['ashare', 'hkstock', 'usstock'].flatMap((m) => ['klines', 'symbols', 'fundamentals'].map((f) => `${m}/${f}.csv`))];
+const FIXTURE_FILES = [
+  'manifest.json',
+  'macro.csv',
+  ...['ashare', 'hkstock', 'usstock'].flatMap((m) => ['klines', 'symbols', 'fundamentals'].map((f) => `${m}/${f}.csv`)),
+];
 
 test('every file changed in turn: a store over the edition before parses only its market, and equals a full store of the same folder', async () => {
   for (const file of FIXTURE_FILES) {
@@ -159,12 +201,20 @@ test('every file changed in turn: a store over the edition before parses only it
     const market = file.includes('/') ? file.split('/')[0] : null;
     assert.notEqual(after.version, before.version, `${file}: a new version`);
     assert.deepEqual(after.parsed, market === null ? [] : [market], `${file}: only its market is parsed again`);
-    assert.deepEqual(after.reused.sort(), ['ashare', 'hkstock', 'usstock'].filter((m) => m !== market), `${file}: the others are taken as stored`);
+    assert.deepEqual(
+      after.reused.sort(),
+      ['ashare', 'hkstock', 'usstock'].filter((m) => m !== market),
+      `${file}: the others are taken as stored`,
+    );
     const full = join(root, `each-full-${file.replace('/', '-')}`);
     const fresh = await storeEdition(folder, full, { threads: 0 });
     assert.deepEqual(fresh.parsed.sort(), ['ashare', 'hkstock', 'usstock']);
     assert.equal(after.version, fresh.version, `${file}: the same version`);
-    assert.deepEqual(contentOf((await openCurrentDataset(incremental))!), contentOf((await openCurrentDataset(full))!), `${file}: the same Dataset, byte for byte`);
+    assert.deepEqual(
+      contentOf((await openCurrentDataset(incremental))!),
+      contentOf((await openCurrentDataset(full))!),
+      `${file}: the same Dataset, byte for byte`,
+    );
   }
 });
 
@@ -186,5 +236,9 @@ test('KEEP_EDITIONS: the newest editions stay with the parts they name; older on
   const left = (await readdir(join(state, 'snapshots'))).filter((n) => n !== 'current.json' && n !== 'parts');
   assert.deepEqual(left.sort(), versions.slice(2).sort());
   assert.equal((await readdir(join(state, 'snapshots', 'parts'))).filter((p) => p.startsWith('hkstock-')).length, 2);
-  assert.deepEqual(Array.from((await openCurrentDataset(state))!.markets.hkstock.klines.volume).slice(0, 1).length, 1, 'the current edition still opens');
+  assert.deepEqual(
+    Array.from((await openCurrentDataset(state))!.markets.hkstock.klines.volume).slice(0, 1).length,
+    1,
+    'the current edition still opens',
+  );
 });

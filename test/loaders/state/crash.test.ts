@@ -60,7 +60,10 @@ test('after SIGKILL the stored counts are within one second of what the child re
   const lastSecond = run.counts.filter(([, ms]) => ms > lastMs - LOSS_WINDOW_MS).length;
   assert.ok(stored.used > 0, 'earlier flushes reached the disk');
   assert.ok(stored.used <= reported, `stored ${stored.used} never exceeds reported ${reported}`);
-  assert.ok(reported - stored.used <= lastSecond, `lost ${reported - stored.used} rows, at most the ${lastSecond} of the last second`);
+  assert.ok(
+    reported - stored.used <= lastSecond,
+    `lost ${reported - stored.used} rows, at most the ${lastSecond} of the last second`,
+  );
   t.diagnostic(`reported ${reported}, stored ${stored.used}, last second ${lastSecond}`);
   assert.equal(stored.requests, stored.used, 'requests are stored with the rows of the same flush');
 });

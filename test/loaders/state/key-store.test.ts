@@ -22,7 +22,9 @@ function tempStore(t: TestContext): { dir: string; store: StateStore } {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 test('no key or secret appears in any file under STATE_DIR', async (t) => {
@@ -89,7 +91,10 @@ test('every change bumps the change counter', async (t) => {
 test('ensureFirstKeys creates one key per plan on an empty store, and nothing after', async (t) => {
   const { store } = tempStore(t);
   const first = await ensureFirstKeys(store.keys);
-  assert.deepEqual(first.map((k) => k.record.plan), ['free', 'pro', 'enterprise', 'internal']);
+  assert.deepEqual(
+    first.map((k) => k.record.plan),
+    ['free', 'pro', 'enterprise', 'internal'],
+  );
   assert.deepEqual(await ensureFirstKeys(store.keys), [], 'second start creates none');
   assert.equal(store.keys.list().length, 4);
 });

@@ -88,7 +88,10 @@ test('keys created, disabled and rotated by the CLI take effect in a running gua
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const created = (await run(process.execPath, [CLI, 'create', '--plan', 'pro', '--state', dir])).stdout.trim().split('\n').at(-1)!;
+  const created = (await run(process.execPath, [CLI, 'create', '--plan', 'pro', '--state', dir])).stdout
+    .trim()
+    .split('\n')
+    .at(-1)!;
   await within('a created key works', () => g.authenticate(created) !== null);
   const id = created.split('_')[1];
   await run(process.execPath, [CLI, 'disable', id, '--state', dir]);
@@ -114,7 +117,10 @@ test("a clean stop stores each key's last use with the day's counts; a restart r
   store = StateStore.open(dir);
   cleanup.push(() => store.close());
   assert.deepEqual([...store.usage.readLastUsed()], [[record.id, T0 + 1_000]]);
-  assert.deepEqual(store.usage.readDays('2024-06-01', '2024-06-01').get('2024-06-01')?.get(record.id), { used: 9, requests: 1 });
+  assert.deepEqual(store.usage.readDays('2024-06-01', '2024-06-01').get('2024-06-01')?.get(record.id), {
+    used: 9,
+    requests: 1,
+  });
 });
 
 test('a day that ends between two flushes is stored with its last counts, and the new day apart', async (t) => {
@@ -136,7 +142,11 @@ test('a day that ends between two flushes is stored with its last counts, and th
   g.admit(k, clock.ms, true);
   await sync.tick();
   const days = store.usage.readDays('2024-06-01', '2024-06-02');
-  assert.deepEqual(days.get('2024-06-01')?.get(record.id), { used: 4, requests: 2 }, 'both requests of the first day, the last one included');
+  assert.deepEqual(
+    days.get('2024-06-01')?.get(record.id),
+    { used: 4, requests: 2 },
+    'both requests of the first day, the last one included',
+  );
   assert.deepEqual(days.get('2024-06-02')?.get(record.id), { used: 0, requests: 1 });
   assert.equal(store.usage.readLastUsed().get(record.id), clock.ms);
 });
@@ -152,7 +162,11 @@ test('a running sync prunes, at the first round of each new day, the days more t
   const sync = StateSync.start(store, new Guard(), { now: () => clock.ms, keepDays: 7, intervalMs: 3_600_000 });
   cleanup.push(() => sync.close());
   assert.equal(await sync.pruneIfNewDay(), 1, "the start's prune, not a second one");
-  assert.deepEqual([...store.usage.readDays('2024-05-01', '2024-06-30').keys()], ['2024-05-25', '2024-05-26'], 'at start: the 7 days before 2024-06-01 are kept');
+  assert.deepEqual(
+    [...store.usage.readDays('2024-05-01', '2024-06-30').keys()],
+    ['2024-05-25', '2024-05-26'],
+    'at start: the 7 days before 2024-06-01 are kept',
+  );
   clock.ms += 86_400_000; // 2024-06-02, the server still running
   await sync.tick();
   assert.equal(await sync.pruneIfNewDay(), 1, 'the new day pruned one more day');

@@ -22,7 +22,13 @@ test('readDay returns the counts of that day only', async (t) => {
   store.usage.put('2024-06-01', 'aaaa1111', 10, 2);
   store.usage.put('2024-06-02', 'aaaa1111', 5, 1);
   await store.usage.put('2024-06-02', 'bbbb2222', 7, 3);
-  assert.deepEqual([...store.usage.readDay('2024-06-02')], [['aaaa1111', { used: 5, requests: 1 }], ['bbbb2222', { used: 7, requests: 3 }]]);
+  assert.deepEqual(
+    [...store.usage.readDay('2024-06-02')],
+    [
+      ['aaaa1111', { used: 5, requests: 1 }],
+      ['bbbb2222', { used: 7, requests: 3 }],
+    ],
+  );
 });
 
 test('a later put replaces the counts (absolute, not added)', async (t) => {
@@ -50,8 +56,18 @@ test('readDays returns every day of the range, both ends included, by day then k
   store.usage.put('2024-06-03', 'aaaa1111', 4, 4);
   await store.usage.put('2024-06-04', 'aaaa1111', 5, 5);
   const days = store.usage.readDays('2024-06-01', '2024-06-03');
-  assert.deepEqual([...days.keys()], ['2024-06-01', '2024-06-03'], 'days without entries are absent; the ends are included');
-  assert.deepEqual([...days.get('2024-06-01')!], [['aaaa1111', { used: 2, requests: 2 }], ['bbbb2222', { used: 3, requests: 3, rateLimited: 1, quotaExhausted: 0 }]]);
+  assert.deepEqual(
+    [...days.keys()],
+    ['2024-06-01', '2024-06-03'],
+    'days without entries are absent; the ends are included',
+  );
+  assert.deepEqual(
+    [...days.get('2024-06-01')!],
+    [
+      ['aaaa1111', { used: 2, requests: 2 }],
+      ['bbbb2222', { used: 3, requests: 3, rateLimited: 1, quotaExhausted: 0 }],
+    ],
+  );
   assert.deepEqual([...days.get('2024-06-03')!], [['aaaa1111', { used: 4, requests: 4 }]]);
 });
 

@@ -90,14 +90,19 @@ export interface AdminServerOptions {
 
 export async function startAdminServer(options: AdminServerOptions = {}): Promise<AdminServer> {
   const previous = options.restartOf ?? null;
-  const dir = previous === null ? await tempDir('mdq-admin-') : { path: previous.stateDir, cleanup: () => rm(previous.stateDir, { recursive: true, force: true }) };
+  const dir =
+    previous === null
+      ? await tempDir('mdq-admin-')
+      : { path: previous.stateDir, cleanup: () => rm(previous.stateDir, { recursive: true, force: true }) };
   const folder = previous?.folder ?? (await fixtureCopy(join(dir.path, 'snapshot')));
   if (previous === null) await storeEdition(folder, dir.path, { threads: 0 });
   const store = StateStore.open(dir.path);
   const operator = OperatorStore.open(dir.path);
   if (previous === null) await operator.setPassword(PASSWORD);
   const keys = previous?.keys ?? ({} as Record<BuiltInPlanName, string>);
-  if (previous === null) for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const) keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
+  if (previous === null)
+    for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const)
+      keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
   const clock = previous?.clock ?? { ms: Date.now() };
   const now = (): number => clock.ms;
   const guard = new Guard('UTC');
@@ -107,16 +112,45 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
   // As main.ts: the stored edition opened and published by the lifecycle's first pass, reloads by the same Reloader.
   const editions = new Editions({ stateDir: dir.path, keep: 2, log: () => {} });
   let server: RunningServer | null = null;
-  const host = { swap: (next: Dataset) => void (state.dataset = next), released: (d: Dataset) => server?.released(d) ?? Promise.resolve() };
-  const reloader = new Reloader({ stateDir: dir.path, folder, editions, host, log: () => {}, onProgress: (p) => progress.push(p) });
+  const host = {
+    swap: (next: Dataset) => void (state.dataset = next),
+    released: (d: Dataset) => server?.released(d) ?? Promise.resolve(),
+  };
+  const reloader = new Reloader({
+    stateDir: dir.path,
+    folder,
+    editions,
+    host,
+    log: () => {},
+    onProgress: (p) => progress.push(p),
+  });
   await reloader.start(null);
   const dataset = state.dataset!;
   const reloads = options.reload
     ? new ReloadLog(options.reload.run, now, options.reload.progress)
-    : new ReloadLog(() => reloader.reload(), now, () => reloader.progress);
+    : new ReloadLog(
+        () => reloader.reload(),
+        now,
+        () => reloader.progress,
+      );
   reloads.recordStart({ version: dataset.version, seconds: 0.25 }); // as main.ts does with its start's figures
   const meter = new RequestMeter(now);
-  const admin = createAdmin({ store, operator, guard, plans: guard.plans, sync, state, reloads, meter, mailer: options.mailer ?? null, origin: options.adminOrigin ?? null, now, idleMs: options.idleMs, log: () => {}, routes: options.routes ?? null });
+  const admin = createAdmin({
+    store,
+    operator,
+    guard,
+    plans: guard.plans,
+    sync,
+    state,
+    reloads,
+    meter,
+    mailer: options.mailer ?? null,
+    origin: options.adminOrigin ?? null,
+    now,
+    idleMs: options.idleMs,
+    log: () => {},
+    routes: options.routes ?? null,
+  });
   server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
   const origin = `http://127.0.0.1:${server.port}`;
 
@@ -128,7 +162,11 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     if (o.csrf) headers['x-csrf-token'] = o.csrf;
     const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    return httpRequest(server.port, path, { method: o.method ?? (payload === undefined ? 'GET' : 'POST'), headers, body: payload });
+    return httpRequest(server.port, path, {
+      method: o.method ?? (payload === undefined ? 'GET' : 'POST'),
+      headers,
+      body: payload,
+    });
   };
 
   const signIn: AdminServer['signIn'] = async (password = PASSWORD) => {

@@ -35,7 +35,10 @@ describe('macro series on the data page', () => {
 
   test('a key repeated at a later date and a new key, after a reload: counted once, and the new one added', async () => {
     const path = join(s.folder, 'macro.csv');
-    await writeFile(path, `${await readFile(path, 'utf8')}gdp,2025-03-31,GDP_GDP,1350000.0\ngdp,2025-03-31,GDP_PRIMARY_YOY,3.1\n`);
+    await writeFile(
+      path,
+      `${await readFile(path, 'utf8')}gdp,2025-03-31,GDP_GDP,1350000.0\ngdp,2025-03-31,GDP_PRIMARY_YOY,3.1\n`,
+    );
     const expected = await countMacroCsv(path);
     assert.equal((await s.write(op, '/admin/api/reload')).body.kind, 'loaded');
     assert.equal((await data()).macro_series, expected.series);

@@ -4,19 +4,46 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hostCheck } from '../../../transport/admin/host-check.js';
 import { rawRequest, requestHead } from '../../helpers/raw-request.js';
-import { type AdminServer, type Answer, type Operator, PASSWORD, startAdminServer, startSignedIn } from './admin-server.js';
+import {
+  type AdminServer,
+  type Answer,
+  type Operator,
+  PASSWORD,
+  startAdminServer,
+  startSignedIn,
+} from './admin-server.js';
 
 const passes = (configured: string | null, host: string): boolean => hostCheck(configured)(host) === null;
 
 describe('the rule', () => {
   test('without ADMIN_ORIGIN, IP literals and localhost pass, with or without a port', () => {
-    for (const host of ['127.0.0.1', '127.0.0.1:8080', '10.0.0.5:80', '0.0.0.0:1', 'localhost', 'localhost:8080', 'LocalHost:8080', '[::1]', '[::1]:8080', '[fe80::1]:8080', '[::ffff:127.0.0.1]:8080']) {
+    for (const host of [
+      '127.0.0.1',
+      '127.0.0.1:8080',
+      '10.0.0.5:80',
+      '0.0.0.0:1',
+      'localhost',
+      'localhost:8080',
+      'LocalHost:8080',
+      '[::1]',
+      '[::1]:8080',
+      '[fe80::1]:8080',
+      '[::ffff:127.0.0.1]:8080',
+    ]) {
       assert.equal(passes(null, host), true, `${host} passes`);
     }
   });
 
   test('without ADMIN_ORIGIN, any other name is refused with 403 forbidden_host', () => {
-    for (const host of ['evil.example:8080', 'evil.example', 'localhost.evil.example', 'localhost.', 'sub.localhost', '127.0.0.1.nip.io:8080', '127.0.0.1.evil.example']) {
+    for (const host of [
+      'evil.example:8080',
+      'evil.example',
+      'localhost.evil.example',
+      'localhost.',
+      'sub.localhost',
+      '127.0.0.1.nip.io:8080',
+      '127.0.0.1.evil.example',
+    ]) {
       const problem = hostCheck(null)(host);
       assert.equal(problem?.code, 'forbidden_host', `${host} is refused`);
       assert.equal(problem?.status, 403);
@@ -24,15 +51,39 @@ describe('the rule', () => {
   });
 
   test('without ADMIN_ORIGIN, malformed literals and ports are refused', () => {
-    for (const host of ['', '256.0.0.1', '127.0.0.01', '127.1', '::1', '[::1', '[evil.example]', '[::1]x', '127.0.0.1:', '127.0.0.1:80x', 'localhost:123456', '127.0.0.1:80:80', ' 127.0.0.1', 'user@127.0.0.1']) {
+    for (const host of [
+      '',
+      '256.0.0.1',
+      '127.0.0.01',
+      '127.1',
+      '::1',
+      '[::1',
+      '[evil.example]',
+      '[::1]x',
+      '127.0.0.1:',
+      '127.0.0.1:80x',
+      'localhost:123456',
+      '127.0.0.1:80:80',
+      ' 127.0.0.1',
+      'user@127.0.0.1',
+    ]) {
       assert.equal(passes(null, host), false, `${JSON.stringify(host)} is refused`);
     }
   });
 
-  test('with ADMIN_ORIGIN only its host passes, the scheme\'s default port optional, case-insensitively', () => {
+  test("with ADMIN_ORIGIN only its host passes, the scheme's default port optional, case-insensitively", () => {
     const ops = 'https://ops.example';
-    for (const host of ['ops.example', 'ops.example:443', 'OPS.Example', 'Ops.Example:443']) assert.equal(passes(ops, host), true, `${host} passes`);
-    for (const host of ['', 'ops.example:80', 'ops.example:8443', 'evil.example', 'ops.example.evil.example', '127.0.0.1:8080', 'localhost']) {
+    for (const host of ['ops.example', 'ops.example:443', 'OPS.Example', 'Ops.Example:443'])
+      assert.equal(passes(ops, host), true, `${host} passes`);
+    for (const host of [
+      '',
+      'ops.example:80',
+      'ops.example:8443',
+      'evil.example',
+      'ops.example.evil.example',
+      '127.0.0.1:8080',
+      'localhost',
+    ]) {
       assert.equal(passes(ops, host), false, `${JSON.stringify(host)} is refused`);
     }
     assert.equal(passes('http://ops.example', 'ops.example:80'), true, 'http: 80 is the default');
@@ -67,7 +118,11 @@ describe('without ADMIN_ORIGIN, on a started server', () => {
 
   test('a rebinding page (Host and Origin evil.example:8080) is refused on sign-in, opening no session', async () => {
     const evil = 'evil.example:8080';
-    const a = await s.call('/admin/api/sign-in', { body: { password: PASSWORD }, origin: `http://${evil}`, headers: { host: evil } });
+    const a = await s.call('/admin/api/sign-in', {
+      body: { password: PASSWORD },
+      origin: `http://${evil}`,
+      headers: { host: evil },
+    });
     forbidden(a, 'sign-in');
     assert.equal(a.headers['set-cookie'], undefined);
   });
@@ -76,7 +131,17 @@ describe('without ADMIN_ORIGIN, on a started server', () => {
     const headers = { host: 'evil.example:8080' };
     const origin = 'http://evil.example:8080';
     forbidden(await s.call('/admin/api/data', { cookie: op.cookie, origin, headers }), 'a read');
-    forbidden(await s.call('/admin/api/reload', { method: 'POST', cookie: op.cookie, csrf: op.csrf, body: {}, origin, headers }), 'a write');
+    forbidden(
+      await s.call('/admin/api/reload', {
+        method: 'POST',
+        cookie: op.cookie,
+        csrf: op.csrf,
+        body: {},
+        origin,
+        headers,
+      }),
+      'a write',
+    );
     forbidden(await s.call('/dashboard', { origin: null, headers }), 'the page');
     forbidden(await s.call('/dashboard/app.js', { origin: null, headers }), 'an asset');
     forbidden(await s.call('/admin/api/nothing-here', { origin: null, headers }), 'an unknown route');
@@ -92,7 +157,11 @@ describe('without ADMIN_ORIGIN, on a started server', () => {
 
   test('at localhost, sign-in with its own Origin opens a session', async () => {
     const host = `localhost:${s.port}`;
-    const a = await s.call('/admin/api/sign-in', { body: { password: PASSWORD }, origin: `http://${host}`, headers: { host } });
+    const a = await s.call('/admin/api/sign-in', {
+      body: { password: PASSWORD },
+      origin: `http://${host}`,
+      headers: { host },
+    });
     assert.equal(a.status, 200, a.text);
     assert.match(String(a.headers['set-cookie']), /^mdq_admin=/);
   });
@@ -143,7 +212,11 @@ describe('with ADMIN_ORIGIN=https://ops.example, on a started server', () => {
     for (const host of ['ops.example', 'ops.example:443', 'OPS.example']) {
       assert.equal((await s.call('/dashboard', { origin: null, headers: { host } })).status, 200, host);
     }
-    const a = await s.call('/admin/api/sign-in', { body: { password: PASSWORD }, origin: 'https://ops.example', headers: { host: 'ops.example' } });
+    const a = await s.call('/admin/api/sign-in', {
+      body: { password: PASSWORD },
+      origin: 'https://ops.example',
+      headers: { host: 'ops.example' },
+    });
     assert.equal(a.status, 200, a.text);
   });
 
@@ -151,6 +224,13 @@ describe('with ADMIN_ORIGIN=https://ops.example, on a started server', () => {
     for (const host of [`127.0.0.1:${s.port}`, `localhost:${s.port}`, 'ops.example:8443', 'evil.example:8080', '']) {
       forbidden(await s.call('/dashboard', { origin: null, headers: { host } }), `page at ${JSON.stringify(host)}`);
     }
-    forbidden(await s.call('/admin/api/sign-in', { body: { password: PASSWORD }, origin: 'https://ops.example', headers: { host: 'evil.example' } }), 'sign-in');
+    forbidden(
+      await s.call('/admin/api/sign-in', {
+        body: { password: PASSWORD },
+        origin: 'https://ops.example',
+        headers: { host: 'evil.example' },
+      }),
+      'sign-in',
+    );
   });
 });

@@ -13,22 +13,36 @@ after(() => s.close());
 /** A GET with the path sent exactly as written (node's http client does not normalise `..`). */
 function rawGet(path: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: s.port, path, headers: { connection: 'close', cookie: op.cookie }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: s.port, path, headers: { connection: 'close', cookie: op.cookie }, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-const READS = ['/admin/api/data', '/admin/api/reload', '/admin/api/keys', '/admin/api/usage', '/admin/api/health', '/admin/api/session'];
+const READS = [
+  '/admin/api/data',
+  '/admin/api/reload',
+  '/admin/api/keys',
+  '/admin/api/usage',
+  '/admin/api/health',
+  '/admin/api/session',
+];
 
 test('no admin read answers to an API key, whatever way it is presented: 401 unauthorized', async () => {
   for (const key of Object.values(s.keys)) {
     for (const path of READS) {
-      const ways: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, { cookie: `mdq_admin=${key}` }];
+      const ways: Record<string, string>[] = [
+        { 'x-api-key': key },
+        { authorization: `Bearer ${key}` },
+        { cookie: `mdq_admin=${key}` },
+      ];
       for (const headers of ways) {
         const a = await s.call(path, { headers });
         assert.equal(a.status, 401, `${path} with ${Object.keys(headers)[0]}`);
@@ -40,7 +54,11 @@ test('no admin read answers to an API key, whatever way it is presented: 401 una
 
 test('no admin write answers to an API key: nothing is created', async () => {
   const count = s.store.keys.list().length;
-  const a = await s.call('/admin/api/keys', { method: 'POST', headers: { 'x-api-key': s.keys.internal }, body: { plan: 'pro' } });
+  const a = await s.call('/admin/api/keys', {
+    method: 'POST',
+    headers: { 'x-api-key': s.keys.internal },
+    body: { plan: 'pro' },
+  });
   assert.equal(a.status, 401);
   assert.equal(s.store.keys.list().length, count);
 });
@@ -61,7 +79,13 @@ test('/dashboard with a session is the app, with a strict Content-Security-Polic
 });
 
 test('every listed file is served with its type', async () => {
-  for (const [name, type] of [['app.js', /javascript/], ['sign-in.js', /javascript/], ['dashboard.css', /css/], ['uplot.js', /javascript/], ['uplot.css', /css/]] as const) {
+  for (const [name, type] of [
+    ['app.js', /javascript/],
+    ['sign-in.js', /javascript/],
+    ['dashboard.css', /css/],
+    ['uplot.js', /javascript/],
+    ['uplot.css', /css/],
+  ] as const) {
     const a = await s.call(`/dashboard/${name}`);
     assert.equal(a.status, 200, name);
     assert.match(String(a.headers['content-type']), type);
@@ -102,7 +126,10 @@ test('other methods on the dashboard and the admin API are 405 with Allow', asyn
   const a = await s.call('/admin/api/reload', { method: 'DELETE', cookie: op.cookie });
   assert.equal(a.status, 405);
   assert.equal(a.headers.allow, 'GET, POST');
-  assert.equal((await s.call('/admin/api/keys', { method: 'PUT', cookie: op.cookie, body: {} })).headers.allow, 'GET, POST');
+  assert.equal(
+    (await s.call('/admin/api/keys', { method: 'PUT', cookie: op.cookie, body: {} })).headers.allow,
+    'GET, POST',
+  );
 });
 
 test('unknown admin paths are 404 not_found', async () => {

@@ -8,7 +8,8 @@ const KLINES = '/api/v1/ashare/klines/sh600001?limit=5'; // 5 rows an answer
 const DAY = 86_400_000;
 
 /** The `n` days ending with `last` (`YYYY-MM-DD`), oldest first: the days the page shows, computed here independently. */
-const daysTo = (last: string, n = 7): string[] => Array.from({ length: n }, (_, i) => new Date(Date.parse(last) - (n - 1 - i) * DAY).toISOString().slice(0, 10));
+const daysTo = (last: string, n = 7): string[] =>
+  Array.from({ length: n }, (_, i) => new Date(Date.parse(last) - (n - 1 - i) * DAY).toISOString().slice(0, 10));
 const label = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 describe('last use and 7 days of counts per key', () => {
@@ -22,7 +23,10 @@ describe('last use and 7 days of counts per key', () => {
     const op = await s.signIn(); // the clock moves by days here: a session would have ended
     const a = await s.call('/admin/api/keys', { cookie: op.cookie });
     assert.equal(a.status, 200, a.text);
-    return a.body as { days: string[]; keys: { id: string; last_used: string | null; requests_by_day: number[]; rows_by_day: number[] }[] };
+    return a.body as {
+      days: string[];
+      keys: { id: string; last_used: string | null; requests_by_day: number[]; rows_by_day: number[] }[];
+    };
   };
   const row = async (key: string) => {
     const page = await keysPage();

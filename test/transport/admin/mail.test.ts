@@ -30,7 +30,11 @@ test('with SMTP_URL, the details reach the contact through a real SMTP exchange,
   const s = await startAdminServer({ mailer: mailerFromEnv({ SMTP_URL: smtp.url, MAIL_FROM: 'ops@service.example' }) });
   t.after(() => s.close());
   const op = await s.signIn();
-  assert.equal((await s.call('/admin/api/keys', { cookie: op.cookie })).body.mail_configured, true, 'the keys page is told mail is configured');
+  assert.equal(
+    (await s.call('/admin/api/keys', { cookie: op.cookie })).body.mail_configured,
+    true,
+    'the keys page is told mail is configured',
+  );
   const key = s.keys.enterprise;
   const id = idOf(key);
   await s.operator.setContact(id, 'desk@example.com');

@@ -36,21 +36,39 @@ test('requests per minute: the last hour, oldest first; a slot from an hour ago 
   const now = T0 + 61_000;
   const series = m.perMinute(now);
   assert.equal(series.length, 60);
-  assert.deepEqual(series.slice(-2).map((p) => [p.requests, p.errors]), [[2, 1], [1, 0]]);
+  assert.deepEqual(
+    series.slice(-2).map((p) => [p.requests, p.errors]),
+    [
+      [2, 1],
+      [1, 0],
+    ],
+  );
   assert.equal(series.at(-1)!.t, Math.floor(now / 60_000) * 60);
   m.record(T0 + 3_600_000, 1, 200); // the same ring slot as T0, one hour on
   const later = m.perMinute(T0 + 3_600_000);
   assert.equal(later.at(-1)!.requests, 1, 'the slot was reset for its new minute');
-  assert.equal(later.reduce((n, p) => n + p.requests, 0), 2, 'T0’s minute dropped out of the hour');
+  assert.equal(
+    later.reduce((n, p) => n + p.requests, 0),
+    2,
+    'T0’s minute dropped out of the hour',
+  );
 });
 
 test('requests per minute start at the server’s start: no empty minutes from before it', () => {
   const started = T0 + 30_000; // half a minute into T0's minute
   const m = new RequestMeter(() => started);
-  assert.deepEqual(m.perMinute(started).map((p) => p.t), [T0 / 1000], 'just started: one point, the start minute');
+  assert.deepEqual(
+    m.perMinute(started).map((p) => p.t),
+    [T0 / 1000],
+    'just started: one point, the start minute',
+  );
   m.record(T0 + 150_000, 1, 200);
   const series = m.perMinute(T0 + 150_000);
-  assert.deepEqual(series.map((p) => p.t), [T0 / 1000, T0 / 1000 + 60, T0 / 1000 + 120], 'the start minute to the current one');
+  assert.deepEqual(
+    series.map((p) => p.t),
+    [T0 / 1000, T0 / 1000 + 60, T0 / 1000 + 120],
+    'the start minute to the current one',
+  );
   assert.equal(series.at(-1)!.requests, 1);
   assert.equal(m.perMinute(T0 + 2 * 3_600_000).length, 60, 'after an hour: the last hour, as before');
 });
@@ -85,7 +103,11 @@ test('the server counts each API answer; health and usage pages show them', asyn
   const s = await startAdminServer();
   t.after(() => s.close());
   const op = await s.signIn();
-  for (let i = 0; i < 3; i++) assert.equal((await s.call('/api/v1/ashare/klines/sh600001?limit=5', { headers: { 'x-api-key': s.keys.pro } })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal(
+      (await s.call('/api/v1/ashare/klines/sh600001?limit=5', { headers: { 'x-api-key': s.keys.pro } })).status,
+      200,
+    );
   assert.equal((await s.call('/api/v1/markets', { headers: { 'x-api-key': 'mdq_nope' } })).status, 401);
   const health = await s.call('/admin/api/health', { cookie: op.cookie });
   assert.equal(health.status, 200);
@@ -98,7 +120,10 @@ test('the server counts each API answer; health and usage pages show them', asyn
   assert.equal(usage.status, 200);
   assert.equal(usage.body.per_minute.at(-1).requests, 4);
   const pro = usage.body.keys.find((k: any) => k.id === idOf(s.keys.pro));
-  assert.deepEqual({ rows: pro.rows, requests: pro.requests, daily_quota: pro.daily_quota, remaining: pro.remaining }, { rows: 15, requests: 3, daily_quota: 200_000, remaining: 199_985 });
+  assert.deepEqual(
+    { rows: pro.rows, requests: pro.requests, daily_quota: pro.daily_quota, remaining: pro.remaining },
+    { rows: 15, requests: 3, daily_quota: 200_000, remaining: 199_985 },
+  );
   const internal = usage.body.keys.find((k: any) => k.id === idOf(s.keys.internal));
   assert.equal(internal.remaining, null, 'internal keys have no quota');
 });

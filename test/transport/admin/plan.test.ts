@@ -19,7 +19,8 @@ after(() => s.close());
 const quota = async (key: string) => (await s.call('/api/v1/quota', { headers: { 'x-api-key': key } })).body;
 
 test("a new plan keeps today's rows and requests, and its limits apply at once", async () => {
-  for (let i = 0; i < 3; i++) assert.equal((await s.call(KLINES, { headers: { 'x-api-key': s.keys.pro } })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await s.call(KLINES, { headers: { 'x-api-key': s.keys.pro } })).status, 200);
   const before = await quota(s.keys.pro);
   assert.equal(before.plan, 'pro');
   assert.ok(before.used > 0, 'rows were charged');
@@ -28,7 +29,11 @@ test("a new plan keeps today's rows and requests, and its limits apply at once",
   assert.equal(a.status, 200, a.text);
   assert.equal(a.body.previous_plan, 'pro');
   assert.equal(a.body.record.plan, 'free');
-  assert.deepEqual(a.body.usage_today, { rows: before.used, requests: before.requests_today }, 'the answer shows the counts carried over');
+  assert.deepEqual(
+    a.body.usage_today,
+    { rows: before.used, requests: before.requests_today },
+    'the answer shows the counts carried over',
+  );
 
   const now = await quota(s.keys.pro);
   assert.equal(now.plan, 'free', 'the guard has the new plan without waiting for the sync');

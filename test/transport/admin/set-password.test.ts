@@ -18,7 +18,8 @@ function stateDir(t: TestContext): string {
   return dir;
 }
 
-const admin = (args: string[], input: string) => spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, STATE_DIR: '' } });
+const admin = (args: string[], input: string) =>
+  spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env: { ...process.env, STATE_DIR: '' } });
 
 test('set-password reads the first line of stdin; the server then accepts exactly that password', async (t) => {
   const dir = stateDir(t);
@@ -34,7 +35,8 @@ test('set-password reads the first line of stdin; the server then accepts exactl
 test('the password itself is nowhere in the state folder (a salted hash only)', async (t) => {
   const dir = stateDir(t);
   assert.equal(admin(['set-password', '--state', dir], 'findme-plaintext-42\n').status, 0);
-  for (const file of readdirSync(join(dir, 'operator'))) assert.ok(!readFileSync(join(dir, 'operator', file)).includes('findme-plaintext-42'), file);
+  for (const file of readdirSync(join(dir, 'operator')))
+    assert.ok(!readFileSync(join(dir, 'operator', file)).includes('findme-plaintext-42'), file);
 });
 
 test('the same password hashes differently each time (random salt); each hash checks only its password', async () => {

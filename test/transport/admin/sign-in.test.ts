@@ -10,7 +10,11 @@ test('the right password opens a session: HttpOnly, SameSite=Strict, Path=/ cook
   const a = await s.call('/admin/api/sign-in', { body: { password: PASSWORD } });
   assert.equal(a.status, 200, a.text);
   const cookie = ([] as string[]).concat(a.headers['set-cookie'] ?? [])[0];
-  assert.match(cookie, /^mdq_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/, 'no Secure over plain HTTP');
+  assert.match(
+    cookie,
+    /^mdq_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/,
+    'no Secure over plain HTTP',
+  );
   assert.match(a.body.csrf, /^[A-Za-z0-9_-]{43}$/);
   const session = await s.call('/admin/api/session', { cookie: cookie.split(';')[0] });
   assert.equal(session.status, 200);
@@ -35,7 +39,11 @@ test('after a wrong password, the next attempt from that address is refused (429
   assert.equal(early.body.code, 'rate_limited');
   assert.equal(early.headers['retry-after'], '1');
   s.clock.ms += 1001;
-  assert.equal((await s.call('/admin/api/sign-in', { body: { password: PASSWORD } })).status, 200, 'the right password works once the lockout passed');
+  assert.equal(
+    (await s.call('/admin/api/sign-in', { body: { password: PASSWORD } })).status,
+    200,
+    'the right password works once the lockout passed',
+  );
 });
 
 test('each further wrong password doubles the lockout (1 s, 2 s, 4 s …)', async (t) => {
@@ -59,7 +67,11 @@ test('a session ends after 30 idle minutes (injected clock) and answers 401', as
   s.clock.ms += 29 * 60_000;
   assert.equal((await s.call('/admin/api/data', { cookie: op.cookie })).status, 200, 'still alive after 29 minutes');
   s.clock.ms += 29 * 60_000;
-  assert.equal((await s.call('/admin/api/data', { cookie: op.cookie })).status, 200, 'each request restarts the idle clock');
+  assert.equal(
+    (await s.call('/admin/api/data', { cookie: op.cookie })).status,
+    200,
+    'each request restarts the idle clock',
+  );
   s.clock.ms += 30 * 60_000 + 1;
   const late = await s.call('/admin/api/data', { cookie: op.cookie });
   assert.equal(late.status, 401);

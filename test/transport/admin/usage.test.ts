@@ -22,7 +22,8 @@ describe('429s per key', () => {
   });
   after(() => s.close());
 
-  const usageRow = async () => (await s.call('/admin/api/usage', { cookie: op.cookie })).body.keys.find((k: any) => k.id === id);
+  const usageRow = async () =>
+    (await s.call('/admin/api/usage', { cookie: op.cookie })).body.keys.find((k: any) => k.id === id);
 
   test('each rate_limited answer is counted for its key, and only those', async () => {
     for (let i = 0; i < 34; i++) {
@@ -36,7 +37,9 @@ describe('429s per key', () => {
     assert.equal(seen.rate, 4, 'a free bucket holds 30');
     const row = await usageRow();
     assert.deepEqual([row.rate_limited, row.quota_exhausted, row.refused_429, row.requests], [4, 0, 4, 34]);
-    const pro = (await s.call('/admin/api/usage', { cookie: op.cookie })).body.keys.find((k: any) => k.id === idOf(s.keys.pro));
+    const pro = (await s.call('/admin/api/usage', { cookie: op.cookie })).body.keys.find(
+      (k: any) => k.id === idOf(s.keys.pro),
+    );
     assert.equal(pro.refused_429, 0, 'another key has none');
   });
 
@@ -91,9 +94,19 @@ describe('requests by route', () => {
     metrics.record(health, 200, null, 0, 0.001);
     metrics.record(health, 200, null, 0, 0.001);
     const a = await s.call('/admin/api/usage', { cookie: op.cookie });
-    assert.deepEqual(a.body.by_route.map((r: any) => r.route), ['/api/v1/:market/klines/:symbol', '/healthz', '/api/v1/quota']);
+    assert.deepEqual(
+      a.body.by_route.map((r: any) => r.route),
+      ['/api/v1/:market/klines/:symbol', '/healthz', '/api/v1/quota'],
+    );
     assert.deepEqual(a.body.by_route[0], {
-      route: '/api/v1/:market/klines/:symbol', requests: 7, rows: 20, ok: 4, client_errors: 2, too_many: 1, server_errors: 1, by_plan: { pro: 5, free: 2 },
+      route: '/api/v1/:market/klines/:symbol',
+      requests: 7,
+      rows: 20,
+      ok: 4,
+      client_errors: 2,
+      too_many: 1,
+      server_errors: 1,
+      by_plan: { pro: 5, free: 2 },
     });
     assert.deepEqual(a.body.by_route[1].by_plan, { none: 2 });
   });

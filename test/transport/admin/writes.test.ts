@@ -58,10 +58,30 @@ const WRITES: [string, () => string, unknown][] = [
 describe('each CSRF failure is 403 csrf_failed and changes nothing', () => {
   const FAILURES: [string, (path: string, body: unknown) => Promise<{ status: number; body: any }>][] = [
     ['no token', (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, body })],
-    ["another session's token", (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: other.csrf, body })],
-    ['a foreign Origin', (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, origin: 'http://evil.example', body })],
-    ['no Origin', (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, origin: null, body })],
-    ['a look-alike Origin (other port)', (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, origin: `http://127.0.0.1:${s.port + 1}`, body })],
+    [
+      "another session's token",
+      (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: other.csrf, body }),
+    ],
+    [
+      'a foreign Origin',
+      (path, body) =>
+        s.call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, origin: 'http://evil.example', body }),
+    ],
+    [
+      'no Origin',
+      (path, body) => s.call(path, { method: 'POST', cookie: op.cookie, csrf: op.csrf, origin: null, body }),
+    ],
+    [
+      'a look-alike Origin (other port)',
+      (path, body) =>
+        s.call(path, {
+          method: 'POST',
+          cookie: op.cookie,
+          csrf: op.csrf,
+          origin: `http://127.0.0.1:${s.port + 1}`,
+          body,
+        }),
+    ],
   ];
   before(editFolder);
   for (const [write, path, body] of WRITES) {
@@ -72,7 +92,11 @@ describe('each CSRF failure is 403 csrf_failed and changes nothing', () => {
         assert.equal(a.status, 403);
         assert.equal(a.body.code, 'csrf_failed');
         assert.equal(everything(), before, 'nothing changed');
-        assert.equal((await s.call('/admin/api/session', { cookie: op.cookie })).status, 200, 'the session is still open');
+        assert.equal(
+          (await s.call('/admin/api/session', { cookie: op.cookie })).status,
+          200,
+          'the session is still open',
+        );
       });
     }
   }
@@ -87,12 +111,19 @@ describe('each write with a good token', () => {
     const a = await s.write(op, '/admin/api/keys', { plan: 'enterprise', org: 'Desk N', contact: 'n@example.com' });
     assert.equal(a.status, 200, a.text);
     assert.match(a.body.key, /^mdq_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/);
-    assert.deepEqual({ plan: a.body.record.plan, org: a.body.record.org, contact: a.body.record.contact }, { plan: 'enterprise', org: 'Desk N', contact: 'n@example.com' });
+    assert.deepEqual(
+      { plan: a.body.record.plan, org: a.body.record.org, contact: a.body.record.contact },
+      { plan: 'enterprise', org: 'Desk N', contact: 'n@example.com' },
+    );
     const list = await s.call('/admin/api/keys', { cookie: op.cookie });
     const listed = list.body.keys.find((k: any) => k.id === a.body.record.id);
     assert.equal(listed.contact, 'n@example.com');
     assert.ok(!list.text.includes(a.body.key.split('_')[2]), 'the list never holds the secret');
-    assert.equal((await s.call('/api/v1/quota', { headers: { 'x-api-key': a.body.key } })).status, 200, 'the guard knows the key without waiting for the sync');
+    assert.equal(
+      (await s.call('/api/v1/quota', { headers: { 'x-api-key': a.body.key } })).status,
+      200,
+      'the guard knows the key without waiting for the sync',
+    );
   });
 
   test('create a key with a bad plan or contact is 400 invalid_parameter and creates nothing', async () => {
@@ -164,7 +195,10 @@ describe('each write with a good token', () => {
     const served = s.state.dataset!.version;
     const path = join(s.folder, 'ashare/klines.csv');
     const text = await readFile(path, 'utf8');
-    await writeFile(path, text.replace(LAST_ROW_CLOSE_631, 'sh600001,2025-03-14,6.23,6.10,6.22,6.31,46211,28951191.50,2.157024'));
+    await writeFile(
+      path,
+      text.replace(LAST_ROW_CLOSE_631, 'sh600001,2025-03-14,6.23,6.10,6.22,6.31,46211,28951191.50,2.157024'),
+    );
     const a = await s.write(op, '/admin/api/reload');
     assert.equal(a.body.kind, 'rejected');
     assert.match(a.body.reason, /klines\.csv:\d+/);

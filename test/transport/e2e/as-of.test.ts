@@ -46,17 +46,32 @@ async function cutFolder(source: string, dir: string, day: string): Promise<void
   for (const market of MARKETS) {
     const klines = await readLines(join(source, market, 'klines.csv'));
     if (klines === null) continue;
-    const fundamentals = (await readLines(join(source, market, 'fundamentals.csv'))) ?? { header: 'symbol,date', lines: [], symbolAt: 0, dateAt: 1 };
+    const fundamentals = (await readLines(join(source, market, 'fundamentals.csv'))) ?? {
+      header: 'symbol,date',
+      lines: [],
+      symbolAt: 0,
+      dateAt: 1,
+    };
     const k = klines.lines.filter((l) => dateOf(klines, l) <= day);
     const f = fundamentals.lines.filter((l) => dateOf(fundamentals, l) <= day);
     if (k.length === 0 && f.length === 0) continue; // no row by then: no folder
     const present = new Set([...k.map((l) => symbolOf(klines, l)), ...f.map((l) => symbolOf(fundamentals, l))]);
-    const symbols = (await readLines(join(source, market, 'symbols.csv'))) ?? { header: 'symbol,name', lines: [], symbolAt: 0, dateAt: -1 };
+    const symbols = (await readLines(join(source, market, 'symbols.csv'))) ?? {
+      header: 'symbol,name',
+      lines: [],
+      symbolAt: 0,
+      dateAt: -1,
+    };
     await mkdir(join(dir, market), { recursive: true });
-    const write = (name: string, header: string, lines: string[]): Promise<void> => writeFile(join(dir, market, name), `${[header, ...lines].join('\n')}\n`);
+    const write = (name: string, header: string, lines: string[]): Promise<void> =>
+      writeFile(join(dir, market, name), `${[header, ...lines].join('\n')}\n`);
     await write('klines.csv', klines.header, k);
     await write('fundamentals.csv', fundamentals.header, f);
-    await write('symbols.csv', symbols.header, symbols.lines.filter((l) => present.has(symbolOf(symbols, l))));
+    await write(
+      'symbols.csv',
+      symbols.header,
+      symbols.lines.filter((l) => present.has(symbolOf(symbols, l))),
+    );
   }
   await writeFile(join(dir, 'manifest.json'), `{"id":"cut-${day}"}`);
 }
@@ -130,7 +145,8 @@ after(async () => {
 let pagedScreens = 0;
 
 /** A request with the internal key (no rate limit: a day's checks make hundreds). */
-const get = (server: TestServer, path: string): ReturnType<TestServer['get']> => server.get(path, { key: server.keys.internal });
+const get = (server: TestServer, path: string): ReturnType<TestServer['get']> =>
+  server.get(path, { key: server.keys.internal });
 
 /** Every check of one day: detail of every symbol, a batch of all, and screens, as_of against the cut server. */
 async function assertSameAsCut(server: TestServer, source: string, day: string): Promise<void> {
@@ -143,7 +159,10 @@ async function assertSameAsCut(server: TestServer, source: string, day: string):
       const symbols = server.dataset.markets[market].symbols.codes;
       if (symbols.length === 0) continue;
       for (const symbol of symbols) {
-        const [got, want] = await Promise.all([get(server, `/api/v1/${market}/detail/${symbol}?as_of=${day}`), get(cut, `/api/v1/${market}/detail/${symbol}`)]);
+        const [got, want] = await Promise.all([
+          get(server, `/api/v1/${market}/detail/${symbol}?as_of=${day}`),
+          get(cut, `/api/v1/${market}/detail/${symbol}`),
+        ]);
         assert.deepEqual(comparable(got), comparable(want), `${market}/detail/${symbol}`);
       }
       const batch = `/api/v1/${market}/detail?symbols=${symbols.slice(0, 50).join(',')}`;
@@ -155,7 +174,12 @@ async function assertSameAsCut(server: TestServer, source: string, day: string):
         assert.deepEqual(comparable(got), comparable(want), `${market} screen ${query}`);
         assert.equal(got.status, 200, `${market} screen ${query}`);
         if (want.headers.link === undefined) assert.equal(got.headers.link, undefined);
-        else assert.equal(got.headers.link, String(want.headers.link).replace('&offset=', `&as_of=${day}&offset=`), 'the next page link keeps as_of');
+        else
+          assert.equal(
+            got.headers.link,
+            String(want.headers.link).replace('&offset=', `&as_of=${day}&offset=`),
+            'the next page link keeps as_of',
+          );
         if (want.headers.link !== undefined) pagedScreens++;
       }
     }
@@ -171,7 +195,8 @@ for (const mode of MODES) {
     before(async () => (server = await startTestServer(mode.server)));
     after(() => server.close());
     test('the fixture has each kind of day but a suspension', () => assert.deepEqual(Object.keys(days).length, 5));
-    for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(server, FIXTURE, day));
+    for (const [what, day] of Object.entries(days))
+      test(`${what} (${day})`, () => assertSameAsCut(server, FIXTURE, day));
   });
 
   describe(`as_of=D equals a generated demo (six markets, splits, suspensions) cut at D (${mode.name})`, async () => {
@@ -187,14 +212,21 @@ for (const mode of MODES) {
     });
     test('the demo has every kind of day', () => assert.deepEqual(Object.keys(days).length, 6));
     for (const [what, day] of Object.entries(days)) test(`${what} (${day})`, () => assertSameAsCut(server, demo, day));
-    test('screens with a next page were among those compared', () => assert.ok(pagedScreens > 0, `${pagedScreens} paged screens`));
-    if (mode.server.pool) test('the tables were derived on the pool', () => assert.ok(server.kernels!.completed >= Object.keys(days).length, `${server.kernels!.completed} pool tasks`));
+    test('screens with a next page were among those compared', () =>
+      assert.ok(pagedScreens > 0, `${pagedScreens} paged screens`));
+    if (mode.server.pool)
+      test('the tables were derived on the pool', () =>
+        assert.ok(server.kernels!.completed >= Object.keys(days).length, `${server.kernels!.completed} pool tasks`));
   });
 }
 
 describe('as_of edge cases', () => {
   test('on or after the latest row, as_of answers what no as_of answers', async () => {
-    for (const path of ['/api/v1/ashare/detail/sh600001', '/api/v1/ashare/screen?sort=pe_ratio', '/api/v1/usstock/detail?symbols=usAAPL,usMSFT']) {
+    for (const path of [
+      '/api/v1/ashare/detail/sh600001',
+      '/api/v1/ashare/screen?sort=pe_ratio',
+      '/api/v1/usstock/detail?symbols=usAAPL,usMSFT',
+    ]) {
       const plain = await full.get(path);
       for (const day of ['2025-03-14', '2031-01-01']) {
         const got = await full.get(`${path}${path.includes('?') ? '&' : '?'}as_of=${day}`);
@@ -215,7 +247,7 @@ describe('as_of edge cases', () => {
     assert.equal(klines.body.param, 'as_of');
   });
 
-  test('before the market\'s first day: an empty screen, and a 404 saying the symbol had no row yet', async () => {
+  test("before the market's first day: an empty screen, and a 404 saying the symbol had no row yet", async () => {
     const screen = await full.get('/api/v1/ashare/screen?as_of=2000-01-03');
     assert.equal(screen.status, 200);
     assert.equal(screen.body.total, 0);

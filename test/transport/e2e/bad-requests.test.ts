@@ -15,12 +15,17 @@ after(() => api.close());
 
 /** Every case at once (the idle closes take ~12 s each), then a plain request on a new connection. */
 async function runCorpus(cases: BadRequest[]): Promise<void> {
-  const outcomes = await Promise.all(cases.map((c) => rawRequest(api.port, [Buffer.from(c.text.replace('{key}', api.keys.pro), 'latin1')], { timeoutMs: 20_000 })));
+  const outcomes = await Promise.all(
+    cases.map((c) =>
+      rawRequest(api.port, [Buffer.from(c.text.replace('{key}', api.keys.pro), 'latin1')], { timeoutMs: 20_000 }),
+    ),
+  );
   cases.forEach((c, i) => assertOutcome(c.name, outcomes[i], c.direct));
   const next = await rawRequest(api.port, [Buffer.from('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')]);
   assert.equal(next.kind === 'answer' && next.status, 200, 'the next connection is served');
 }
 
-test('framing: two Host or Content-Length fields are a 400 malformed_request with Connection: close; what uWS refuses itself is pinned', () => runCorpus(FRAMING));
+test('framing: two Host or Content-Length fields are a 400 malformed_request with Connection: close; what uWS refuses itself is pinned', () =>
+  runCorpus(FRAMING));
 
 test('bad input on well-framed requests: each a problem answer on a connection kept open', () => runCorpus(API_INPUT));

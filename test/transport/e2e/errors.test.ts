@@ -5,7 +5,15 @@ import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { Guard } from '../../../transport/guard/guard.js';
 import { routesFor } from '../../../transport/routes/index.js';
-import { assertProblem, drainBucket, exhaustFreeQuota, keyRecordOf, rawRequest, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
+import {
+  assertProblem,
+  drainBucket,
+  exhaustFreeQuota,
+  keyRecordOf,
+  rawRequest,
+  startAnswerServer,
+  startLimitServer,
+} from '../../helpers/e2e.js';
 
 let server: TestServer;
 before(async () => (server = await startAnswerServer()));
@@ -89,8 +97,20 @@ for (const [path, param, why] of INVALID) {
 
 test('a screen field holding separators (close|volume) stays unknown after a screen of that shape was served', async () => {
   assert.equal((await api('/ashare/screen?fields=close&min_volume=0')).status, 200);
-  assertProblem(await api('/ashare/screen?fields=close%7Cvolume'), 400, 'invalid_parameter', 'fields', 'not the memo of close + volume');
-  assertProblem(await api('/ashare/screen?fields=close%3Evolume&sort=volume'), 400, 'invalid_parameter', 'fields', 'not the memo of close sorted by volume');
+  assertProblem(
+    await api('/ashare/screen?fields=close%7Cvolume'),
+    400,
+    'invalid_parameter',
+    'fields',
+    'not the memo of close + volume',
+  );
+  assertProblem(
+    await api('/ashare/screen?fields=close%3Evolume&sort=volume'),
+    400,
+    'invalid_parameter',
+    'fields',
+    'not the memo of close sorted by volume',
+  );
 });
 
 // An unknown parameter is a 400 naming it, on every route (since 2026-11-23; it used to be ignored).
@@ -100,7 +120,9 @@ const REQUIRED_VALUES: Record<string, string> = { symbols: 'sh600001' };
 
 for (const route of routesFor(new Guard())) {
   const path = route.pattern.replace(/:([a-z_]+)/g, (_, name: string) => PATH_VALUES[name]);
-  const required = Object.entries(route.query).filter(([, p]) => p.required).map(([name]) => `${name}=${REQUIRED_VALUES[name]}`);
+  const required = Object.entries(route.query)
+    .filter(([, p]) => p.required)
+    .map(([name]) => `${name}=${REQUIRED_VALUES[name]}`);
   const valid = required.length === 0 ? path : `${path}?${required.join('&')}`;
 
   test(`400 invalid_parameter naming an unknown query parameter: ${route.pattern}`, async () => {
@@ -113,12 +135,25 @@ for (const route of routesFor(new Guard())) {
 
 test('an unknown query parameter is a 400 even alone, and the first unknown one is named', async () => {
   assertProblem(await api('/markets?colour=blue'), 400, 'invalid_parameter', 'colour', 'the only parameter');
-  assertProblem(await api('/ashare/klines/sh600001?limit=1&colour=blue&size=3'), 400, 'invalid_parameter', 'colour', 'the first of two unknown names');
+  assertProblem(
+    await api('/ashare/klines/sh600001?limit=1&colour=blue&size=3'),
+    400,
+    'invalid_parameter',
+    'colour',
+    'the first of two unknown names',
+  );
 });
 
 // ---- 400 unknown_market ----
 
-for (const path of ['/nasdaq/klines/sh600001', '/nasdaq/klines?symbols=sh600001', '/nasdaq/detail/sh600001', '/nasdaq/detail?symbols=sh600001', '/nasdaq/screen', '/nasdaq/symbols']) {
+for (const path of [
+  '/nasdaq/klines/sh600001',
+  '/nasdaq/klines?symbols=sh600001',
+  '/nasdaq/detail/sh600001',
+  '/nasdaq/detail?symbols=sh600001',
+  '/nasdaq/screen',
+  '/nasdaq/symbols',
+]) {
   test(`400 unknown_market: ${path}`, async () => {
     assertProblem(await api(path), 400, 'unknown_market', 'market', 'nasdaq is not one of the six markets');
   });
@@ -130,11 +165,23 @@ const SIX = 'sh600001,sh600006,sh600007,sh600008,sh600009,sz000002';
 const FIFTY_ONE = Array.from({ length: 51 }, (_, i) => `sh6${String(i).padStart(5, '0')}`).join(',');
 
 test('400 batch_too_large: six symbols in a free key’s K-line batch', async () => {
-  assertProblem(await api(`/ashare/klines?symbols=${SIX}`, { key: server.keys.free }), 400, 'batch_too_large', 'symbols', 'free batch is 5');
+  assertProblem(
+    await api(`/ashare/klines?symbols=${SIX}`, { key: server.keys.free }),
+    400,
+    'batch_too_large',
+    'symbols',
+    'free batch is 5',
+  );
 });
 
 test('400 batch_too_large: six symbols in a free key’s detail batch', async () => {
-  assertProblem(await api(`/ashare/detail?symbols=${SIX}`, { key: server.keys.free }), 400, 'batch_too_large', 'symbols', 'free batch is 5');
+  assertProblem(
+    await api(`/ashare/detail?symbols=${SIX}`, { key: server.keys.free }),
+    400,
+    'batch_too_large',
+    'symbols',
+    'free batch is 5',
+  );
 });
 
 test('400 batch_too_large: 51 symbols in a pro key’s batch', async () => {
@@ -142,7 +189,9 @@ test('400 batch_too_large: 51 symbols in a pro key’s batch', async () => {
 });
 
 test('a free batch of six items of which two are the same text is five symbols, not too large', async () => {
-  const res = await api('/ashare/detail?symbols=sh600001,sh600006,sh600007,sh600008,sh600009,sh600001&fields=close', { key: server.keys.free });
+  const res = await api('/ashare/detail?symbols=sh600001,sh600006,sh600007,sh600008,sh600009,sh600001&fields=close', {
+    key: server.keys.free,
+  });
   assert.equal(res.status, 200, 'duplicates are dropped before the batch size is checked');
 });
 
@@ -161,7 +210,11 @@ test('401 unauthorized: a malformed key', async () => {
 });
 
 test('401 unauthorized: a well-formed key nobody issued', async () => {
-  assertProblem(await api('/markets', { key: 'mdq_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), 401, 'unauthorized');
+  assertProblem(
+    await api('/markets', { key: 'mdq_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }),
+    401,
+    'unauthorized',
+  );
 });
 
 test('401 unauthorized: a known key id with a wrong secret', async () => {
@@ -172,7 +225,13 @@ test('401 unauthorized: a known key id with a wrong secret', async () => {
 
 test('401 unauthorized: two different X-API-Key headers', async () => {
   const headers = { 'x-api-key': [server.keys.pro, server.keys.enterprise] } as unknown as Record<string, string>;
-  assertProblem(await api('/markets', { key: null, headers }), 401, 'unauthorized', undefined, 'two different keys name no one key');
+  assertProblem(
+    await api('/markets', { key: null, headers }),
+    401,
+    'unauthorized',
+    undefined,
+    'two different keys name no one key',
+  );
 });
 
 test('401 unauthorized: a disabled key, while the other keys still pass', async (t) => {
@@ -183,19 +242,43 @@ test('401 unauthorized: a disabled key, while the other keys still pass', async 
     keyRecordOf(s.keys.enterprise, 'enterprise', false),
     keyRecordOf(s.keys.internal, 'internal', false),
   ]);
-  assertProblem(await s.get('/api/v1/markets', { key: s.keys.pro }), 401, 'unauthorized', undefined, 'the disabled pro key');
+  assertProblem(
+    await s.get('/api/v1/markets', { key: s.keys.pro }),
+    401,
+    'unauthorized',
+    undefined,
+    'the disabled pro key',
+  );
   assert.equal((await s.get('/api/v1/markets', { key: s.keys.free })).status, 200, 'an enabled key is still served');
 });
 
 test('401 unauthorized on every endpoint', async () => {
-  for (const path of ['/markets', '/macro', '/quota', '/ashare/symbols', '/ashare/klines/sh600001', '/ashare/klines?symbols=sh600001', '/ashare/detail/sh600001', '/ashare/detail?symbols=sh600001', '/ashare/screen']) {
+  for (const path of [
+    '/markets',
+    '/macro',
+    '/quota',
+    '/ashare/symbols',
+    '/ashare/klines/sh600001',
+    '/ashare/klines?symbols=sh600001',
+    '/ashare/detail/sh600001',
+    '/ashare/detail?symbols=sh600001',
+    '/ashare/screen',
+  ]) {
     assertProblem(await api(path, { key: null }), 401, 'unauthorized', undefined, path);
   }
 });
 
 // ---- 404 ----
 
-for (const path of ['/api/v1/nothing', '/api/v1', '/api/v1/ashare', '/api/v1/ashare/klines/sh600001/extra', '/api/v2/markets', '/nothing', '/']) {
+for (const path of [
+  '/api/v1/nothing',
+  '/api/v1',
+  '/api/v1/ashare',
+  '/api/v1/ashare/klines/sh600001/extra',
+  '/api/v2/markets',
+  '/nothing',
+  '/',
+]) {
   test(`404 not_found: ${path}`, async () => {
     assertProblem(await server.get(path), 404, 'not_found');
   });
@@ -223,7 +306,12 @@ test('404 unknown_symbol: a detail batch where no symbol exists', async () => {
 
 // ---- 405 ----
 
-for (const [method, path] of [['POST', '/api/v1/markets'], ['DELETE', '/api/v1/ashare/klines/sh600001'], ['PUT', '/api/v1/quota'], ['PATCH', '/api/v1/ashare/screen']]) {
+for (const [method, path] of [
+  ['POST', '/api/v1/markets'],
+  ['DELETE', '/api/v1/ashare/klines/sh600001'],
+  ['PUT', '/api/v1/quota'],
+  ['PATCH', '/api/v1/ashare/screen'],
+]) {
   test(`405 method_not_allowed with Allow: GET, OPTIONS: ${method} ${path}`, async () => {
     const res = await server.get(path, { method });
     assertProblem(res, 405, 'method_not_allowed');
@@ -319,11 +407,21 @@ describe('order of checks', () => {
   });
 
   test('a too-large batch of unknown symbols is 400 batch_too_large, not 404', async () => {
-    assertProblem(await api('/ashare/klines?symbols=n1,n2,n3,n4,n5,n6', { key: server.keys.free }), 400, 'batch_too_large', 'symbols');
+    assertProblem(
+      await api('/ashare/klines?symbols=n1,n2,n3,n4,n5,n6', { key: server.keys.free }),
+      400,
+      'batch_too_large',
+      'symbols',
+    );
   });
 
   test('a bad parameter in a batch of unknown symbols is 400, not 404', async () => {
-    assertProblem(await api('/ashare/klines?symbols=n1,n2&date=2025-03-14&start=2025-03-01'), 400, 'invalid_parameter', 'date');
+    assertProblem(
+      await api('/ashare/klines?symbols=n1,n2&date=2025-03-14&start=2025-03-01'),
+      400,
+      'invalid_parameter',
+      'date',
+    );
   });
 
   test('a malformed symbol in the path with a bad parameter is 400', async () => {

@@ -51,11 +51,22 @@ interface Bytes {
 /** GET with the pro key, the body kept as bytes. */
 function getBytes(path: string, headers: Record<string, string> = {}): Promise<Bytes> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { 'x-api-key': server.keys.pro, connection: 'close', ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        headers: { 'x-api-key': server.keys.pro, connection: 'close', ...headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -72,7 +83,10 @@ async function jsonOf(path: string): Promise<any> {
 
 /** The rows of a JSON answer as CSV should hold them: the header keys and one row per data row. */
 function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; rows: unknown[][] } {
-  const table = (rows: Record<string, unknown>[], columns: string[]) => ({ columns, rows: rows.map((r) => columns.map((c) => r[c])) });
+  const table = (rows: Record<string, unknown>[], columns: string[]) => ({
+    columns,
+    rows: rows.map((r) => columns.map((c) => r[c])),
+  });
   switch (shape) {
     case 'klines':
       return table(value.data, value.fields);
@@ -88,7 +102,10 @@ function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; row
       return table(value.data, value.data.length > 0 ? Object.keys(value.data[0]) : []);
     case 'macro': {
       const keys = [...new Set((value.data as { data: object }[]).flatMap((r) => Object.keys(r.data)))];
-      return { columns: ['indicator', 'date', ...keys], rows: value.data.map((r: any) => [r.indicator, r.date, ...keys.map((k) => r.data[k])]) };
+      return {
+        columns: ['indicator', 'date', ...keys],
+        rows: value.data.map((r: any) => [r.indicator, r.date, ...keys.map((k) => r.data[k])]),
+      };
     }
     case 'symbols':
       return table(value.data, ['symbol', 'name']);
@@ -98,10 +115,16 @@ function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; row
 }
 
 /** A CSV cell read back: empty is null; a JSON number's text is that number. */
-const cellMatches = (cell: string, value: unknown): boolean => (value === null || value === undefined ? cell === '' : typeof value === 'number' ? cell !== '' && Number(cell) === value : cell === value);
+const cellMatches = (cell: string, value: unknown): boolean =>
+  value === null || value === undefined
+    ? cell === ''
+    : typeof value === 'number'
+      ? cell !== '' && Number(cell) === value
+      : cell === value;
 
 /** /quota counts every request: an answer `asksLater` requests after the reference has that many more. */
-const expectedAt = (shape: FlatShapeName, json: any, asksLater: number): any => (shape === 'quota' ? { ...json, requests_today: json.requests_today + asksLater } : json);
+const expectedAt = (shape: FlatShapeName, json: any, asksLater: number): any =>
+  shape === 'quota' ? { ...json, requests_today: json.requests_today + asksLater } : json;
 
 for (const c of CASES) {
   test(`${c.path}: msgpack unpacks to exactly the JSON value, keys in the same order`, async () => {
@@ -121,7 +144,11 @@ for (const c of CASES) {
       const res = await getBytes(c.path, { accept: 'application/x-flatbuffers' });
       assert.equal(res.status, 200);
       assert.equal(res.headers['content-type'], 'application/x-flatbuffers');
-      assert.deepStrictEqual(await decodeFlatbuffers(c.shape, res.body), expectedAt(c.shape, json, ask), `ask ${ask}: flatbuffers value`);
+      assert.deepStrictEqual(
+        await decodeFlatbuffers(c.shape, res.body),
+        expectedAt(c.shape, json, ask),
+        `ask ${ask}: flatbuffers value`,
+      );
     }
   });
 
@@ -145,7 +172,14 @@ for (const c of CASES) {
         const [header, ...rows] = parseCsv(res.body.toString('utf8'), { relax_column_count: false }) as string[][];
         if (expected.rows.length > 0) assert.deepEqual(header, expected.columns, `ask ${ask}: header`);
         assert.equal(rows.length, expected.rows.length, `ask ${ask}: one line per row`);
-        rows.forEach((row, r) => row.forEach((cell, k) => assert.ok(cellMatches(cell, expected.rows[r][k]), `ask ${ask}: row ${r} ${header[k]}: '${cell}' vs ${JSON.stringify(expected.rows[r][k])}`)));
+        rows.forEach((row, r) =>
+          row.forEach((cell, k) =>
+            assert.ok(
+              cellMatches(cell, expected.rows[r][k]),
+              `ask ${ask}: row ${r} ${header[k]}: '${cell}' vs ${JSON.stringify(expected.rows[r][k])}`,
+            ),
+          ),
+        );
       }
     });
   }
@@ -159,7 +193,11 @@ for (const c of CASES) {
           const res = await getBytes(withFormat(c.path, format), { 'accept-encoding': encoding });
           assert.equal(res.status, 200);
           if (identity.body.length < 1024) {
-            assert.equal(res.headers['content-encoding'], undefined, `${format}: ${identity.body.length} B go uncompressed`);
+            assert.equal(
+              res.headers['content-encoding'],
+              undefined,
+              `${format}: ${identity.body.length} B go uncompressed`,
+            );
             if (c.shape !== 'quota') assert.deepEqual(res.body, identity.body); // /quota's counts move with every request
             continue;
           }

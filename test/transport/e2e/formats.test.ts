@@ -12,13 +12,26 @@ after(() => server.close());
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json';
-const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests' };
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+};
 /** The problem body's keys in order; `instance` (the request id) always comes last. */
 const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail', 'param', 'instance'];
 
 const SUCCESS_PATHS = [
-  '/api/v1/markets', '/api/v1/macro', '/api/v1/quota', '/api/v1/ashare/symbols', '/api/v1/ashare/klines/sh600001?limit=2',
-  '/api/v1/ashare/klines?symbols=sh600001&limit=2', '/api/v1/ashare/detail/sh600001', '/api/v1/ashare/detail?symbols=sh600001', '/api/v1/ashare/screen',
+  '/api/v1/markets',
+  '/api/v1/macro',
+  '/api/v1/quota',
+  '/api/v1/ashare/symbols',
+  '/api/v1/ashare/klines/sh600001?limit=2',
+  '/api/v1/ashare/klines?symbols=sh600001&limit=2',
+  '/api/v1/ashare/detail/sh600001',
+  '/api/v1/ashare/detail?symbols=sh600001',
+  '/api/v1/ashare/screen',
 ];
 
 /** One request of every error kind but 429 (which needs its own key state), with the status it must have. */
@@ -36,8 +49,16 @@ const ERRORS: [path: string, options: Parameters<TestServer['get']>[1], status: 
 function checkProblemBody(res: ApiResponse, status: number, what: string): void {
   assert.equal(res.status, status, `${what}: status`);
   const keys = Object.keys(res.body);
-  assert.deepEqual(keys, PROBLEM_KEYS.filter((k) => keys.includes(k)), `${what}: keys in the order type, title, status, code, detail, param, instance`);
-  assert.deepEqual(keys.slice(0, 5), PROBLEM_KEYS.slice(0, 5), `${what}: type, title, status, code and detail are all there`);
+  assert.deepEqual(
+    keys,
+    PROBLEM_KEYS.filter((k) => keys.includes(k)),
+    `${what}: keys in the order type, title, status, code, detail, param, instance`,
+  );
+  assert.deepEqual(
+    keys.slice(0, 5),
+    PROBLEM_KEYS.slice(0, 5),
+    `${what}: type, title, status, code and detail are all there`,
+  );
   assert.equal(keys.at(-1), 'instance', `${what}: instance is there, last`);
   assert.equal(res.body.instance, res.headers['x-request-id'], `${what}: instance is the X-Request-Id of the response`);
   assert.equal(res.body.type, 'about:blank', `${what}: type about:blank`);
@@ -45,7 +66,8 @@ function checkProblemBody(res: ApiResponse, status: number, what: string): void 
   assert.equal(res.body.status, status, `${what}: status in the body`);
   assert.equal(typeof res.body.code, 'string', `${what}: code is a string`);
   assert.ok(typeof res.body.detail === 'string' && res.body.detail.length > 0, `${what}: detail is a non-empty string`);
-  if ('param' in res.body) assert.ok(typeof res.body.param === 'string' && res.body.param.length > 0, `${what}: param is a non-empty string`);
+  if ('param' in res.body)
+    assert.ok(typeof res.body.param === 'string' && res.body.param.length > 0, `${what}: param is a non-empty string`);
 }
 
 test('every successful answer is application/json; charset=utf-8', async () => {
@@ -87,18 +109,31 @@ test('a 429 is a problem+json body like any other error', async (t) => {
 test('X-Data-Version is on every response: successes, errors, /healthz and a preflight', async () => {
   const version = server.dataset.version;
   assert.ok(version.startsWith(MANIFEST_ID), `the version names the fixture's manifest id (${version})`);
-  const requests: [string, Parameters<TestServer['get']>[1]][] = [...SUCCESS_PATHS.map((p) => [p, {}] as [string, Parameters<TestServer['get']>[1]]), ...ERRORS.map(([p, o]) => [p, o] as [string, Parameters<TestServer['get']>[1]]), ['/healthz', { key: null }]];
+  const requests: [string, Parameters<TestServer['get']>[1]][] = [
+    ...SUCCESS_PATHS.map((p) => [p, {}] as [string, Parameters<TestServer['get']>[1]]),
+    ...ERRORS.map(([p, o]) => [p, o] as [string, Parameters<TestServer['get']>[1]]),
+    ['/healthz', { key: null }],
+  ];
   for (const [path, options] of requests) {
     const res = await server.get(path, options);
     assert.equal(res.headers['x-data-version'], version, `${path} (${res.status}) carries X-Data-Version`);
   }
-  const preflight = await server.get('/api/v1/markets', { method: 'OPTIONS', key: null, headers: { origin: 'https://desk.example', 'access-control-request-method': 'GET' } });
+  const preflight = await server.get('/api/v1/markets', {
+    method: 'OPTIONS',
+    key: null,
+    headers: { origin: 'https://desk.example', 'access-control-request-method': 'GET' },
+  });
   assert.equal(preflight.status, 204, 'a CORS preflight');
   assert.equal(preflight.headers['x-data-version'], version, 'a preflight 204 carries X-Data-Version too');
 });
 
 test('no answer writes NaN or Infinity', async () => {
-  for (const path of [...SUCCESS_PATHS, '/api/v1/ashare/detail?symbols=sh600007,sh600008,sz000002,sz000004&fields=*', '/api/v1/ashare/screen?fields=*', '/api/v1/ashare/klines/sh600007?adj=qfq']) {
+  for (const path of [
+    ...SUCCESS_PATHS,
+    '/api/v1/ashare/detail?symbols=sh600007,sh600008,sz000002,sz000004&fields=*',
+    '/api/v1/ashare/screen?fields=*',
+    '/api/v1/ashare/klines/sh600007?adj=qfq',
+  ]) {
     const res = await server.get(path);
     assert.ok(!/NaN|Infinity/.test(res.text), `${path}: JSON has no NaN or Infinity`);
   }
@@ -106,11 +141,32 @@ test('no answer writes NaN or Infinity', async () => {
 
 test('empty K-line cells are JSON null, not 0 or ""', async () => {
   const body = ok(await server.get('/api/v1/ashare/klines/sh600007?start=2025-03-14'), 'sh600007');
-  assert.deepEqual(body.data, [{ symbol: 'sh600007', date: '2025-03-14', open: null, high: 4.49, low: 4.36, close: 4.46, volume: null, amount: null, adj_factor: 1 }], 'open, volume and amount are null');
+  assert.deepEqual(
+    body.data,
+    [
+      {
+        symbol: 'sh600007',
+        date: '2025-03-14',
+        open: null,
+        high: 4.49,
+        low: 4.36,
+        close: 4.46,
+        volume: null,
+        amount: null,
+        adj_factor: 1,
+      },
+    ],
+    'open, volume and amount are null',
+  );
 });
 
 test('missing snapshot labels and values are JSON null, not 0 or ""', async () => {
-  const body = ok(await server.get('/api/v1/ashare/detail?symbols=sz000004,sh600007,sh600008&fields=name,market_type,close,pe_ratio,turnover_rate'), 'labels');
+  const body = ok(
+    await server.get(
+      '/api/v1/ashare/detail?symbols=sz000004,sh600007,sh600008&fields=name,market_type,close,pe_ratio,turnover_rate',
+    ),
+    'labels',
+  );
   assert.equal(body.data.sz000004.name, null, 'sz000004 is not in symbols.csv: name null');
   assert.equal(body.data.sh600007.market_type, null, 'an empty market_type cell is null, not ""');
   assert.equal(body.data.sh600007.pe_ratio, null, 'an empty pe_ratio cell is null, not 0');

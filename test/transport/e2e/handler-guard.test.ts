@@ -21,7 +21,10 @@ before(async () => {
   cleanup = dir.cleanup;
   await storeEdition(FIXTURE, dir.path, { threads: 0 });
   const dataset = (await openCurrentDataset(dir.path))!;
-  const logger = { info: () => {}, error: (fields: object, msg: string) => void logged.push({ fields: fields as Record<string, unknown>, msg }) };
+  const logger = {
+    info: () => {},
+    error: (fields: object, msg: string) => void logged.push({ fields: fields as Record<string, unknown>, msg }),
+  };
   server = await startServer({
     host: '127.0.0.1',
     port: 0,

@@ -60,22 +60,41 @@ test('an Accept with nothing acceptable is 406 not_acceptable, as problem+json',
 });
 
 test('a malformed Accept is read as no Accept (JSON); malformed ranges beside good ones are skipped', async () => {
-  for (const accept of ['garbage', ';;;', 'application/msgpack;q=2, application/json', 'text/csv;q=abc, application/msgpack']) {
+  for (const accept of [
+    'garbage',
+    ';;;',
+    'application/msgpack;q=2, application/json',
+    'text/csv;q=abc, application/msgpack',
+  ]) {
     const res = await server.get(KLINES, { headers: { accept } });
     assert.equal(res.status, 200, `Accept: ${accept}`);
   }
-  assert.equal((await server.get(KLINES, { headers: { accept: 'garbage' } })).headers['content-type'], 'application/json; charset=utf-8');
-  assert.equal((await server.get(KLINES, { headers: { accept: 'text/csv;q=abc, application/msgpack' } })).headers['content-type'], 'application/msgpack');
+  assert.equal(
+    (await server.get(KLINES, { headers: { accept: 'garbage' } })).headers['content-type'],
+    'application/json; charset=utf-8',
+  );
+  assert.equal(
+    (await server.get(KLINES, { headers: { accept: 'text/csv;q=abc, application/msgpack' } })).headers['content-type'],
+    'application/msgpack',
+  );
 });
 
 test('an unknown format= is 400 invalid_parameter naming format, never a body in another format', async () => {
   for (const format of ['xml', 'JSON', '', 'msgpack,csv']) {
-    assertProblem(await server.get(`${KLINES}&format=${format}`), 400, 'invalid_parameter', 'format', `format=${format}`);
+    assertProblem(
+      await server.get(`${KLINES}&format=${format}`),
+      400,
+      'invalid_parameter',
+      'format',
+      `format=${format}`,
+    );
   }
 });
 
 test('errors stay problem+json whatever format is asked', async () => {
-  const res = await server.get('/api/v1/ashare/klines/nope?format=msgpack', { headers: { accept: 'application/msgpack' } });
+  const res = await server.get('/api/v1/ashare/klines/nope?format=msgpack', {
+    headers: { accept: 'application/msgpack' },
+  });
   assertProblem(res, 404, 'unknown_symbol');
   assert.equal(res.headers['content-type'], 'application/problem+json');
 });
@@ -95,7 +114,11 @@ test('a matching If-None-Match is 304 with no body, the ETag, limits and data ve
   assert.equal(res.headers.etag, etag);
   assert.equal(res.headers['x-data-version'], s.dataset.version);
   assert.equal(res.headers['x-quota-remaining'], String(before), 'no rows charged');
-  assert.equal(res.headers['x-ratelimit-remaining'], String(Number(first.headers['x-ratelimit-remaining']) - 1), 'one token taken');
+  assert.equal(
+    res.headers['x-ratelimit-remaining'],
+    String(Number(first.headers['x-ratelimit-remaining']) - 1),
+    'one token taken',
+  );
   const quota = ok(await s.get('/api/v1/quota'), 'quota');
   assert.equal(quota.requests_today, 3, 'the 304 counts in requests_today');
   assert.equal(quota.used, 3, 'only the 200 charged its 3 rows');
@@ -103,16 +126,24 @@ test('a matching If-None-Match is 304 with no body, the ETag, limits and data ve
 
 test('If-None-Match: lists, weak tags and * match; other tags and malformed values answer 200', async () => {
   const etag = (await server.get(KLINES)).headers.etag as string;
-  for (const header of [etag, `"nope", ${etag}`, `W/${etag}`, '*']) assert.equal((await server.get(KLINES, { headers: { 'if-none-match': header } })).status, 304, header);
-  for (const header of ['"nope"', etag.slice(1, -1), 'W/', ',,,', `${etag}x`]) assert.equal((await server.get(KLINES, { headers: { 'if-none-match': header } })).status, 200, header);
+  for (const header of [etag, `"nope", ${etag}`, `W/${etag}`, '*'])
+    assert.equal((await server.get(KLINES, { headers: { 'if-none-match': header } })).status, 304, header);
+  for (const header of ['"nope"', etag.slice(1, -1), 'W/', ',,,', `${etag}x`])
+    assert.equal((await server.get(KLINES, { headers: { 'if-none-match': header } })).status, 200, header);
 });
 
 test('the ETag differs by format, encoding, request and plan, and is the same for the same request', async () => {
-  const tag = async (path: string, headers: Record<string, string> = {}, key?: string) => (await server.get(path, { headers, key })).headers.etag;
+  const tag = async (path: string, headers: Record<string, string> = {}, key?: string) =>
+    (await server.get(path, { headers, key })).headers.etag;
   const big = '/api/v1/ashare/klines/sh600001?limit=40'; // over 1 KiB: compressed when asked
   const base = await tag(big);
   assert.equal(await tag(big), base, 'same request, same tag');
-  const others = [await tag(`${big}&format=msgpack`), await tag(big, { 'accept-encoding': 'gzip' }), await tag('/api/v1/ashare/klines/sh600001?limit=41'), await tag(big, {}, server.keys.free)];
+  const others = [
+    await tag(`${big}&format=msgpack`),
+    await tag(big, { 'accept-encoding': 'gzip' }),
+    await tag('/api/v1/ashare/klines/sh600001?limit=41'),
+    await tag(big, {}, server.keys.free),
+  ];
   assert.equal(new Set([base, ...others]).size, 5, `five different tags: ${[base, ...others].join(' ')}`);
 });
 
@@ -125,7 +156,9 @@ test('after a reload changes the data version, the old ETag answers 200 with a n
   await storeEdition(folder, join(dir.path, 'state'), { threads: 0 });
   s.state.dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
   assert.notEqual(s.state.dataset.version, old.headers['x-data-version'], 'a new data version');
-  const res = await s.get('/api/v1/ashare/klines/sh600001?limit=1', { headers: { 'if-none-match': old.headers.etag as string } });
+  const res = await s.get('/api/v1/ashare/klines/sh600001?limit=1', {
+    headers: { 'if-none-match': old.headers.etag as string },
+  });
   assert.equal(res.status, 200, 'the old tag no longer matches');
   assert.notEqual(res.headers.etag, old.headers.etag);
   assert.equal(res.body.data[0].close, 6.31, 'the new data');
@@ -156,34 +189,65 @@ test('Accept-Encoding: q-values are honoured, br wins a tie, q=0 refuses, identi
 });
 
 test('a body under 1 KiB goes uncompressed whatever is accepted', async () => {
-  const res = await server.get('/api/v1/ashare/klines/sh600001?limit=1', { headers: { 'accept-encoding': 'br, gzip' } });
+  const res = await server.get('/api/v1/ashare/klines/sh600001?limit=1', {
+    headers: { 'accept-encoding': 'br, gzip' },
+  });
   assert.ok(Buffer.byteLength(res.text) < 1024);
   assert.equal(res.headers['content-encoding'], undefined);
 });
 
 // ---- CORS -----------------------------------------------------------------------------------
 
-const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining', 'X-Data-Version', 'ETag', 'Retry-After', 'X-Request-Id'];
+const EXPOSED = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Data-Version',
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+];
 
 test('a preflight is 204 allowing GET and the key, bearer and If-None-Match headers', async () => {
   for (const path of [KLINES, '/api/v1/markets', '/api/v1/openapi.json', '/healthz']) {
-    const res = await server.get(path, { method: 'OPTIONS', key: null, headers: { origin: 'https://desk.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key, if-none-match' } });
+    const res = await server.get(path, {
+      method: 'OPTIONS',
+      key: null,
+      headers: {
+        origin: 'https://desk.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key, if-none-match',
+      },
+    });
     assert.equal(res.status, 204, path);
     assert.equal(res.headers['access-control-allow-origin'], '*', path);
     assert.match(res.headers['access-control-allow-methods'] as string, /\bGET\b/);
     const allowed = (res.headers['access-control-allow-headers'] as string).toLowerCase();
-    for (const h of ['x-api-key', 'authorization', 'if-none-match']) assert.ok(allowed.includes(h), `${path}: allows ${h}`);
+    for (const h of ['x-api-key', 'authorization', 'if-none-match'])
+      assert.ok(allowed.includes(h), `${path}: allows ${h}`);
   }
 });
 
 test('answers to a browser expose the limit, version, ETag, Retry-After and request id headers; errors too', async () => {
-  for (const [path, key] of [[KLINES, undefined], ['/api/v1/ashare/klines/nope', undefined], ['/api/v1/markets', null]] as const) {
+  for (const [path, key] of [
+    [KLINES, undefined],
+    ['/api/v1/ashare/klines/nope', undefined],
+    ['/api/v1/markets', null],
+  ] as const) {
     const res = await server.get(path, { key, headers: { origin: 'https://desk.example' } });
     assert.equal(res.headers['access-control-allow-origin'], '*', `${path} (${res.status})`);
-    const exposed = (res.headers['access-control-expose-headers'] as string).split(',').map((h) => h.trim().toLowerCase());
+    const exposed = (res.headers['access-control-expose-headers'] as string)
+      .split(',')
+      .map((h) => h.trim().toLowerCase());
     for (const h of EXPOSED) assert.ok(exposed.includes(h.toLowerCase()), `${path}: exposes ${h}`);
   }
-  assert.equal((await server.get(KLINES)).headers['access-control-allow-origin'], undefined, 'no Origin, no CORS headers');
+  assert.equal(
+    (await server.get(KLINES)).headers['access-control-allow-origin'],
+    undefined,
+    'no Origin, no CORS headers',
+  );
 });
 
 test('CORS_ORIGINS as a list: listed origins are echoed (with Vary: Origin), others get no CORS headers', async (t) => {
@@ -195,7 +259,11 @@ test('CORS_ORIGINS as a list: listed origins are echoed (with Vary: Origin), oth
   const other = await s.get(KLINES, { headers: { origin: 'https://evil.example' } });
   assert.equal(other.status, 200);
   assert.equal(other.headers['access-control-allow-origin'], undefined);
-  const preflight = await s.get(KLINES, { method: 'OPTIONS', key: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+  const preflight = await s.get(KLINES, {
+    method: 'OPTIONS',
+    key: null,
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+  });
   assert.equal(preflight.headers['access-control-allow-origin'], undefined);
 });
 
@@ -208,21 +276,44 @@ test('the dashboard answers no CORS', async () => {
 
 test('Authorization: Bearer <key> authenticates; with a different X-API-Key it is 401; with the same, it is fine', async () => {
   ok(await server.get(KLINES, { key: null, headers: { authorization: `Bearer ${server.keys.pro}` } }), 'bearer alone');
-  ok(await server.get(KLINES, { key: null, headers: { authorization: `bearer ${server.keys.pro}` } }), 'the scheme is case-insensitive');
+  ok(
+    await server.get(KLINES, { key: null, headers: { authorization: `bearer ${server.keys.pro}` } }),
+    'the scheme is case-insensitive',
+  );
   ok(await server.get(KLINES, { headers: { authorization: `Bearer ${server.keys.pro}` } }), 'the same key twice');
-  assertProblem(await server.get(KLINES, { headers: { authorization: `Bearer ${server.keys.free}` } }), 401, 'unauthorized');
-  assertProblem(await server.get(KLINES, { key: null, headers: { authorization: `Basic ${server.keys.pro}` } }), 401, 'unauthorized');
-  assertProblem(await server.get(KLINES, { key: null, headers: { authorization: 'Bearer mdq_nope_nope' } }), 401, 'unauthorized');
+  assertProblem(
+    await server.get(KLINES, { headers: { authorization: `Bearer ${server.keys.free}` } }),
+    401,
+    'unauthorized',
+  );
+  assertProblem(
+    await server.get(KLINES, { key: null, headers: { authorization: `Basic ${server.keys.pro}` } }),
+    401,
+    'unauthorized',
+  );
+  assertProblem(
+    await server.get(KLINES, { key: null, headers: { authorization: 'Bearer mdq_nope_nope' } }),
+    401,
+    'unauthorized',
+  );
 });
 
 test('X-Request-Id is echoed when valid, generated otherwise, on successes, errors and 404s, and is the problem instance', async () => {
   const mine = await server.get(KLINES, { headers: { 'x-request-id': 'desk-42/abc' } });
   assert.equal(mine.headers['x-request-id'], 'desk-42/abc');
-  const generated = [await server.get(KLINES), await server.get(KLINES, { headers: { 'x-request-id': 'has space' } }), await server.get(KLINES, { headers: { 'x-request-id': 'x'.repeat(129) } })];
+  const generated = [
+    await server.get(KLINES),
+    await server.get(KLINES, { headers: { 'x-request-id': 'has space' } }),
+    await server.get(KLINES, { headers: { 'x-request-id': 'x'.repeat(129) } }),
+  ];
   const ids = generated.map((r) => r.headers['x-request-id'] as string);
   for (const id of ids) assert.match(id, /^[0-9a-f]{12}-[0-9a-z]+$/, `generated: ${id}`);
   assert.equal(new Set(ids).size, 3, 'each request its own id');
-  for (const [path, key, status] of [['/api/v1/ashare/klines/nope', undefined, 404], ['/api/v1/nowhere', undefined, 404], [KLINES, null, 401]] as const) {
+  for (const [path, key, status] of [
+    ['/api/v1/ashare/klines/nope', undefined, 404],
+    ['/api/v1/nowhere', undefined, 404],
+    [KLINES, null, 401],
+  ] as const) {
     const res = await server.get(path, { key, headers: { 'x-request-id': 'trace-7' } });
     assert.equal(res.status, status);
     assert.equal(res.headers['x-request-id'], 'trace-7', path);
@@ -237,10 +328,22 @@ test('X-RateLimit-Reset counts the seconds until the bucket is full again', asyn
   assert.equal(full.headers['x-ratelimit-reset'], '2', 'one token short: 2 s');
   await s.get('/api/v1/quota', { key: s.keys.free });
   await s.get('/api/v1/quota', { key: s.keys.free });
-  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).headers['x-ratelimit-reset'], '8', 'four short: 8 s');
+  assert.equal(
+    (await s.get('/api/v1/quota', { key: s.keys.free })).headers['x-ratelimit-reset'],
+    '8',
+    'four short: 8 s',
+  );
   clock.advance(7000); // 3.5 tokens back, one taken
-  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).headers['x-ratelimit-reset'], '3', '1.5 short: 3 s');
-  assert.equal((await s.get('/api/v1/quota', { key: s.keys.internal })).headers['x-ratelimit-reset'], undefined, 'internal keys: none');
+  assert.equal(
+    (await s.get('/api/v1/quota', { key: s.keys.free })).headers['x-ratelimit-reset'],
+    '3',
+    '1.5 short: 3 s',
+  );
+  assert.equal(
+    (await s.get('/api/v1/quota', { key: s.keys.internal })).headers['x-ratelimit-reset'],
+    undefined,
+    'internal keys: none',
+  );
 });
 
 // ---- paging ---------------------------------------------------------------------------------
@@ -262,7 +365,11 @@ test('Link rel="next" walks a K-line history to its end, backwards from the late
   const all = ok(await server.get('/api/v1/ashare/klines/sh600001?limit=500'), 'all rows').data;
   const pages = await walk('/api/v1/ashare/klines/sh600001?limit=7&adj=qfq&fields=c');
   const rows = pages.reverse().flatMap((p) => p.data.map((r: any) => r.date));
-  assert.deepEqual(rows, all.map((r: any) => r.date), 'every day once, in order');
+  assert.deepEqual(
+    rows,
+    all.map((r: any) => r.date),
+    'every day once, in order',
+  );
   assert.equal(pages.length, Math.ceil(all.length / 7));
 });
 
@@ -272,7 +379,11 @@ test('Link rel="next" walks forward from start, and pages symbols, screens and m
   assert.deepEqual(dates, [...dates].sort(), 'ascending across pages');
   assert.equal(dates.length, forward[0].total, 'all rows of the range');
   assert.equal(new Set(dates).size, dates.length, 'none repeated');
-  for (const [path, key] of [['/api/v1/ashare/symbols?limit=2', 'symbol'], ['/api/v1/ashare/screen?limit=2&sort=close&order=asc', 'symbol'], ['/api/v1/macro?limit=2', 'date']] as const) {
+  for (const [path, key] of [
+    ['/api/v1/ashare/symbols?limit=2', 'symbol'],
+    ['/api/v1/ashare/screen?limit=2&sort=close&order=asc', 'symbol'],
+    ['/api/v1/macro?limit=2', 'date'],
+  ] as const) {
     const pages = await walk(path);
     const items = pages.flatMap((p) => p.data.map((r: any) => (key === 'date' ? `${r.indicator}/${r.date}` : r[key])));
     assert.equal(items.length, pages[0].total, `${path}: every item`);
@@ -281,14 +392,18 @@ test('Link rel="next" walks forward from start, and pages symbols, screens and m
 });
 
 test('no Link on the last page, on unpaged answers, or past the end', async () => {
-  assert.equal((await server.get('/api/v1/ashare/klines/sh600001?limit=500')).headers.link, undefined, 'the whole history in one page');
+  assert.equal(
+    (await server.get('/api/v1/ashare/klines/sh600001?limit=500')).headers.link,
+    undefined,
+    'the whole history in one page',
+  );
   assert.equal((await server.get('/api/v1/ashare/detail/sh600001')).headers.link, undefined);
   assert.equal((await server.get('/api/v1/ashare/klines/sh600001?offset=9999')).headers.link, undefined);
 });
 
 // ---- documents --------------------------------------------------------------------------------
 
-test('GET /api/v1/schema.fbs serves the repository\'s schema file without a key', async () => {
+test("GET /api/v1/schema.fbs serves the repository's schema file without a key", async () => {
   const res = await server.get('/api/v1/schema.fbs', { key: null });
   assert.equal(res.status, 200);
   assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');

@@ -3,7 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ApiResponse, TestServer } from '../../helpers/api-server.js';
-import { assertProblem, BIG_FREE_BATCH, CLOCK_START, drainBucket, exhaustFreeQuota, ManualClock, ok, startLimitServer } from '../../helpers/e2e.js';
+import {
+  assertProblem,
+  BIG_FREE_BATCH,
+  CLOCK_START,
+  drainBucket,
+  exhaustFreeQuota,
+  ManualClock,
+  ok,
+  startLimitServer,
+} from '../../helpers/e2e.js';
 import { klineWindow } from '../../helpers/fixture-model.js';
 
 const DAY = 86_400_000;
@@ -12,11 +21,15 @@ const nextMidnight = (ms: number): string => new Date((Math.floor(ms / DAY) + 1)
 /** Whole seconds (ceil) from `ms` to the next UTC midnight. */
 const secondsToMidnight = (ms: number): number => Math.ceil(((Math.floor(ms / DAY) + 1) * DAY - ms) / 1000);
 
-const quota = async (s: TestServer, key: string): Promise<any> => ok(await s.get('/api/v1/quota', { key }), '/quota answers');
+const quota = async (s: TestServer, key: string): Promise<any> =>
+  ok(await s.get('/api/v1/quota', { key }), '/quota answers');
 const h = (res: ApiResponse, name: string): string | undefined => res.headers[name] as string | undefined;
 
 /** Rows one BIG_FREE_BATCH answers, computed from the fixture. */
-const BATCH_ROWS = ['sh600001', 'sz000003', 'sz000004', 'sz000005', 'sh600006'].reduce((n, s) => n + klineWindow('ashare', s, { limit: 100, fields: [] }).rows.length, 0);
+const BATCH_ROWS = ['sh600001', 'sz000003', 'sz000004', 'sz000005', 'sh600006'].reduce(
+  (n, s) => n + klineWindow('ashare', s, { limit: 100, fields: [] }).rows.length,
+  0,
+);
 
 // ---- Rate ----
 
@@ -26,7 +39,11 @@ test('free key: 30 immediate requests pass, X-RateLimit-Remaining counting down 
     const res = await s.get('/api/v1/markets', { key: s.keys.free });
     assert.equal(res.status, 200, `request ${i} passes`);
     assert.equal(h(res, 'x-ratelimit-limit'), '30', 'X-RateLimit-Limit is the free plan’s 30 rpm');
-    assert.equal(h(res, 'x-ratelimit-remaining'), String(30 - i), `after request ${i}, ${30 - i} whole tokens are left`);
+    assert.equal(
+      h(res, 'x-ratelimit-remaining'),
+      String(30 - i),
+      `after request ${i}, ${30 - i} whole tokens are left`,
+    );
   }
 });
 
@@ -55,15 +72,28 @@ test('free key: 2 s after running dry exactly one more request passes', async (t
   const res = await s.get('/api/v1/markets', { key: s.keys.free });
   assert.equal(res.status, 200, 'a refilled token is spent');
   assert.equal(h(res, 'x-ratelimit-remaining'), '0', 'and nothing else was refilled');
-  assertProblem(await s.get('/api/v1/markets', { key: s.keys.free }), 429, 'rate_limited', undefined, 'the next one is refused again');
+  assertProblem(
+    await s.get('/api/v1/markets', { key: s.keys.free }),
+    429,
+    'rate_limited',
+    undefined,
+    'the next one is refused again',
+  );
 });
 
 test('free key: tokens refill continuously at rpm/60 per second (10 s → 5 tokens)', async (t) => {
   const { server: s, clock } = await startLimitServer(t);
   await drainBucket(s, s.keys.free);
   clock.advance(10_000);
-  for (let i = 1; i <= 5; i++) assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).status, 200, `refilled token ${i}`);
-  assertProblem(await s.get('/api/v1/quota', { key: s.keys.free }), 429, 'rate_limited', undefined, 'the sixth is refused');
+  for (let i = 1; i <= 5; i++)
+    assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).status, 200, `refilled token ${i}`);
+  assertProblem(
+    await s.get('/api/v1/quota', { key: s.keys.free }),
+    429,
+    'rate_limited',
+    undefined,
+    'the sixth is refused',
+  );
 });
 
 test('the bucket never holds more than its capacity, however long the key waits', async (t) => {
@@ -82,7 +112,11 @@ test('pro key: 120 immediate requests pass, the 121st is 429 with Retry-After 1'
 
 test('rate and quota headers give each plan’s figures, on errors too', async (t) => {
   const { server: s } = await startLimitServer(t);
-  for (const [plan, rpm, rows] of [['free', '30', '5000'], ['pro', '120', '200000'], ['enterprise', '600', '2000000']] as const) {
+  for (const [plan, rpm, rows] of [
+    ['free', '30', '5000'],
+    ['pro', '120', '200000'],
+    ['enterprise', '600', '2000000'],
+  ] as const) {
     for (const path of ['/api/v1/quota', '/api/v1/ashare/klines/sh600001?limit=0', '/api/v1/ashare/detail/nope']) {
       const res = await s.get(path, { key: s.keys[plan] });
       assert.equal(h(res, 'x-ratelimit-limit'), rpm, `${plan} ${path}: X-RateLimit-Limit`);
@@ -115,7 +149,15 @@ test('a known sequence of calls: X-Quota-Remaining after each charge, then exact
     used += rows;
     assert.equal(h(res, 'x-quota-remaining'), String(5000 - used), `${path}: X-Quota-Remaining after its charge`);
   }
-  const exp = { plan: 'free', org_name: 'free desk', daily_quota: 5000, used, remaining: 5000 - used, requests_today: steps.length + 1, reset_at: nextMidnight(clock.ms) };
+  const exp = {
+    plan: 'free',
+    org_name: 'free desk',
+    daily_quota: 5000,
+    used,
+    remaining: 5000 - used,
+    requests_today: steps.length + 1,
+    reset_at: nextMidnight(clock.ms),
+  };
   assert.deepEqual(await quota(s, key), exp, 'used 22, remaining 4978, 8 requests (this /quota included)');
 });
 
@@ -146,7 +188,11 @@ test('a request that starts with rows left is served whole and charged in full, 
   assert.equal(lastCount, BATCH_ROWS, 'the last batch is served whole though fewer rows were left');
   assert.equal(used, expectedRequests * BATCH_ROWS, 'every row was charged');
   const q = await quota(s, s.keys.free);
-  assert.deepEqual([q.used, q.remaining, q.requests_today], [used, 0, requests + 1], 'used goes past 5000; remaining is max(0, quota − used)');
+  assert.deepEqual(
+    [q.used, q.remaining, q.requests_today],
+    [used, 0, requests + 1],
+    'used goes past 5000; remaining is max(0, quota − used)',
+  );
 });
 
 test('once no rows are left, the next charging request is 429 quota_exhausted with Retry-After until 00:00 UTC', async (t) => {
@@ -155,7 +201,11 @@ test('once no rows are left, the next charging request is 429 quota_exhausted wi
   clock.advance(2000);
   const res = await s.get('/api/v1/ashare/detail/sh600001', { key: s.keys.free });
   assertProblem(res, 429, 'quota_exhausted');
-  assert.equal(h(res, 'retry-after'), String(secondsToMidnight(clock.ms)), 'Retry-After is the seconds left until the day resets');
+  assert.equal(
+    h(res, 'retry-after'),
+    String(secondsToMidnight(clock.ms)),
+    'Retry-After is the seconds left until the day resets',
+  );
   assert.equal(h(res, 'x-quota-remaining'), '0', 'X-Quota-Remaining 0');
 });
 
@@ -183,10 +233,18 @@ test('the day rolls over at 00:00 UTC: used and requests_today start again from 
   const { server: s } = await startLimitServer(t, clock);
   await s.get('/api/v1/ashare/klines/sh600001?limit=10', { key: s.keys.free });
   const before = await quota(s, s.keys.free);
-  assert.deepEqual([before.used, before.requests_today, before.reset_at], [10, 2, '2025-03-16T00:00:00.000Z'], 'the old day');
+  assert.deepEqual(
+    [before.used, before.requests_today, before.reset_at],
+    [10, 2, '2025-03-16T00:00:00.000Z'],
+    'the old day',
+  );
   clock.ms = Date.UTC(2025, 2, 16, 0, 0, 0);
   const after = await quota(s, s.keys.free);
-  assert.deepEqual([after.used, after.remaining, after.requests_today, after.reset_at], [0, 5000, 1, '2025-03-17T00:00:00.000Z'], 'a fresh day');
+  assert.deepEqual(
+    [after.used, after.remaining, after.requests_today, after.reset_at],
+    [0, 5000, 1, '2025-03-17T00:00:00.000Z'],
+    'a fresh day',
+  );
 });
 
 test('an exhausted key is served again after the day rolls over', async (t) => {
@@ -206,7 +264,11 @@ test('with QUOTA_TZ=Asia/Shanghai the day resets at 16:00 UTC (00:00 in Shanghai
   assert.deepEqual([before.used, before.reset_at], [6, '2025-03-15T16:00:00.000Z'], 'reset_at is Shanghai midnight');
   clock.ms = Date.UTC(2025, 2, 15, 16, 0, 0);
   const after = await quota(s, s.keys.free);
-  assert.deepEqual([after.used, after.requests_today, after.reset_at], [0, 1, '2025-03-16T16:00:00.000Z'], 'a new Shanghai day');
+  assert.deepEqual(
+    [after.used, after.requests_today, after.reset_at],
+    [0, 1, '2025-03-16T16:00:00.000Z'],
+    'a new Shanghai day',
+  );
 });
 
 // ---- Internal keys ----
@@ -226,7 +288,15 @@ test('internal key: /quota shows null daily_quota and remaining, and counts rows
   const { server: s, clock } = await startLimitServer(t);
   await s.get('/api/v1/markets', { key: s.keys.internal });
   await s.get('/api/v1/ashare/klines/sh600001?limit=10', { key: s.keys.internal });
-  const exp = { plan: 'internal', org_name: 'internal desk', daily_quota: null, used: 16, remaining: null, requests_today: 3, reset_at: nextMidnight(clock.ms) };
+  const exp = {
+    plan: 'internal',
+    org_name: 'internal desk',
+    daily_quota: null,
+    used: 16,
+    remaining: null,
+    requests_today: 3,
+    reset_at: nextMidnight(clock.ms),
+  };
   assert.deepEqual(await quota(s, s.keys.internal), exp, 'counted like any key, never limited');
 });
 
@@ -235,7 +305,16 @@ test('internal key: batch size 50 and rows per call 500', async (t) => {
   const res = await s.get('/api/v1/ashare/klines/sh600001?limit=501', { key: s.keys.internal });
   assert.equal(res.body.limit, 500, 'limit clamped to 500');
   const fifty = Array.from({ length: 50 }, (_, i) => (i === 0 ? 'sh600001' : `x${i}`)).join(',');
-  assert.equal((await s.get(`/api/v1/ashare/detail?symbols=${fifty}&fields=close`, { key: s.keys.internal })).status, 200, '50 symbols pass');
+  assert.equal(
+    (await s.get(`/api/v1/ashare/detail?symbols=${fifty}&fields=close`, { key: s.keys.internal })).status,
+    200,
+    '50 symbols pass',
+  );
   const fiftyOne = `${fifty},x99`;
-  assertProblem(await s.get(`/api/v1/ashare/detail?symbols=${fiftyOne}`, { key: s.keys.internal }), 400, 'batch_too_large', 'symbols');
+  assertProblem(
+    await s.get(`/api/v1/ashare/detail?symbols=${fiftyOne}`, { key: s.keys.internal }),
+    400,
+    'batch_too_large',
+    'symbols',
+  );
 });

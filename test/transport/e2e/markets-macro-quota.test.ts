@@ -10,9 +10,16 @@ before(async () => (server = await startAnswerServer()));
 after(() => server.close());
 
 /** Keys of a macro row's `data` map come in no promised order. */
-const macroDataMaps = (path: readonly string[]): boolean => path.length === 4 && path[0] === 'data' && path[2] === 'data';
+const macroDataMaps = (path: readonly string[]): boolean =>
+  path.length === 4 && path[0] === 'data' && path[2] === 'data';
 
-async function checkMacro(query: string, rows: Record<string, unknown>[], limit: number, offset: number, message: string): Promise<void> {
+async function checkMacro(
+  query: string,
+  rows: Record<string, unknown>[],
+  limit: number,
+  offset: number,
+  message: string,
+): Promise<void> {
   const body = ok(await server.get(`/api/v1/macro${query}`), message);
   const data = rows.slice(offset, offset + limit);
   assertJsonExact(body, { count: data.length, total: rows.length, limit, offset, data }, message, macroDataMaps);
@@ -50,6 +57,14 @@ test('macro: limit and offset page the rows', async () => {
 test('quota: the record of the calling key, with reset_at the next 00:00 UTC', async () => {
   const body = ok(await server.get('/api/v1/quota', { key: server.keys.enterprise }), 'quota');
   const nextMidnight = new Date(Math.floor(CLOCK_START / 86_400_000 + 1) * 86_400_000).toISOString();
-  const exp = { plan: 'enterprise', org_name: 'enterprise desk', daily_quota: 2_000_000, used: 0, remaining: 2_000_000, requests_today: 1, reset_at: nextMidnight };
+  const exp = {
+    plan: 'enterprise',
+    org_name: 'enterprise desk',
+    daily_quota: 2_000_000,
+    used: 0,
+    remaining: 2_000_000,
+    requests_today: 1,
+    reset_at: nextMidnight,
+  };
   assertJsonExact(body, exp, 'a fresh enterprise key: nothing used, this request counted');
 });

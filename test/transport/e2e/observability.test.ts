@@ -15,12 +15,19 @@ import { needsCommand } from '../../helpers/system-command.js';
 /** What the test server's logger was told. */
 const lines: { level: string; fields: Record<string, unknown>; msg: string }[] = [];
 const recorder = {
-  info: (fields: object, msg: string) => void lines.push({ level: 'info', fields: fields as Record<string, unknown>, msg }),
-  error: (fields: object, msg: string) => void lines.push({ level: 'error', fields: fields as Record<string, unknown>, msg }),
+  info: (fields: object, msg: string) =>
+    void lines.push({ level: 'info', fields: fields as Record<string, unknown>, msg }),
+  error: (fields: object, msg: string) =>
+    void lines.push({ level: 'error', fields: fields as Record<string, unknown>, msg }),
 };
 /** What the access log wrote, as parsed lines. */
 const accessText: string[] = [];
-const accessLines = (): Record<string, unknown>[] => accessText.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const accessLines = (): Record<string, unknown>[] =>
+  accessText
+    .join('')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const accessLog = new AccessLog({ write: (text: string) => accessText.push(text) });
 const reloadCounts = { loaded: 2, unchanged: 1, rejected: 1, failed: 0 };
 
@@ -44,12 +51,19 @@ function parseExposition(text: string): Map<string, number> {
     if (line === '' || line.startsWith('#')) continue;
     const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     assert.ok(m !== null, `a sample line: ${line}`);
-    const labels = m[2] === undefined ? [] : [...m[2].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}="${v}"`).sort();
+    const labels =
+      m[2] === undefined
+        ? []
+        : [...m[2].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}="${v}"`).sort();
     series.set(`${m[1]}{${labels.join(',')}}`, Number(m[3]));
   }
   return series;
 }
-const seriesName = (name: string, labels: Record<string, string>): string => `${name}{${Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',')}}`;
+const seriesName = (name: string, labels: Record<string, string>): string =>
+  `${name}{${Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort()
+    .join(',')}}`;
 
 async function scrape(): Promise<{ text: string; series: Map<string, number> }> {
   const res = await server.get('/metrics', { key: null });
@@ -83,19 +97,31 @@ test('request counters, rows, latency and cache lookups move by exactly the requ
   const revalidated = await server.get(path, { headers: { 'if-none-match': third.headers.etag as string } });
   const noKey = await server.get(path, { key: null });
   const freeAnswer = await server.get('/api/v1/ashare/klines/sh600001?limit=2', { key: server.keys.free });
-  assert.deepEqual([first, second, third, revalidated, noKey, freeAnswer].map((r) => r.status), [200, 200, 200, 304, 401, 200]);
+  assert.deepEqual(
+    [first, second, third, revalidated, noKey, freeAnswer].map((r) => r.status),
+    [200, 200, 200, 304, 401, 200],
+  );
   const after = (await scrape()).series;
-  const delta = (name: string, labels: Record<string, string>): number => (after.get(seriesName(name, labels)) ?? 0) - (before.get(seriesName(name, labels)) ?? 0);
+  const delta = (name: string, labels: Record<string, string>): number =>
+    (after.get(seriesName(name, labels)) ?? 0) - (before.get(seriesName(name, labels)) ?? 0);
 
   assert.equal(delta('mdq_http_requests_total', { route: KLINES_ROUTE, status: '200', plan: 'pro' }), 3);
   assert.equal(delta('mdq_http_requests_total', { route: KLINES_ROUTE, status: '304', plan: 'pro' }), 1);
   assert.equal(delta('mdq_http_requests_total', { route: KLINES_ROUTE, status: '401', plan: 'none' }), 1);
   assert.equal(delta('mdq_http_requests_total', { route: KLINES_ROUTE, status: '200', plan: 'free' }), 1);
-  assert.equal(delta('mdq_rows_served_total', { route: KLINES_ROUTE, plan: 'pro' }), 9, 'three 200s of 3 rows; the 304 charges none');
+  assert.equal(
+    delta('mdq_rows_served_total', { route: KLINES_ROUTE, plan: 'pro' }),
+    9,
+    'three 200s of 3 rows; the 304 charges none',
+  );
   assert.equal(delta('mdq_rows_served_total', { route: KLINES_ROUTE, plan: 'free' }), 2);
   assert.equal(delta('mdq_http_request_duration_seconds_count', { route: KLINES_ROUTE }), 6);
   assert.equal(delta('mdq_http_request_duration_seconds_bucket', { route: KLINES_ROUTE, le: '+Inf' }), 6);
-  assert.equal(delta('mdq_http_requests_total', { route: '/metrics', status: '200', plan: 'none' }), 1, 'the scrape before counts itself once done');
+  assert.equal(
+    delta('mdq_http_requests_total', { route: '/metrics', status: '200', plan: 'none' }),
+    1,
+    'the scrape before counts itself once done',
+  );
   // Lookups: the keyed 200s and the 304 look the cache up (the 401 never gets there): 1st and 2nd miss, 3rd and the 304 hit, the free one misses.
   assert.equal(delta('mdq_answer_cache_lookups_total', { result: 'miss' }), 3);
   assert.equal(delta('mdq_answer_cache_lookups_total', { result: 'hit' }), 2);
@@ -109,7 +135,8 @@ test('/metrics carries the data version, build, reloads, pool queue and event-lo
   assert.equal(series.get(seriesName('mdq_reloads_total', { result: 'rejected' })), 1);
   assert.equal(series.get('mdq_reload_last_duration_seconds{}'), 1.25);
   assert.equal(series.get('mdq_pool_queue_length{}'), 3);
-  for (const stat of ['p50', 'p99', 'max']) assert.ok(series.get(seriesName('mdq_event_loop_delay_seconds', { stat }))! >= 0, `event-loop delay ${stat}`);
+  for (const stat of ['p50', 'p99', 'max'])
+    assert.ok(series.get(seriesName('mdq_event_loop_delay_seconds', { stat }))! >= 0, `event-loop delay ${stat}`);
   assert.ok(series.get('mdq_process_resident_memory_bytes{}')! > 10_000_000, 'resident memory');
 });
 
@@ -121,7 +148,12 @@ test('/livez, /readyz and /version answer without a key; /readyz follows readine
   assert.equal(ready.status, 200);
   assert.deepEqual(ready.body, { status: 'ok', data_version: server.dataset.version });
   const version = await server.get('/version', { key: null });
-  assert.deepEqual(version.body, { version: '9.8.7', commit: 'abc1234', node: process.version, data_version: server.dataset.version });
+  assert.deepEqual(version.body, {
+    version: '9.8.7',
+    commit: 'abc1234',
+    node: process.version,
+    data_version: server.dataset.version,
+  });
   server.state.draining = true;
   try {
     const draining = await server.get('/readyz', { key: null });
@@ -136,7 +168,10 @@ test('/livez, /readyz and /version answer without a key; /readyz follows readine
 test('one access line per answer: route, status, plan, key id (never the key), rows, bytes, µs, request id', async () => {
   accessLog.flush();
   const from = accessLines().length;
-  const ok = await server.get('/api/v1/ashare/klines/sh600001?limit=4', { key: server.keys.enterprise, headers: { 'x-request-id': 'desk-"42"' } });
+  const ok = await server.get('/api/v1/ashare/klines/sh600001?limit=4', {
+    key: server.keys.enterprise,
+    headers: { 'x-request-id': 'desk-"42"' },
+  });
   const missing = await server.get('/api/v1/ashare/klines/nope', { key: server.keys.enterprise });
   const unmatched = await server.get('/nowhere', { key: null });
   accessLog.flush();
@@ -150,15 +185,27 @@ test('one access line per answer: route, status, plan, key id (never the key), r
     assert.ok(Number.isInteger(line.us) && (line.us as number) >= 0, 'whole microseconds');
   }
   const { level, time, us, msg, ...first } = access[0];
-  assert.deepEqual(first, { request_id: 'desk-"42"', route: KLINES_ROUTE, status: 200, plan: 'enterprise', key_id: keyId, rows: 4, bytes: Buffer.byteLength(ok.text) });
+  assert.deepEqual(first, {
+    request_id: 'desk-"42"',
+    route: KLINES_ROUTE,
+    status: 200,
+    plan: 'enterprise',
+    key_id: keyId,
+    rows: 4,
+    bytes: Buffer.byteLength(ok.text),
+  });
   assert.equal(access[1].status, 404);
   assert.equal(access[1].rows, 0);
   assert.equal(access[1].request_id, missing.headers['x-request-id']);
   assert.equal(access[1].bytes, Buffer.byteLength(missing.text));
-  assert.deepEqual([access[2].route, access[2].status, access[2].plan, access[2].key_id], ['unmatched', 404, 'none', null]);
+  assert.deepEqual(
+    [access[2].route, access[2].status, access[2].plan, access[2].key_id],
+    ['unmatched', 404, 'none', null],
+  );
   assert.equal(access[2].request_id, unmatched.headers['x-request-id']);
   const everything = accessText.join('') + JSON.stringify(lines);
-  for (const key of Object.values(server.keys)) assert.ok(!everything.includes(key.split('_')[2]), 'no key secret ever logged');
+  for (const key of Object.values(server.keys))
+    assert.ok(!everything.includes(key.split('_')[2]), 'no key secret ever logged');
 });
 
 test('an unexpected exception is logged once at error level with its request id and stack', async () => {

@@ -24,12 +24,20 @@ after(() => server.close());
 const ajv = new Ajv2020.default({ strict: true, allowUnionTypes: true, allErrors: true });
 addFormats.default(ajv);
 
-const pointer = (ref: string): unknown => ref.slice(2).split('/').reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+const pointer = (ref: string): unknown =>
+  ref
+    .slice(2)
+    .split('/')
+    .reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 /** `node` with every `$ref` replaced by its target in the served document. */
 const deref = (node: unknown): any =>
-  Array.isArray(node) ? node.map(deref)
-  : node !== null && typeof node === 'object' ? ('$ref' in node ? deref(pointer((node as { $ref: string }).$ref)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)])))
-  : node;
+  Array.isArray(node)
+    ? node.map(deref)
+    : node !== null && typeof node === 'object'
+      ? '$ref' in node
+        ? deref(pointer((node as { $ref: string }).$ref))
+        : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)]))
+      : node;
 
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 function validatorFor(key: string, schema: unknown): ReturnType<typeof ajv.compile> {
@@ -42,7 +50,9 @@ function validatorFor(key: string, schema: unknown): ReturnType<typeof ajv.compi
 function templateOf(url: string): string | undefined {
   const path = url.split('?')[0];
   const relative = path.startsWith('/api/v1/') ? path.slice('/api/v1'.length) : path;
-  return Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`).test(relative));
+  return Object.keys(doc.paths).find((t) =>
+    new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`).test(relative),
+  );
 }
 
 /** The limit headers: documented as optional only because internal keys get none; every other key gets them all. */
@@ -60,7 +70,11 @@ function assertDocumented(res: ApiResponse, url: string, plan: Plan | null): voi
   const response = doc.paths[template].get.responses[String(res.status)];
   assert.ok(response, `GET ${template} documents status ${res.status} (body ${res.text})`);
   const [mediaType, media] = Object.entries<any>(response.content)[0];
-  assert.equal(res.headers['content-type'], mediaType === 'application/json' ? 'application/json; charset=utf-8' : mediaType, 'content type');
+  assert.equal(
+    res.headers['content-type'],
+    mediaType === 'application/json' ? 'application/json; charset=utf-8' : mediaType,
+    'content type',
+  );
   const validate = validatorFor(`${template} ${res.status}`, media.schema);
   assert.ok(validate(res.body), `${url} ${res.status}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
   for (const [name, ref] of Object.entries<any>(response.headers ?? {})) {
@@ -73,10 +87,23 @@ function assertDocumented(res: ApiResponse, url: string, plan: Plan | null): voi
     assert.ok(validatorFor(`header ${name}`, header.schema)(typed), `${url}: header ${name}=${value} fits its schema`);
   }
   const { headers: h, body } = res;
-  assert.equal(h['content-encoding'], undefined, `${url} ${res.status}: no Content-Encoding when the request sent no Accept-Encoding`);
-  if (res.status === 200 && typeof body?.total === 'number' && typeof body.offset === 'number' && typeof body.count === 'number') {
+  assert.equal(
+    h['content-encoding'],
+    undefined,
+    `${url} ${res.status}: no Content-Encoding when the request sent no Accept-Encoding`,
+  );
+  if (
+    res.status === 200 &&
+    typeof body?.total === 'number' &&
+    typeof body.offset === 'number' &&
+    typeof body.count === 'number'
+  ) {
     const remain = body.count > 0 && body.offset + body.count < body.total;
-    assert.equal(h.link !== undefined, remain, `${url}: Link: rel="next" exactly while rows remain (offset ${body.offset} + count ${body.count} of ${body.total})`);
+    assert.equal(
+      h.link !== undefined,
+      remain,
+      `${url}: Link: rel="next" exactly while rows remain (offset ${body.offset} + count ${body.count} of ${body.total})`,
+    );
   }
 }
 
@@ -89,7 +116,11 @@ function assertProblem(res: ApiResponse, status: number, code: string): void {
   assert.equal(res.body.code, code);
 }
 
-async function call(url: string, plan: Plan | null = 'pro', options: { key?: string; method?: string } = {}): Promise<ApiResponse> {
+async function call(
+  url: string,
+  plan: Plan | null = 'pro',
+  options: { key?: string; method?: string } = {},
+): Promise<ApiResponse> {
   return server.get(url, { key: options.key ?? (plan === null ? null : server.keys[plan]), method: options.method });
 }
 
@@ -203,7 +234,8 @@ test('an invalid key is a documented 401 unauthorized', async () => {
 });
 
 test('an unknown route is a 404 not_found problem', async () => {
-  for (const url of ['/api/v1/nope', '/api/v1/ashare/klines/sh600001/extra', '/api/v2/markets']) assertProblem(await call(url), 404, 'not_found');
+  for (const url of ['/api/v1/nope', '/api/v1/ashare/klines/sh600001/extra', '/api/v2/markets'])
+    assertProblem(await call(url), 404, 'not_found');
 });
 
 test('a method other than GET or OPTIONS on a documented path is a 405 problem with Allow: GET, OPTIONS', async () => {
@@ -266,7 +298,11 @@ async function withDataset<T>(dataset: Dataset | null, fn: () => Promise<T>): Pr
 
 test('with no snapshot loaded, API paths and /healthz are documented 503 not_ready', async () => {
   await withDataset(null, async () => {
-    for (const [url, plan] of [['/api/v1/markets', 'pro'], ['/api/v1/ashare/klines/sh600001', 'pro'], ['/healthz', null]] as const) {
+    for (const [url, plan] of [
+      ['/api/v1/markets', 'pro'],
+      ['/api/v1/ashare/klines/sh600001', 'pro'],
+      ['/healthz', null],
+    ] as const) {
       const res = await call(url, plan);
       assert.equal(res.status, 503, `${url}: ${res.text}`);
       assert.equal(res.body.code, 'not_ready');
@@ -289,7 +325,10 @@ test('an unexpected exception is a documented 500 internal_error without a stack
 test('while draining, /healthz and API paths are documented 503 shutting_down', async () => {
   server.state.draining = true;
   try {
-    for (const [url, plan] of [['/healthz', null], ['/api/v1/markets', 'pro']] as const) {
+    for (const [url, plan] of [
+      ['/healthz', null],
+      ['/api/v1/markets', 'pro'],
+    ] as const) {
       const res = await call(url, plan);
       assert.equal(res.status, 503, `${url}: ${res.status} ${res.text}`);
       assert.equal(res.body.code, 'shutting_down');

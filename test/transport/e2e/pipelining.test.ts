@@ -32,7 +32,11 @@ function pipeline(port: number, requests: string[]): Promise<RawResponse[]> {
         const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
         if (buffer.length < end + 4 + length) return;
         const requestId = /\r\nx-request-id: ([^\r]*)/i.exec(head)?.[1];
-        out.push({ status: Number(head.split(' ')[1]), requestId, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        out.push({
+          status: Number(head.split(' ')[1]),
+          requestId,
+          body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
         buffer = buffer.subarray(end + 4 + length);
         if (out.length === requests.length) {
           socket.end();
@@ -61,14 +65,21 @@ test('30 pipelined requests of every kind come back complete and in request orde
   ];
   const sequence = [...paths, ...paths, ...paths];
   // Each request names itself, so a problem body's `instance` (the request id) is known too.
-  const requests = sequence.map((path, n) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${server.keys.internal}\r\nX-Request-Id: pipe-${n}\r\n\r\n`);
+  const requests = sequence.map(
+    (path, n) =>
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${server.keys.internal}\r\nX-Request-Id: pipe-${n}\r\n\r\n`,
+  );
   const responses = await pipeline(server.port, requests);
   assert.equal(responses.length, sequence.length, 'one answer per request');
   for (let n = 0; n < sequence.length; n++) {
     assert.equal(responses[n].requestId, `pipe-${n}`, `answer ${n} answers request ${n} (${sequence[n]})`);
-    const expected = await server.get(sequence[n], { key: server.keys.internal, headers: { 'x-request-id': `pipe-${n}` } });
+    const expected = await server.get(sequence[n], {
+      key: server.keys.internal,
+      headers: { 'x-request-id': `pipe-${n}` },
+    });
     assert.equal(responses[n].status, expected.status, `status of answer ${n} (${sequence[n]})`);
-    if (sequence[n] !== '/api/v1/quota') assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
+    if (sequence[n] !== '/api/v1/quota')
+      assert.equal(responses[n].body, expected.text, `body of answer ${n} (${sequence[n]})`);
     else assert.equal(JSON.parse(responses[n].body).plan, 'internal');
   }
 });
@@ -76,9 +87,17 @@ test('30 pipelined requests of every kind come back complete and in request orde
 test('with the default pool threshold, pipelined screens are answered inline: complete and in order', async (t) => {
   const pooled = await startTestServer({ pool: true, minScreenRows: DEFAULT_MIN_SCREEN_ROWS });
   t.after(() => pooled.close());
-  const paths = ['/api/v1/ashare/screen?limit=3', '/api/v1/markets', '/api/v1/ashare/screen?sort=close&order=asc', '/api/v1/ashare/klines/sh600001?limit=2', '/api/v1/hkstock/screen'];
+  const paths = [
+    '/api/v1/ashare/screen?limit=3',
+    '/api/v1/markets',
+    '/api/v1/ashare/screen?sort=close&order=asc',
+    '/api/v1/ashare/klines/sh600001?limit=2',
+    '/api/v1/hkstock/screen',
+  ];
   const sequence = [...paths, ...paths, ...paths, ...paths];
-  const requests = sequence.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${pooled.keys.internal}\r\n\r\n`);
+  const requests = sequence.map(
+    (path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${pooled.keys.internal}\r\n\r\n`,
+  );
   const responses = await pipeline(pooled.port, requests);
   assert.equal(responses.length, sequence.length, 'one answer per request, none dropped');
   for (let n = 0; n < sequence.length; n++) {

@@ -29,12 +29,19 @@ before(async () => {
   await storeEdition(FIXTURE, dir.path, { threads: 0 });
   first = (await openCurrentDataset(dir.path))!;
   const kernels = {
-    screen: (_d: Dataset, _m: string, _q: { limit: number }) => new Promise<ScreenResult>((resolve) => pending.push(() => resolve({ total: 0, rows: new Uint32Array(0) }))),
+    screen: (_d: Dataset, _m: string, _q: { limit: number }) =>
+      new Promise<ScreenResult>((resolve) => pending.push(() => resolve({ total: 0, rows: new Uint32Array(0) }))),
   } as unknown as KernelPool;
   state = { dataset: first, draining: false };
   const guard = new Guard('UTC');
   guard.setKeys([keyRecordOf(KEY, 'internal', false)]);
-  server = await startServer({ host: '127.0.0.1', port: 0, guard, state, pool: { kernels, minScreenRows: 0, minAsOfSymbols: Infinity } });
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    guard,
+    state,
+    pool: { kernels, minScreenRows: 0, minAsOfSymbols: Infinity },
+  });
 });
 after(async () => {
   server.close();
@@ -44,7 +51,10 @@ after(async () => {
 test('no request on a Dataset: released at once', async () => {
   await httpRequest(server.port, '/healthz');
   let done = false;
-  await Promise.race([server.released(first).then(() => (done = true)), new Promise((resolve) => setTimeout(resolve, 50))]);
+  await Promise.race([
+    server.released(first).then(() => (done = true)),
+    new Promise((resolve) => setTimeout(resolve, 50)),
+  ]);
   assert.equal(done, true);
 });
 

@@ -66,7 +66,11 @@ test('a cached answer is still rate limited and charged its rows against the quo
   for (let n = 0; n < 4; n++) {
     const res = await cached.get(path, { key: cached.keys.free });
     assert.equal(res.status, 200);
-    seen.push({ rate: Number(res.headers['x-ratelimit-remaining']), quota: Number(res.headers['x-quota-remaining']), count: res.body.count });
+    seen.push({
+      rate: Number(res.headers['x-ratelimit-remaining']),
+      quota: Number(res.headers['x-quota-remaining']),
+      count: res.body.count,
+    });
   }
   assert.equal(seen[0].count, 4);
   for (let n = 1; n < 4; n++) {
@@ -91,7 +95,9 @@ test('the plan is part of the key: a free key never gets the limit of a pro answ
 test('after a swap to another Dataset, answers come from the new one only', async (t) => {
   const dir = await tempDir('mdq-cache-swap-');
   t.after(() => dir.cleanup());
-  const folder = await fixtureCopy(`${dir.path}/snapshot`, [{ file: 'ashare/klines.csv', from: LAST_ROW, to: LAST_ROW_CLOSE_631 }]);
+  const folder = await fixtureCopy(`${dir.path}/snapshot`, [
+    { file: 'ashare/klines.csv', from: LAST_ROW, to: LAST_ROW_CLOSE_631 },
+  ]);
   await storeEdition(folder, `${dir.path}/state`, { threads: 0 });
   const next = (await openCurrentDataset(`${dir.path}/state`))!;
   const path = '/api/v1/ashare/detail/sh600001?fields=close';

@@ -26,5 +26,8 @@ test('GET /markets lists the six markets in the spec order', async () => {
   const res = await server.get('/api/v1/markets');
   assert.equal(res.status, 200);
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-  assert.deepEqual(res.body.data.map((m: { market: string }) => m.market), ['ashare', 'hkstock', 'usstock', 'crypto', 'indices', 'etfs']);
+  assert.deepEqual(
+    res.body.data.map((m: { market: string }) => m.market),
+    ['ashare', 'hkstock', 'usstock', 'crypto', 'indices', 'etfs'],
+  );
 });

@@ -10,7 +10,15 @@ import type { KeyRecord, PlanName } from '../../../engine/plans.js';
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
 
 function record(id: string, plan: PlanName, over: Partial<KeyRecord> = {}): KeyRecord {
-  return { id, plan, org: 'Desk A', created: '2024-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET), ...over };
+  return {
+    id,
+    plan,
+    org: 'Desk A',
+    created: '2024-01-01T00:00:00.000Z',
+    disabled: false,
+    hash: secretHash(SECRET),
+    ...over,
+  };
 }
 
 function guardWith(...recs: KeyRecord[]): Guard {
@@ -29,7 +37,16 @@ test('a well-formed key with the right secret authenticates', () => {
 
 test('missing, malformed, unknown-id and wrong-secret keys fail', () => {
   const g = guardWith(record('abcd1234', 'pro'));
-  for (const k of [undefined, '', 'abcd1234', `mdq_abcd1234_${SECRET}x`, `mdq_zzzz9999_${SECRET}`, `mdq_abc_${SECRET}`, `mdq_abcd1234_short`, `mdq_abcd-234_${SECRET}`]) {
+  for (const k of [
+    undefined,
+    '',
+    'abcd1234',
+    `mdq_abcd1234_${SECRET}x`,
+    `mdq_zzzz9999_${SECRET}`,
+    `mdq_abc_${SECRET}`,
+    `mdq_abcd1234_short`,
+    `mdq_abcd-234_${SECRET}`,
+  ]) {
     assert.equal(g.authenticate(k), null, `${String(k)} is refused`);
   }
 });
@@ -57,7 +74,19 @@ test('admit reports the rate and quota header figures', () => {
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   const v = g.admit(k, T0, true);
   // One token of 30 spent, refilled at 30 a minute (one every 2 s): full again in 2 s (X-RateLimit-Reset).
-  assert.deepEqual({ ...v }, { ok: true, code: null, retryAfter: 0, rateLimit: 30, rateRemaining: 29, rateReset: 2, quotaLimit: 5000, quotaRemaining: 5000 });
+  assert.deepEqual(
+    { ...v },
+    {
+      ok: true,
+      code: null,
+      retryAfter: 0,
+      rateLimit: 30,
+      rateRemaining: 29,
+      rateReset: 2,
+      quotaLimit: 5000,
+      quotaRemaining: 5000,
+    },
+  );
   assert.equal(g.charge(k, 120, T0), 4880, 'X-Quota-Remaining after the charge');
 });
 
@@ -66,7 +95,11 @@ test('the 31st request of a free key in one instant is rate_limited with Retry-A
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   for (let i = 0; i < 30; i++) assert.equal(g.admit(k, T0, true).ok, true, `request ${i + 1} served`);
   const v = g.admit(k, T0, true);
-  assert.deepEqual([v.ok, v.code, v.retryAfter, v.rateRemaining, v.rateReset], [false, 'rate_limited', 2, 0, 60], 'an empty bucket is full again in a minute');
+  assert.deepEqual(
+    [v.ok, v.code, v.retryAfter, v.rateRemaining, v.rateReset],
+    [false, 'rate_limited', 2, 0, 60],
+    'an empty bucket is full again in a minute',
+  );
 });
 
 test('requests_today counts refused requests too', () => {
@@ -86,7 +119,11 @@ test('a request that starts with rows left is charged in full; the next one is q
   const q = g.quota(k, T0 + 10_000);
   assert.deepEqual([q.used, q.remaining], [5_090, 0], 'charged whole');
   const v = g.admit(k, T0 + 20_000, true);
-  assert.deepEqual([v.ok, v.code, v.retryAfter, v.quotaRemaining], [false, 'quota_exhausted', 12 * 3600 - 20, 0], 'Retry-After runs to 00:00Z');
+  assert.deepEqual(
+    [v.ok, v.code, v.retryAfter, v.quotaRemaining],
+    [false, 'quota_exhausted', 12 * 3600 - 20, 0],
+    'Retry-After runs to 00:00Z',
+  );
 });
 
 test('an exhausted quota still lets /quota (no rows) through', () => {
@@ -115,7 +152,9 @@ test('a new day in Asia/Shanghai starts from zero and moves reset_at', () => {
   const after = before + 1_000;
   assert.equal(g.admit(k, after, true).ok, true, 'served on the new day');
   assert.deepEqual(
-    (({ used, remaining, requests_today, reset_at }) => ({ used, remaining, requests_today, reset_at }))(g.quota(k, after)),
+    (({ used, remaining, requests_today, reset_at }) => ({ used, remaining, requests_today, reset_at }))(
+      g.quota(k, after),
+    ),
     { used: 0, remaining: 5_000, requests_today: 1, reset_at: '2024-06-02T16:00:00.000Z' },
   );
 });
@@ -129,10 +168,17 @@ test('internal keys are never limited and carry no rate or quota figures', () =>
     g.charge(k, 1_000, T0);
   }
   const v = g.admit(k, T0, true);
-  assert.deepEqual([v.rateLimit, v.rateRemaining, v.rateReset, v.quotaLimit, v.quotaRemaining], [null, null, null, null, null]);
+  assert.deepEqual(
+    [v.rateLimit, v.rateRemaining, v.rateReset, v.quotaLimit, v.quotaRemaining],
+    [null, null, null, null, null],
+  );
   assert.equal(g.charge(k, 1, T0), null, 'no X-Quota-Remaining');
   const q = g.quota(k, T0);
-  assert.deepEqual([q.daily_quota, q.remaining, q.used, q.requests_today], [null, null, 10_000_001, 10_001], 'counted, not limited');
+  assert.deepEqual(
+    [q.daily_quota, q.remaining, q.used, q.requests_today],
+    [null, null, 10_000_001, 10_001],
+    'counted, not limited',
+  );
 });
 
 test('the /quota record carries the spec fields plus reset_at', () => {
@@ -140,7 +186,13 @@ test('the /quota record carries the spec fields plus reset_at', () => {
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   g.admit(k, T0, false);
   assert.deepEqual(g.quota(k, T0), {
-    plan: 'pro', org_name: '', daily_quota: 200_000, used: 0, remaining: 200_000, requests_today: 1, reset_at: '2024-06-02T00:00:00.000Z',
+    plan: 'pro',
+    org_name: '',
+    daily_quota: 200_000,
+    used: 0,
+    remaining: 200_000,
+    requests_today: 1,
+    reset_at: '2024-06-02T00:00:00.000Z',
   });
 });
 
@@ -152,10 +204,14 @@ test('drainDirty hands over each changed key once with its day', () => {
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
   assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0, T0]]);
-  assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'second drain is empty');
+  assert.equal(
+    g.drainDirty(() => assert.fail('nothing changed')),
+    0,
+    'second drain is empty',
+  );
 });
 
-test('every admitted or refused request stamps the key\'s last use; an earlier instant never moves it back', () => {
+test("every admitted or refused request stamps the key's last use; an earlier instant never moves it back", () => {
   const g = guardWith(record('abcd1234', 'free'), record('efgh5678', 'free'));
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   assert.equal(k.lastUsedMs, 0, 'none before the first request');
@@ -181,12 +237,20 @@ test("a day that ends before a flush is drained with its last counts, then the n
   g.admit(k, earlyAt, true);
   g.charge(k, 3, earlyAt);
   const seen: unknown[] = [];
-  assert.equal(g.drainDirty((...a) => seen.push(a)), 1, 'one key');
+  assert.equal(
+    g.drainDirty((...a) => seen.push(a)),
+    1,
+    'one key',
+  );
   assert.deepEqual(seen, [
     ['abcd1234', '2024-06-01', 15, 2, 0, 0, earlyAt],
     ['abcd1234', '2024-06-02', 3, 1, 0, 0, earlyAt],
   ]);
-  assert.equal(g.drainDirty(() => assert.fail('nothing changed')), 0, 'the closing day is drained once');
+  assert.equal(
+    g.drainDirty(() => assert.fail('nothing changed')),
+    0,
+    'the closing day is drained once',
+  );
 });
 
 test('a day that ends after its last counts were flushed is not drained again', () => {
@@ -215,7 +279,11 @@ test('a table refresh keeps the bucket of a key that stays', () => {
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   for (let i = 0; i < 30; i++) g.admit(k, T0, true);
   g.setKeys([record('abcd1234', 'free', { org: 'Desk B' })]);
-  assert.equal(g.admit(g.authenticate(`mdq_abcd1234_${SECRET}`)!, T0, true).code, 'rate_limited', 'refresh grants no tokens');
+  assert.equal(
+    g.admit(g.authenticate(`mdq_abcd1234_${SECRET}`)!, T0, true).code,
+    'rate_limited',
+    'refresh grants no tokens',
+  );
 });
 
 test("with shared limits (Redis) the last use is this instance's and the day's counts the store's answer; an unreachable store still stamps the use", async () => {

@@ -10,23 +10,40 @@ import { RequestMetrics } from '../../../transport/metrics/request-metrics.js';
 
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
 const T0 = Date.parse('2024-06-01T12:00:00Z');
-const record = (id: string, plan: string): KeyRecord => ({ id, plan, org: 'Desk', created: '2024-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET) });
+const record = (id: string, plan: string): KeyRecord => ({
+  id,
+  plan,
+  org: 'Desk',
+  created: '2024-01-01T00:00:00.000Z',
+  disabled: false,
+  hash: secretHash(SECRET),
+});
 const keyOf = (id: string): string => `mdq_${id}_${SECRET}`;
 
 /** free changed (7 a minute), gold added (3 a minute, 20 rows a day), burst added (no quota). */
-const PLANS = new Plans([
-  ...DEFAULT_PLANS.list.filter((p) => p.name !== 'free'),
-  { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4 },
-  { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3 },
-  { name: 'burst', rpm: 1000, dailyQuota: null, batch: 50, rowsPerCall: 500 },
-], 'plans.json');
+const PLANS = new Plans(
+  [
+    ...DEFAULT_PLANS.list.filter((p) => p.name !== 'free'),
+    { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4 },
+    { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3 },
+    { name: 'burst', rpm: 1000, dailyQuota: null, batch: 50, rowsPerCall: 500 },
+  ],
+  'plans.json',
+);
 
 test("a key of an added plan has that plan's figures: the 4th request at 3 a minute is refused, the quota is 20", () => {
   const g = new Guard('UTC', null, null, { plans: PLANS });
   g.setKeys([record('gold0001', 'gold')]);
   const k = g.authenticate(keyOf('gold0001'))!;
   assert.equal(k.plan, PLANS.get('gold'), 'the plan object of the table, resolved once');
-  for (let i = 1; i <= 3; i++) assert.deepEqual((({ ok, rateLimit, rateRemaining, quotaLimit }) => [ok, rateLimit, rateRemaining, quotaLimit])(g.admit(k, T0, true)), [true, 3, 3 - i, 20], `request ${i}`);
+  for (let i = 1; i <= 3; i++)
+    assert.deepEqual(
+      (({ ok, rateLimit, rateRemaining, quotaLimit }) => [ok, rateLimit, rateRemaining, quotaLimit])(
+        g.admit(k, T0, true),
+      ),
+      [true, 3, 3 - i, 20],
+      `request ${i}`,
+    );
   const v = g.admit(k, T0, true);
   assert.deepEqual([v.ok, v.code, v.retryAfter], [false, 'rate_limited', 20], 'a token every 20 s');
   assert.equal(g.quota(k, T0).daily_quota, 20);
@@ -36,7 +53,11 @@ test("a built-in plan the table changes has the table's figures", () => {
   const g = new Guard('UTC', null, null, { plans: PLANS });
   g.setKeys([record('free0001', 'free'), record('pro00001', 'pro')]);
   assert.equal(g.admit(g.authenticate(keyOf('free0001'))!, T0, true).rateLimit, 7);
-  assert.equal(g.admit(g.authenticate(keyOf('pro00001'))!, T0, true).rateLimit, BUILT_IN_PLANS.pro.rpm, 'pro as the spec has it');
+  assert.equal(
+    g.admit(g.authenticate(keyOf('pro00001'))!, T0, true).rateLimit,
+    BUILT_IN_PLANS.pro.rpm,
+    'pro as the spec has it',
+  );
 });
 
 test('a plan without a quota sends no quota figures', () => {
@@ -59,12 +80,24 @@ test('a key whose plan is not in force is refused; the rest of the table applies
   g.setKeys([record('gold0001', 'gold')]);
   assert.ok(g.authenticate(keyOf('gold0001')));
   const table = [record('gold0001', 'platinum'), record('pro00001', 'pro'), record('lost0001', 'diamond')];
-  assert.throws(() => g.setKeys(table), (error: unknown) => {
-    assert.ok(error instanceof UnknownPlans);
-    assert.deepEqual(error.keys.map((k) => [k.id, k.plan]), [['gold0001', 'platinum'], ['lost0001', 'diamond']]);
-    assert.match(error.message, /^key gold0001 has plan 'platinum', which is not in force \(PLANS_FILE plans\.json\).*\(and 1 more key\)$/);
-    return true;
-  });
+  assert.throws(
+    () => g.setKeys(table),
+    (error: unknown) => {
+      assert.ok(error instanceof UnknownPlans);
+      assert.deepEqual(
+        error.keys.map((k) => [k.id, k.plan]),
+        [
+          ['gold0001', 'platinum'],
+          ['lost0001', 'diamond'],
+        ],
+      );
+      assert.match(
+        error.message,
+        /^key gold0001 has plan 'platinum', which is not in force \(PLANS_FILE plans\.json\).*\(and 1 more key\)$/,
+      );
+      return true;
+    },
+  );
   assert.equal(g.authenticate(keyOf('gold0001')), null, 'moved to a plan not in force: refused');
   assert.equal(g.authenticate(keyOf('lost0001')), null);
   assert.ok(g.authenticate(keyOf('pro00001')), 'the rest of the table applied');
@@ -91,5 +124,13 @@ test("request figures are labelled with the table's plans, by index", () => {
   m.record(0, 200, PLANS.get('free')!, 1, 0.001);
   m.record(0, 401, null, 0, 0.001);
   const sum = m.combined([m.storage]); // its own storage again, as another thread's would be read
-  assert.deepEqual(sum.cells().map((c) => [c.plan, c.status, c.requests, c.rows]), [['free', 200, 2, 2], ['gold', 200, 2, 6], ['burst', 200, 2, 10], ['none', 401, 2, 0]]);
+  assert.deepEqual(
+    sum.cells().map((c) => [c.plan, c.status, c.requests, c.rows]),
+    [
+      ['free', 200, 2, 2],
+      ['gold', 200, 2, 6],
+      ['burst', 200, 2, 10],
+      ['none', 401, 2, 0],
+    ],
+  );
 });

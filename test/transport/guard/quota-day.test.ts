@@ -13,28 +13,49 @@ function resetAfter(zone: string, iso: string): { label: string; resetAt: string
 }
 
 test('UTC: the day is the UTC date and resets at the next 00:00Z', () => {
-  assert.deepEqual(resetAfter('UTC', '2024-02-28T23:59:59.999Z'), { label: '2024-02-28', resetAt: '2024-02-29T00:00:00.000Z' });
+  assert.deepEqual(resetAfter('UTC', '2024-02-28T23:59:59.999Z'), {
+    label: '2024-02-28',
+    resetAt: '2024-02-29T00:00:00.000Z',
+  });
 });
 
 test('Asia/Shanghai: the day turns at 16:00Z', () => {
-  assert.deepEqual(resetAfter('Asia/Shanghai', '2024-03-10T15:59:59.999Z'), { label: '2024-03-10', resetAt: '2024-03-10T16:00:00.000Z' });
-  assert.deepEqual(resetAfter('Asia/Shanghai', '2024-03-10T16:00:00.000Z'), { label: '2024-03-11', resetAt: '2024-03-11T16:00:00.000Z' });
+  assert.deepEqual(resetAfter('Asia/Shanghai', '2024-03-10T15:59:59.999Z'), {
+    label: '2024-03-10',
+    resetAt: '2024-03-10T16:00:00.000Z',
+  });
+  assert.deepEqual(resetAfter('Asia/Shanghai', '2024-03-10T16:00:00.000Z'), {
+    label: '2024-03-11',
+    resetAt: '2024-03-11T16:00:00.000Z',
+  });
 });
 
 test('America/New_York: the 23-hour day of the spring change resets at 04:00Z', () => {
-  assert.deepEqual(resetAfter('America/New_York', '2024-03-10T05:00:00.000Z'), { label: '2024-03-10', resetAt: '2024-03-11T04:00:00.000Z' });
+  assert.deepEqual(resetAfter('America/New_York', '2024-03-10T05:00:00.000Z'), {
+    label: '2024-03-10',
+    resetAt: '2024-03-11T04:00:00.000Z',
+  });
 });
 
 test('America/New_York: the 25-hour day of the autumn change resets at 05:00Z', () => {
-  assert.deepEqual(resetAfter('America/New_York', '2024-11-03T04:00:00.000Z'), { label: '2024-11-03', resetAt: '2024-11-04T05:00:00.000Z' });
+  assert.deepEqual(resetAfter('America/New_York', '2024-11-03T04:00:00.000Z'), {
+    label: '2024-11-03',
+    resetAt: '2024-11-04T05:00:00.000Z',
+  });
 });
 
 test('America/Santiago: when DST skips midnight, the day starts at the first instant that exists (01:00)', () => {
-  assert.deepEqual(resetAfter('America/Santiago', '2024-09-07T12:00:00.000Z'), { label: '2024-09-07', resetAt: '2024-09-08T04:00:00.000Z' });
+  assert.deepEqual(resetAfter('America/Santiago', '2024-09-07T12:00:00.000Z'), {
+    label: '2024-09-07',
+    resetAt: '2024-09-08T04:00:00.000Z',
+  });
 });
 
 test('America/Santiago: a repeated 23:00 hour does not end the day early', () => {
-  assert.deepEqual(resetAfter('America/Santiago', '2024-04-06T12:00:00.000Z'), { label: '2024-04-06', resetAt: '2024-04-07T04:00:00.000Z' });
+  assert.deepEqual(resetAfter('America/Santiago', '2024-04-06T12:00:00.000Z'), {
+    label: '2024-04-06',
+    resetAt: '2024-04-07T04:00:00.000Z',
+  });
 });
 
 test('the day advances when the clock reaches the cached boundary', () => {

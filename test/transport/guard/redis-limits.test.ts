@@ -17,11 +17,24 @@ import { commandMissing, needsCommand } from '../../helpers/system-command.js';
 const SECRET = 'S3cretS3cretS3cretS3cretS3cret00';
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 let seq = 0;
-const record = (plan: PlanName): KeyRecord => ({ id: `key${plan}${++seq}x`, plan, org: 'Desk', created: '2026-01-01T00:00:00.000Z', disabled: false, hash: secretHash(SECRET) });
+const record = (plan: PlanName): KeyRecord => ({
+  id: `key${plan}${++seq}x`,
+  plan,
+  org: 'Desk',
+  created: '2026-01-01T00:00:00.000Z',
+  disabled: false,
+  hash: secretHash(SECRET),
+});
 const text = (r: KeyRecord): string => `mdq_${r.id}_${SECRET}`;
-const figures = (v: Verdict): string => `${v.ok ? 'ok' : v.code} rate ${v.rateRemaining}/${v.rateLimit} quota ${v.quotaRemaining}/${v.quotaLimit}`;
+const figures = (v: Verdict): string =>
+  `${v.ok ? 'ok' : v.code} rate ${v.rateRemaining}/${v.rateLimit} quota ${v.quotaRemaining}/${v.quotaLimit}`;
 
-describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['--version']) !== null && process.env.CI !== 'true' ? 'redis-server is not installed: install the Debian package redis-server' : false }, () => {
+describe('limits shared through Redis', {
+  skip:
+    commandMissing(REDIS_SERVER, ['--version']) !== null && process.env.CI !== 'true'
+      ? 'redis-server is not installed: install the Debian package redis-server'
+      : false,
+}, () => {
   let redis: RedisProcess;
   const clients: Redis[] = [];
   /** One "instance": its own guard and connection, over the same Redis and key table. */
@@ -60,7 +73,11 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     // /quota is admitted like any request (charging nothing), then reads what Redis answered.
     const kb = b.authenticate(text(r))!;
     await b.admitShared(kb, NOW, false);
-    assert.equal(b.quota(kb, NOW).requests_today, 32, 'requests_today counts every request, refused ones included, across both');
+    assert.equal(
+      b.quota(kb, NOW).requests_today,
+      32,
+      'requests_today counts every request, refused ones included, across both',
+    );
   });
 
   test('quota: a request starting with rows left is served whole and charged in full; the next refused quota_exhausted on the other instance', async () => {
@@ -79,7 +96,11 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     assert.equal((await a.admitShared(ka, NOW, false)).ok, true, '/quota (charges nothing) is still answered');
     const q = a.quota(ka, NOW); // A's figures as of its last admit: both instances' rows, 4 requests
     assert.deepEqual([q.used, q.remaining, q.requests_today], [200_499, 0, 4]);
-    assert.equal((await clients[0].hget(`mdq:{${r.id}}:usage:2026-06-01`, 'quota_exhausted')), '1', 'the refusal is counted in Redis');
+    assert.equal(
+      await clients[0].hget(`mdq:{${r.id}}:usage:2026-06-01`, 'quota_exhausted'),
+      '1',
+      'the refusal is counted in Redis',
+    );
   });
 
   test('an internal key is never shared: it is admitted here, with no header figures', async () => {
@@ -88,17 +109,28 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
     const key = g.authenticate(text(r))!;
     assert.equal(g.isShared(key), false);
     assert.equal(figures(g.admit(key, NOW, true)), 'ok rate null/null quota null/null');
-    assert.equal(await clients[0].exists(`mdq:{${r.id}}:bucket`, `mdq:{${r.id}}:usage:2026-06-01`), 0, 'nothing written to Redis');
+    assert.equal(
+      await clients[0].exists(`mdq:{${r.id}}:bucket`, `mdq:{${r.id}}:usage:2026-06-01`),
+      0,
+      'nothing written to Redis',
+    );
   });
 
   test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
-    const plans = new Plans([...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }], 'plans.json');
+    const plans = new Plans(
+      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }],
+      'plans.json',
+    );
     const r = record('gold');
     const [a, b] = [await instanceWith(plans, r), await instanceWith(plans, r)];
     const [ka, kb] = [a.authenticate(text(r))!, b.authenticate(text(r))!];
     assert.equal(figures(await a.admitShared(ka, NOW, true)), 'ok rate 2/3 quota 5/5');
     assert.equal(await a.chargeShared(ka, 3, NOW), 2);
-    assert.equal(figures(await b.admitShared(kb, NOW, true, 3)), 'ok rate 1/3 quota 2/5', 'a kept answer of 3 rows admitted and charged on B');
+    assert.equal(
+      figures(await b.admitShared(kb, NOW, true, 3)),
+      'ok rate 1/3 quota 2/5',
+      'a kept answer of 3 rows admitted and charged on B',
+    );
     assert.equal((await a.admitShared(ka, NOW, true)).code, 'quota_exhausted', '6 rows used of 5');
     assert.equal((await b.admitShared(kb, NOW, false)).code, 'rate_limited', 'the 4th request of the minute');
   });
@@ -133,19 +165,31 @@ describe('limits shared through Redis', { skip: commandMissing(REDIS_SERVER, ['-
       if (v === null) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.ok(v !== null, 'the client reconnected by itself');
-    assert.equal(figures(v), 'ok rate 599/600 quota 1998766/2000000', "a new Redis: a full bucket, and today's usage as this instance last saw it");
+    assert.equal(
+      figures(v),
+      'ok rate 599/600 quota 1998766/2000000',
+      "a new Redis: a full bucket, and today's usage as this instance last saw it",
+    );
     assert.equal(g.quota(key, NOW).requests_today, 2, 'the requests refused while Redis was away never reached it');
     assert.deepEqual(await redis.client().hgetall(`mdq:{${r.id}}:usage:2026-06-01`), { used: '1234', requests: '2' });
   });
 
   test('Redis unreachable at connect: RedisUnreachable naming the URL without its password', async () => {
     const port = await freePort();
-    await assert.rejects(connectRedis(`redis://:hunter2@127.0.0.1:${port}`, () => {}), (error: Error) => {
-      assert.ok(error instanceof RedisUnreachable);
-      assert.match(error.message, new RegExp(`^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(REDIS_URL\\): .*ECONNREFUSED`));
-      assert.doesNotMatch(error.message, /hunter2/);
-      return true;
-    });
+    await assert.rejects(
+      connectRedis(`redis://:hunter2@127.0.0.1:${port}`, () => {}),
+      (error: Error) => {
+        assert.ok(error instanceof RedisUnreachable);
+        assert.match(
+          error.message,
+          new RegExp(
+            `^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(REDIS_URL\\): .*ECONNREFUSED`,
+          ),
+        );
+        assert.doesNotMatch(error.message, /hunter2/);
+        return true;
+      },
+    );
   });
 });
 
@@ -180,9 +224,15 @@ describe('a reply that comes after the request gave up (the store slow, or this 
 
   test("a kept answer's admit that charged its rows is refunded; one that did not charge them is not", async () => {
     const charged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 1] }, 700);
-    await assert.rejects(charged.limits.admit('k3', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9), LimitsUnavailable);
+    await assert.rejects(
+      charged.limits.admit('k3', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9),
+      LimitsUnavailable,
+    );
     const uncharged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 0] }, 700);
-    await assert.rejects(uncharged.limits.admit('k4', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9), LimitsUnavailable);
+    await assert.rejects(
+      uncharged.limits.admit('k4', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9),
+      LimitsUnavailable,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual([charged.refunds, uncharged.refunds], [[['mdq:{k3}:usage:2026-06-01', 9]], []]);
   });

@@ -2,7 +2,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fillBucket, retryAfterSeconds, take, wholeTokens, type BucketState } from '../../../transport/guard/token-bucket.js';
+import {
+  fillBucket,
+  retryAfterSeconds,
+  take,
+  wholeTokens,
+  type BucketState,
+} from '../../../transport/guard/token-bucket.js';
 
 function bucket(rpm: number, nowMs: number): BucketState {
   const b = { units: 0, lastMs: 0 };

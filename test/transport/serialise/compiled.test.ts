@@ -11,7 +11,8 @@ import { SCHEMAS } from '../../../transport/schemas/responses.js';
 import { COMPILED_DIR, compiledName } from '../../../transport/serialise/compile-json.js';
 
 test('every response schema has its standalone serialiser, built with the code', () => {
-  for (const [name, schema] of Object.entries(SCHEMAS)) assert.ok(existsSync(COMPILED_DIR + compiledName(schema)), `${name}: ${compiledName(schema)}`);
+  for (const [name, schema] of Object.entries(SCHEMAS))
+    assert.ok(existsSync(COMPILED_DIR + compiledName(schema)), `${name}: ${compiledName(schema)}`);
 });
 
 test('loading the server, its routes and every serialiser does not load fast-json-stringify', () => {

@@ -8,7 +8,8 @@ import { brotliWindowBits, compress, outputChunkBytes } from '../../../transport
 /** JSON-like bytes that compress about as answers do. */
 const body = (bytes: number): Buffer => {
   let text = '';
-  for (let i = 0; text.length < bytes; i++) text += `{"symbol":"sh${600000 + (i % 97)}","close":${(i * 1.37) % 100},"volume":${(i * 7919) % 100000}},`;
+  for (let i = 0; text.length < bytes; i++)
+    text += `{"symbol":"sh${600000 + (i % 97)}","close":${(i * 1.37) % 100},"volume":${(i * 7919) % 100000}},`;
   return Buffer.from(text.slice(0, bytes));
 };
 
@@ -35,6 +36,9 @@ test('a compressed body holds no more memory than its output chunk: half the bod
   assert.equal(outputChunkBytes(1_000_000), 16 * 1024);
   for (const encoding of ['br', 'gzip'] as const) {
     const small = compress(body(2000), encoding);
-    assert.ok(small.buffer.byteLength <= 8192, `${encoding}: a 2 kB body's output is in a 1 kB chunk from Node's 8 KiB pool, not a 16 KiB buffer of its own (${small.buffer.byteLength})`);
+    assert.ok(
+      small.buffer.byteLength <= 8192,
+      `${encoding}: a 2 kB body's output is in a 1 kB chunk from Node's 8 KiB pool, not a 16 KiB buffer of its own (${small.buffer.byteLength})`,
+    );
   }
 });

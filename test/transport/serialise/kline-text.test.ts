@@ -28,7 +28,12 @@ before(async () => {
 });
 after(() => cleanup());
 
-const FIELD_SETS: KlineField[][] = [[...KLINE_FIELDS], ['close'], ['open', 'close', 'volume'], ['high', 'low', 'amount']];
+const FIELD_SETS: KlineField[][] = [
+  [...KLINE_FIELDS],
+  ['close'],
+  ['open', 'close', 'volume'],
+  ['high', 'low', 'amount'],
+];
 const WINDOWS = [
   { start: null, end: null, offset: 0, limit: 100 },
   { start: null, end: null, offset: 200, limit: 500 },
@@ -46,12 +51,18 @@ test('every market, symbol sample, window, adjustment and field set renders the 
       for (const adj of ['bfq', 'qfq', 'hfq'] as AdjustMode[]) {
         for (const fields of FIELD_SETS) {
           for (const q of WINDOWS) {
-            const expected = JSON.stringify(klineRows(klineSlice(m, i, q, adj, fields), m.symbols.codes[i], fields)).slice(1, -1);
+            const expected = JSON.stringify(
+              klineRows(klineSlice(m, i, q, adj, fields), m.symbols.codes[i], fields),
+            ).slice(1, -1);
             const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], q);
             const pieces: Buffer[] = [];
             cache.rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
             const text = Buffer.concat(pieces).toString();
-            assert.equal(text, expected, `${m.market} ${m.symbols.codes[i]} ${adj} ${fields.join(',')} ${JSON.stringify(q)}`);
+            assert.equal(
+              text,
+              expected,
+              `${m.market} ${m.symbols.codes[i]} ${adj} ${fields.join(',')} ${JSON.stringify(q)}`,
+            );
             compared++;
           }
         }
@@ -67,12 +78,24 @@ test('a symbol spanning several chunks is rendered whole and in order', () => {
   const rows = m.klines.offsets[i + 1] - m.klines.offsets[i];
   assert.ok(rows > 600, `crypto symbol has ${rows} rows`);
   const pieces: Buffer[] = [];
-  new KlineTextCache(1 << 30).rows(m, i, 'bfq', [...KLINE_FIELDS], 63, m.klines.offsets[i], m.klines.offsets[i + 1], pieces);
+  new KlineTextCache(1 << 30).rows(
+    m,
+    i,
+    'bfq',
+    [...KLINE_FIELDS],
+    63,
+    m.klines.offsets[i],
+    m.klines.offsets[i + 1],
+    pieces,
+  );
   assert.ok(pieces.length >= 3, `the history spans ${pieces.length} chunks`);
   const text = Buffer.concat(pieces).toString();
   const parsed = JSON.parse(`[${text}]`) as { date: string }[];
   assert.equal(parsed.length, rows);
-  assert.deepEqual(parsed.map((r) => r.date), [...parsed.map((r) => r.date)].sort());
+  assert.deepEqual(
+    parsed.map((r) => r.date),
+    [...parsed.map((r) => r.date)].sort(),
+  );
 });
 
 test('a kept chunk is memory of its own, exactly its size', () => {

@@ -3,14 +3,35 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BodyPart } from '../../../transport/serialise/assemble.js';
-import { BUFFER_OVERHEAD_BYTES, type CachedAnswer, DOORKEEPER_SLOTS, ENTRY_OVERHEAD_BYTES, MAX_KEY_CHARS, ResponseCache, textBytes } from '../../../transport/serialise/response-cache.js';
+import {
+  BUFFER_OVERHEAD_BYTES,
+  type CachedAnswer,
+  DOORKEEPER_SLOTS,
+  ENTRY_OVERHEAD_BYTES,
+  MAX_KEY_CHARS,
+  ResponseCache,
+  textBytes,
+} from '../../../transport/serialise/response-cache.js';
 
 /** What an entry counts against the budget: body bytes, its key and tag (`offer` below) as held, and the measured overhead. */
-const cost = (key: string, bodyBytes: number): number => bodyBytes + textBytes(key) + textBytes(`v\n${key}\njson`) + ENTRY_OVERHEAD_BYTES;
+const cost = (key: string, bodyBytes: number): number =>
+  bodyBytes + textBytes(key) + textBytes(`v\n${key}\njson`) + ENTRY_OVERHEAD_BYTES;
 
 /** Offers an answer of `rows` rows with `body`, as the server does. */
-const offer = (cache: ResponseCache, key: string, rows: number, body: string | Buffer | BodyPart[]): CachedAnswer | null =>
-  cache.offer(key, { rows, type: 'application/json; charset=utf-8', link: null, body, format: 'json', tag: `v\n${key}\njson` });
+const offer = (
+  cache: ResponseCache,
+  key: string,
+  rows: number,
+  body: string | Buffer | BodyPart[],
+): CachedAnswer | null =>
+  cache.offer(key, {
+    rows,
+    type: 'application/json; charset=utf-8',
+    link: null,
+    body,
+    format: 'json',
+    tag: `v\n${key}\njson`,
+  });
 
 test('the first offer of a key is not kept; the second is, as one Buffer of the same bytes', () => {
   const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1000 });
@@ -42,7 +63,7 @@ test('strings and single Buffers are kept too; UTF-8 is counted in bytes', () =>
   offer(cache, 'b', 0, source);
   const kept = offer(cache, 'b', 0, source)!;
   source[0] = 0x5b;
-  assert.equal(kept.body.toString(), '{}', 'a copy, not a view of the caller\'s bytes');
+  assert.equal(kept.body.toString(), '{}', "a copy, not a view of the caller's bytes");
 });
 
 test('past the budget (bodies, keys and overhead) the oldest answers go first', () => {
@@ -86,12 +107,19 @@ test('compressed bodies and header blocks are kept in memory of their own and co
   for (const encoding of ['gzip', 'br'] as const) {
     const { body: compressed, encoding: used } = cache.encoded(kept, encoding);
     assert.equal(used, encoding);
-    assert.equal(compressed.buffer.byteLength, compressed.length, `${encoding}: not a view of zlib's 16 KiB output buffer`);
+    assert.equal(
+      compressed.buffer.byteLength,
+      compressed.length,
+      `${encoding}: not a view of zlib's 16 KiB output buffer`,
+    );
     assert.strictEqual(cache.encoded(kept, encoding).body, compressed, 'compressed once');
     expected += compressed.length + BUFFER_OVERHEAD_BYTES;
   }
   const head = cache.keepHead(kept, 1, { name: 'content-type', value: 'application/json\r\netag: "x"' });
-  assert.ok(Buffer.isBuffer(head.value) && head.value.buffer.byteLength === head.value.length, 'the block as bytes of its own, not of an 8 KiB pool slab');
+  assert.ok(
+    Buffer.isBuffer(head.value) && head.value.buffer.byteLength === head.value.length,
+    'the block as bytes of its own, not of an 8 KiB pool slab',
+  );
   assert.strictEqual(kept.heads[1], head);
   expected += head.value.length + BUFFER_OVERHEAD_BYTES;
   assert.deepEqual(cache.stats, { entries: 1, bytes: expected });

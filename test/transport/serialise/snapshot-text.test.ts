@@ -26,7 +26,12 @@ before(async () => {
 after(() => cleanup());
 
 const ALL = SNAPSHOT_COLUMNS.map((c) => c.name);
-const COLUMN_SETS = [ALL, ['symbol', 'date'], ['symbol', 'date', 'name', 'close', 'pe_ratio', 'wb_ratio', 'chg_ytd'], ['symbol', 'date', 'market_name', 'market_type', 'volume_ratio']];
+const COLUMN_SETS = [
+  ALL,
+  ['symbol', 'date'],
+  ['symbol', 'date', 'name', 'close', 'pe_ratio', 'wb_ratio', 'chg_ytd'],
+  ['symbol', 'date', 'market_name', 'market_type', 'volume_ratio'],
+];
 
 test('every symbol of every market renders the reference JSON for every column set', () => {
   const cache = new SnapshotTextCache(1 << 20);
@@ -35,7 +40,11 @@ test('every symbol of every market renders the reference JSON for every column s
     for (let i = 0; i < m.symbols.size; i++) {
       for (const columns of COLUMN_SETS) {
         const expected = JSON.stringify(snapshotRow(m, i, columns));
-        assert.equal(cache.row(m, i, columns, columns.join(',')).toString(), expected, `${m.market} ${m.symbols.codes[i]} ${columns.length} columns`);
+        assert.equal(
+          cache.row(m, i, columns, columns.join(',')).toString(),
+          expected,
+          `${m.market} ${m.symbols.codes[i]} ${columns.length} columns`,
+        );
         assert.equal(cache.row(m, i, columns, columns.join(',')).toString(), expected, 'the cached row is the same');
         compared++;
       }
@@ -48,7 +57,8 @@ test('a cache over its budget starts over and still answers correctly', () => {
   const m = dataset.markets.ashare;
   const cache = new SnapshotTextCache(200); // smaller than two rows
   for (let round = 0; round < 2; round++) {
-    for (let i = 0; i < m.symbols.size; i++) assert.equal(cache.row(m, i, ALL, 'all').toString(), JSON.stringify(snapshotRow(m, i, ALL)));
+    for (let i = 0; i < m.symbols.size; i++)
+      assert.equal(cache.row(m, i, ALL, 'all').toString(), JSON.stringify(snapshotRow(m, i, ALL)));
   }
 });
 
@@ -57,9 +67,12 @@ test('kept rows are views of slabs the cache owns, never of a shared pool slab',
   const cache = new SnapshotTextCache(1 << 20);
   const rows = Array.from({ length: m.symbols.size }, (_, i) => cache.row(m, i, ALL, 'all'));
   const slabs = new Set(rows.map((row) => row.buffer));
-  assert.ok(slabs.size < rows.length, 'rows share their table\'s slabs');
+  assert.ok(slabs.size < rows.length, "rows share their table's slabs");
   const behind = [...slabs].reduce((n, slab) => n + slab.byteLength, 0);
-  assert.ok(cache.bytes >= behind + rows.length * ROW_OVERHEAD_BYTES, `every slab behind the rows is counted, and every row's view (${cache.bytes} counted, ${behind} in slabs)`);
+  assert.ok(
+    cache.bytes >= behind + rows.length * ROW_OVERHEAD_BYTES,
+    `every slab behind the rows is counted, and every row's view (${cache.bytes} counted, ${behind} in slabs)`,
+  );
 });
 
 test('the bytes held stay within the budget while one-off column sets come and go, and a set in use stays', () => {
@@ -69,7 +82,10 @@ test('the bytes held stay within the budget while one-off column sets come and g
   const used = cache.row(m, 0, ALL, 'all');
   for (let n = 0; n < 2000; n++) {
     const columns = ['symbol', 'date', ALL[2 + (n % (ALL.length - 2))]];
-    assert.equal(cache.row(m, n % m.symbols.size, columns, `${columns.join(',')}#${n}`).toString(), JSON.stringify(snapshotRow(m, n % m.symbols.size, columns)));
+    assert.equal(
+      cache.row(m, n % m.symbols.size, columns, `${columns.join(',')}#${n}`).toString(),
+      JSON.stringify(snapshotRow(m, n % m.symbols.size, columns)),
+    );
     assert.ok(cache.bytes <= budget, `within the budget after ${n + 1} one-off sets: ${cache.bytes}`);
     if (n % 2 === 0) assert.strictEqual(cache.row(m, 0, ALL, 'all'), used, 'the set read all along is still kept');
   }

@@ -22,16 +22,24 @@
       else if (k in el && k !== 'list') el[k] = v;
       else el.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
+    for (const c of children.flat())
+      if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
     return el;
   }
   const num = (n) => (n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US'));
-  const ms = (n) => (n === null || n === undefined ? '—' : n < 1 ? `${(n * 1000).toFixed(0)} µs` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
+  const ms = (n) =>
+    n === null || n === undefined ? '—' : n < 1 ? `${(n * 1000).toFixed(0)} µs` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
   /** `5 min ago`, `3 h ago`, `2 d ago` (from this browser's clock; the exact instant is in the title). */
   const ago = (iso) => {
     const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-    return s < 60 ? 'just now' : s < 3600 ? `${Math.floor(s / 60)} min ago` : s < 86400 ? `${Math.floor(s / 3600)} h ago` : `${Math.floor(s / 86400)} d ago`;
+    return s < 60
+      ? 'just now'
+      : s < 3600
+        ? `${Math.floor(s / 60)} min ago`
+        : s < 86400
+          ? `${Math.floor(s / 3600)} h ago`
+          : `${Math.floor(s / 86400)} d ago`;
   };
   /** An SVG element (sparklines): attributes only, no inline style (the page's CSP forbids it). */
   function svg(tag, attrs, ...children) {
@@ -42,26 +50,64 @@
   }
   /** Seven bars, oldest day first, scaled to the largest; an empty day is a thin grey mark. */
   function sparkline(values, kind) {
-    const W = 8, H = 18, max = Math.max(...values);
-    return svg('svg', { class: `spark ${kind}`, width: values.length * W, height: H, viewBox: `0 0 ${values.length * W} ${H}`, 'aria-hidden': 'true' },
+    const W = 8,
+      H = 18,
+      max = Math.max(...values);
+    return svg(
+      'svg',
+      {
+        class: `spark ${kind}`,
+        width: values.length * W,
+        height: H,
+        viewBox: `0 0 ${values.length * W} ${H}`,
+        'aria-hidden': 'true',
+      },
       ...values.map((v, i) => {
         const bar = v === 0 ? 1 : Math.max(2, Math.round((v / max) * H));
         return svg('rect', { x: i * W + 1, y: H - bar, width: W - 2, height: bar, class: v === 0 ? 'zero' : '' });
-      }));
+      }),
+    );
   }
   /** A key's requests and rows of the last days: a sparkline each with the total; each day's figures in the title. */
   function history(days, requests, rows) {
     const perDay = days.map((d, i) => `${d}: ${num(requests[i])} requests, ${num(rows[i])} rows`).join('\n');
     const sum = (a) => a.reduce((x, y) => x + y, 0);
-    const line = (name, values, kind) => h('div', { class: 'spark-line' }, h('span', { class: 'spark-name' }, name), sparkline(values, kind), h('span', { class: 'spark-total' }, num(sum(values))));
-    return h('div', { class: 'spark-box', title: perDay, role: 'img', 'aria-label': `last ${days.length} days, oldest first: ${perDay.replace(/\n/g, '; ')}`, 'data-requests': requests.join(','), 'data-rows': rows.join(',') },
-      line('req', requests, 'req'), line('rows', rows, 'rows'));
+    const line = (name, values, kind) =>
+      h(
+        'div',
+        { class: 'spark-line' },
+        h('span', { class: 'spark-name' }, name),
+        sparkline(values, kind),
+        h('span', { class: 'spark-total' }, num(sum(values))),
+      );
+    return h(
+      'div',
+      {
+        class: 'spark-box',
+        title: perDay,
+        role: 'img',
+        'aria-label': `last ${days.length} days, oldest first: ${perDay.replace(/\n/g, '; ')}`,
+        'data-requests': requests.join(','),
+        'data-rows': rows.join(','),
+      },
+      line('req', requests, 'req'),
+      line('rows', rows, 'rows'),
+    );
   }
   const duration = (s) => {
-    const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
+    const d = Math.floor(s / 86400),
+      hh = Math.floor((s % 86400) / 3600),
+      mm = Math.floor((s % 3600) / 60);
     return d ? `${d} d ${hh} h` : hh ? `${hh} h ${mm} min` : mm ? `${mm} min ${s % 60} s` : `${s} s`;
   };
-  const stat = (label, value, sub, id) => h('div', { class: 'stat' }, h('div', { class: 'label' }, label), h('div', { class: 'value', id }, value), sub ? h('div', { class: 'sub' }, sub) : null);
+  const stat = (label, value, sub, id) =>
+    h(
+      'div',
+      { class: 'stat' },
+      h('div', { class: 'label' }, label),
+      h('div', { class: 'value', id }, value),
+      sub ? h('div', { class: 'sub' }, sub) : null,
+    );
   const message = (id) => h('p', { id, class: 'message', role: 'status' });
   const seconds = (s) => (s < 60 ? `${Math.max(1, Math.round(s))} s` : duration(Math.round(s)));
   /** `read 0.21 s · store 0.05 s · open 0.04 s · publish 0.01 s`: how long each stage of a pass took. */
@@ -77,16 +123,25 @@
   function reloadProgress(run) {
     if (!run) return null;
     const title = run.stage === null ? 'Reloading…' : `Stage ${run.step} of ${run.steps}: ${run.label}`;
-    const bar = h('progress', { id: 'reload-bar', max: 1, value: run.fraction ?? undefined, 'aria-label': 'reload progress' });
+    const bar = h('progress', {
+      id: 'reload-bar',
+      max: 1,
+      value: run.fraction ?? undefined,
+      'aria-label': 'reload progress',
+    });
     let detail = '';
     if ((run.stage === 'read' || run.stage === 'store') && run.total_rows > 0) {
       detail = `${num(run.rows)} of ${run.stage === 'read' ? 'about ' : ''}${num(run.total_rows)} K-line rows ${run.stage === 'read' ? 'read' : 'stored'} (${Math.round((run.fraction ?? 0) * 100)} %)`;
       detail += run.seconds_left === null ? ', estimating time left' : `, about ${seconds(run.seconds_left)} left`;
     } else if (run.stage !== null) detail = `${run.stage_seconds.toFixed(1)} s in this stage`;
     const done = run.done?.length ? `done: ${stageTimes(run.done)}` : null;
-    return h('div', { class: 'progress-box', id: 'reload-progress', 'data-stage': run.stage ?? '' },
-      h('div', { id: 'reload-stage' }, title), bar,
-      h('div', { class: 'small muted', id: 'reload-detail' }, detail, done ? ` · ${done}` : null));
+    return h(
+      'div',
+      { class: 'progress-box', id: 'reload-progress', 'data-stage': run.stage ?? '' },
+      h('div', { id: 'reload-stage' }, title),
+      bar,
+      h('div', { class: 'small muted', id: 'reload-detail' }, detail, done ? ` · ${done}` : null),
+    );
   }
   /** Polls GET /admin/api/reload every 250 ms while a pass runs: `show(running)` each time; `ended()` once it stops. */
   // `asked`: a reload this page asked for and whose answer has not come; until it does, a read
@@ -130,7 +185,12 @@
       headers['x-csrf-token'] = csrf ?? '';
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const version = res.headers.get('x-data-version');
     if (version) document.getElementById('top-version').textContent = version;
     const data = await res.json().catch(() => null);
@@ -168,7 +228,11 @@
           failed: `Failed, still serving ${r.serving}: ${r.reason}`,
         }[r.kind];
         await render(); // fresh figures, then the outcome under the button
-        say(document.getElementById('reload-result'), text, r.kind === 'loaded' || r.kind === 'unchanged' ? 'ok' : 'error');
+        say(
+          document.getElementById('reload-result'),
+          text,
+          r.kind === 'loaded' || r.kind === 'unchanged' ? 'ok' : 'error',
+        );
       } catch (e) {
         clearTimeout(reloadTimer);
         showRun(null);
@@ -186,26 +250,104 @@
     const rejected = d.reload.last_rejected;
     const manifest = d.manifest ?? {};
     return [
-      h('div', { class: 'grid' },
-        h('div', { class: 'stat wide' }, h('div', { class: 'label' }, 'Data version (X-Data-Version)'), h('div', { class: 'value mono', id: 'data-version' }, d.version ?? 'none loaded'), manifest.created ? h('div', { class: 'sub' }, `snapshot created ${manifest.created}`) : null),
+      h(
+        'div',
+        { class: 'grid' },
+        h(
+          'div',
+          { class: 'stat wide' },
+          h('div', { class: 'label' }, 'Data version (X-Data-Version)'),
+          h('div', { class: 'value mono', id: 'data-version' }, d.version ?? 'none loaded'),
+          manifest.created ? h('div', { class: 'sub' }, `snapshot created ${manifest.created}`) : null,
+        ),
         stat('Symbols', num(d.totals.symbols), `${d.markets.filter((m) => m.symbols > 0).length} markets with data`),
         stat('K-line rows', num(d.totals.rows)),
-        stat('Macro series', d.macro ? num(d.macro_series) : 'none', d.macro ? `distinct series keys · ${num(d.macro_indicators)} indicators` : 'no macro.csv in the snapshot', 'macro-series')),
-      h('section', { class: 'card' },
+        stat(
+          'Macro series',
+          d.macro ? num(d.macro_series) : 'none',
+          d.macro ? `distinct series keys · ${num(d.macro_indicators)} indicators` : 'no macro.csv in the snapshot',
+          'macro-series',
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card' },
         h('h2', null, 'Markets'),
-        h('div', { class: 'scroll' }, h('table', { id: 'markets' },
-          h('thead', null, h('tr', null, h('th', null, 'Market'), h('th', { class: 'num' }, 'Symbols'), h('th', { class: 'num' }, 'Rows'), h('th', null, 'First day'), h('th', null, 'Last day'))),
-          h('tbody', null, d.markets.map((m) => h('tr', null, h('td', null, m.market), h('td', { class: 'num' }, num(m.symbols)), h('td', { class: 'num' }, num(m.rows)), h('td', null, m.start_date ?? '—'), h('td', null, m.end_date ?? '—'))))))),
-      h('section', { class: 'card' },
+        h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { id: 'markets' },
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', null, 'Market'),
+                h('th', { class: 'num' }, 'Symbols'),
+                h('th', { class: 'num' }, 'Rows'),
+                h('th', null, 'First day'),
+                h('th', null, 'Last day'),
+              ),
+            ),
+            h(
+              'tbody',
+              null,
+              d.markets.map((m) =>
+                h(
+                  'tr',
+                  null,
+                  h('td', null, m.market),
+                  h('td', { class: 'num' }, num(m.symbols)),
+                  h('td', { class: 'num' }, num(m.rows)),
+                  h('td', null, m.start_date ?? '—'),
+                  h('td', null, m.end_date ?? '—'),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card' },
         h('h2', null, 'Snapshot reload'),
-        h('p', { class: 'muted' }, 'Re-reads the snapshot folder exactly as SIGHUP does: a valid new version is swapped in without dropping a request; a broken one is rejected and the current one stays.'),
+        h(
+          'p',
+          { class: 'muted' },
+          'Re-reads the snapshot folder exactly as SIGHUP does: a valid new version is swapped in without dropping a request; a broken one is rejected and the current one stays.',
+        ),
         button,
         progressBox,
         reloadMsg,
-        h('table', { class: 'stack' }, h('tbody', null,
-          h('tr', null, h('th', null, 'Last reload'), h('td', { id: 'last-reload', 'data-at-start': last?.at_start ? 'true' : null }, loadText(last))),
-          h('tr', null, h('th', null, 'Last rejected snapshot'), h('td', { id: 'last-rejected' }, rejected ? `${when(rejected.finished)} · ${rejected.reason}` : 'none since the server started')),
-          manifest.note ? h('tr', null, h('th', null, 'Manifest note'), h('td', null, String(manifest.note))) : null))),
+        h(
+          'table',
+          { class: 'stack' },
+          h(
+            'tbody',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', null, 'Last reload'),
+              h('td', { id: 'last-reload', 'data-at-start': last?.at_start ? 'true' : null }, loadText(last)),
+            ),
+            h(
+              'tr',
+              null,
+              h('th', null, 'Last rejected snapshot'),
+              h(
+                'td',
+                { id: 'last-rejected' },
+                rejected ? `${when(rejected.finished)} · ${rejected.reason}` : 'none since the server started',
+              ),
+            ),
+            manifest.note ? h('tr', null, h('th', null, 'Manifest note'), h('td', null, String(manifest.note))) : null,
+          ),
+        ),
+      ),
     ];
   }
 
@@ -218,39 +360,87 @@
     function showKey(title, key) {
       const code = h('code', { id: 'new-key' }, key);
       const copyMsg = h('span', { class: 'small muted' });
-      const copy = h('button', { type: 'button', id: 'copy-key', onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(key);
-          copyMsg.textContent = 'Copied.';
-        } catch {
-          getSelection().selectAllChildren(code);
-          copyMsg.textContent = document.execCommand('copy') ? 'Copied.' : 'Selected: press Ctrl+C.';
-        }
-      } }, 'Copy');
-      issued.replaceChildren(h('p', { class: 'small' }, h('strong', null, title), ' It is shown only now and stored only as a hash: copy it and hand it over.'), h('div', { class: 'secret' }, code, copy, copyMsg));
+      const copy = h(
+        'button',
+        {
+          type: 'button',
+          id: 'copy-key',
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(key);
+              copyMsg.textContent = 'Copied.';
+            } catch {
+              getSelection().selectAllChildren(code);
+              copyMsg.textContent = document.execCommand('copy') ? 'Copied.' : 'Selected: press Ctrl+C.';
+            }
+          },
+        },
+        'Copy',
+      );
+      issued.replaceChildren(
+        h(
+          'p',
+          { class: 'small' },
+          h('strong', null, title),
+          ' It is shown only now and stored only as a hash: copy it and hand it over.',
+        ),
+        h('div', { class: 'secret' }, code, copy, copyMsg),
+      );
     }
 
     /** The plans in force (PLANS_FILE's figures and plans included): a choice per plan, its figures beside its name. */
     const limit = (n) => (n === null ? 'unlimited' : num(n));
-    const planOptions = (selected) => d.plans.map((p) => h('option', { value: p.name, selected: p.name === selected }, `${p.name} (${limit(p.rpm)}/min, ${limit(p.daily_quota)} rows/day)`));
+    const planOptions = (selected) =>
+      d.plans.map((p) =>
+        h(
+          'option',
+          { value: p.name, selected: p.name === selected },
+          `${p.name} (${limit(p.rpm)}/min, ${limit(p.daily_quota)} rows/day)`,
+        ),
+      );
     const plan = h('select', { id: 'new-plan', name: 'plan' }, planOptions('pro'));
     const org = h('input', { id: 'new-org', name: 'org', placeholder: 'Desk A', maxLength: 200 });
-    const contact = h('input', { id: 'new-contact', name: 'contact', type: 'email', placeholder: 'ops@example.com (optional)' });
-    const create = h('form', { class: 'inline', id: 'create-form', onsubmit: async (e) => {
-      e.preventDefault();
-      try {
-        const r = await post('/admin/api/keys', { plan: plan.value, org: org.value, contact: contact.value });
-        await refreshTable();
-        showKey(`New ${r.record.plan} key ${r.record.id}.`, r.key);
-        say(msg, `Created key ${r.record.id}.`, 'ok');
-        org.value = contact.value = '';
-      } catch (err) {
-        say(msg, `Not created: ${err.message}`, 'error');
-      }
-    } },
-    h('label', null, 'Plan', plan), h('label', null, 'Organisation', org), h('label', null, 'Contact e-mail', contact), h('button', { type: 'submit', id: 'create-key' }, 'Create key'));
+    const contact = h('input', {
+      id: 'new-contact',
+      name: 'contact',
+      type: 'email',
+      placeholder: 'ops@example.com (optional)',
+    });
+    const create = h(
+      'form',
+      {
+        class: 'inline',
+        id: 'create-form',
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            const r = await post('/admin/api/keys', { plan: plan.value, org: org.value, contact: contact.value });
+            await refreshTable();
+            showKey(`New ${r.record.plan} key ${r.record.id}.`, r.key);
+            say(msg, `Created key ${r.record.id}.`, 'ok');
+            org.value = contact.value = '';
+          } catch (err) {
+            say(msg, `Not created: ${err.message}`, 'error');
+          }
+        },
+      },
+      h('label', null, 'Plan', plan),
+      h('label', null, 'Organisation', org),
+      h('label', null, 'Contact e-mail', contact),
+      h('button', { type: 'submit', id: 'create-key' }, 'Create key'),
+    );
 
-    const COLUMNS = ['Id', 'Plan', 'Status', 'Organisation', 'Contact', 'Created', 'Last used', `Last ${d.days.length} days`, 'Actions'];
+    const COLUMNS = [
+      'Id',
+      'Plan',
+      'Status',
+      'Organisation',
+      'Contact',
+      'Created',
+      'Last used',
+      `Last ${d.days.length} days`,
+      'Actions',
+    ];
     const tbody = h('tbody');
     const heading = h('h2', null, 'Keys');
     async function refreshTable() {
@@ -263,7 +453,8 @@
         await refreshTable();
         done(r);
       } catch (err) {
-        if (err.code === 'mail_not_configured') say(msg, 'Mail is not configured on this server (SMTP_URL is not set): nothing was sent.', 'error');
+        if (err.code === 'mail_not_configured')
+          say(msg, 'Mail is not configured on this server (SMTP_URL is not set): nothing was sent.', 'error');
         else say(msg, `${action} ${id}: ${err.message}`, 'error');
       }
     }
@@ -276,100 +467,349 @@
     /** Changes a key's plan: its limits change at once, today's usage stays. */
     function planRow(k, tr) {
       const select = h('select', { id: `plan-of-${k.id}`, 'aria-label': `plan of ${k.id}` }, planOptions(k.plan));
-      const row = h('tr', { class: 'row-form', 'data-form': 'plan' }, h('td', { colSpan: COLUMNS.length },
-        h('form', { class: 'inline', onsubmit: (e) => {
-          e.preventDefault();
-          if (select.value === k.plan) return void row.remove();
-          act(k.id, 'plan', { plan: select.value }, (r) => say(msg,
-            `Key ${k.id}: plan ${r.previous_plan} → ${r.record.plan}, its limits apply now; today's ${num(r.usage_today.rows)} rows and ${num(r.usage_today.requests)} requests are kept.`, 'ok'));
-        } }, h('label', null, `New plan of ${k.id}`, select), h('button', { type: 'submit', 'data-action': 'save-plan' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
+      const row = h(
+        'tr',
+        { class: 'row-form', 'data-form': 'plan' },
+        h(
+          'td',
+          { colSpan: COLUMNS.length },
+          h(
+            'form',
+            {
+              class: 'inline',
+              onsubmit: (e) => {
+                e.preventDefault();
+                if (select.value === k.plan) return void row.remove();
+                act(k.id, 'plan', { plan: select.value }, (r) =>
+                  say(
+                    msg,
+                    `Key ${k.id}: plan ${r.previous_plan} → ${r.record.plan}, its limits apply now; today's ${num(r.usage_today.rows)} rows and ${num(r.usage_today.requests)} requests are kept.`,
+                    'ok',
+                  ),
+                );
+              },
+            },
+            h('label', null, `New plan of ${k.id}`, select),
+            h('button', { type: 'submit', 'data-action': 'save-plan' }, 'Save'),
+            h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'),
+          ),
+        ),
+      );
       openRowForm(tr, row, select);
     }
     function contactRow(k, tr) {
-      const input = h('input', { type: 'email', value: k.contact ?? '', placeholder: 'ops@example.com', 'aria-label': `contact of ${k.id}` });
-      const row = h('tr', { class: 'row-form', 'data-form': 'contact' }, h('td', { colSpan: COLUMNS.length },
-        h('form', { class: 'inline', onsubmit: (e) => {
-          e.preventDefault();
-          act(k.id, 'contact', { contact: input.value }, () => say(msg, input.value ? `Contact of ${k.id} set to ${input.value}.` : `Contact of ${k.id} removed.`, 'ok'));
-        } }, h('label', null, `Contact e-mail of ${k.id}`, input), h('button', { type: 'submit' }, 'Save'), h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'))));
+      const input = h('input', {
+        type: 'email',
+        value: k.contact ?? '',
+        placeholder: 'ops@example.com',
+        'aria-label': `contact of ${k.id}`,
+      });
+      const row = h(
+        'tr',
+        { class: 'row-form', 'data-form': 'contact' },
+        h(
+          'td',
+          { colSpan: COLUMNS.length },
+          h(
+            'form',
+            {
+              class: 'inline',
+              onsubmit: (e) => {
+                e.preventDefault();
+                act(k.id, 'contact', { contact: input.value }, () =>
+                  say(
+                    msg,
+                    input.value ? `Contact of ${k.id} set to ${input.value}.` : `Contact of ${k.id} removed.`,
+                    'ok',
+                  ),
+                );
+              },
+            },
+            h('label', null, `Contact e-mail of ${k.id}`, input),
+            h('button', { type: 'submit' }, 'Save'),
+            h('button', { type: 'button', class: 'ghost', onclick: () => row.remove() }, 'Cancel'),
+          ),
+        ),
+      );
       openRowForm(tr, row, input);
     }
     function fillTable({ keys, days, mail_configured: mailConfigured }) {
-      tbody.replaceChildren(...keys.map((k) => {
-        const rotate = h('button', { type: 'button', class: 'small danger', onclick: () => {
-          if (!rotate.classList.contains('confirm')) {
-            rotate.classList.add('confirm');
-            rotate.textContent = 'Really rotate?';
-            setTimeout(() => { rotate.classList.remove('confirm'); rotate.textContent = 'Rotate'; }, 5000);
-            return;
-          }
-          act(k.id, 'rotate', {}, (r) => { showKey(`Key ${k.id} rotated: the old key no longer works.`, r.key); say(msg, `Rotated key ${k.id}.`, 'ok'); });
-        } }, 'Rotate');
-        // data-label: the column's name, shown beside each cell when a narrow window stacks the rows.
-        const tr = h('tr', { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
-          h('td', { class: 'mono', 'data-label': 'Id' }, k.id),
-          h('td', { 'data-label': 'Plan', 'data-role': 'plan' }, k.plan),
-          h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${k.disabled ? 'bad' : 'ok'}`, 'data-role': 'status' }, k.disabled ? 'disabled' : 'enabled')),
-          h('td', { 'data-label': 'Organisation' }, k.org || '—'),
-          h('td', { 'data-label': 'Contact' }, k.contact ?? h('span', { class: 'muted' }, 'none')),
-          h('td', { class: 'small', 'data-label': 'Created' }, when(k.created)),
-          h('td', { class: 'small', 'data-label': 'Last used', 'data-role': 'last-used' },
-            k.last_used ? h('time', { dateTime: k.last_used, title: k.last_used }, ago(k.last_used)) : h('span', { class: 'muted' }, 'never')),
-          h('td', { 'data-label': `Last ${days.length} days`, 'data-role': 'history' }, history(days, k.requests_by_day, k.rows_by_day)),
-          h('td', { class: 'row-actions' }, h('div', { class: 'actions' },
-            k.disabled
-              ? h('button', { type: 'button', class: 'small', 'data-action': 'enable', onclick: () => act(k.id, 'enable', {}, () => say(msg, `Enabled key ${k.id}.`, 'ok')) }, 'Enable')
-              : h('button', { type: 'button', class: 'small danger', 'data-action': 'disable', onclick: () => act(k.id, 'disable', {}, () => say(msg, `Disabled key ${k.id}: it is refused from now on.`, 'ok')) }, 'Disable'),
-            rotate,
-            h('button', { type: 'button', class: 'small', 'data-action': 'plan', onclick: () => planRow(k, tr) }, 'Plan'),
-            h('button', { type: 'button', class: 'small', 'data-action': 'contact', onclick: () => contactRow(k, tr) }, 'Contact'),
-            h('button', { type: 'button', class: 'small', 'data-action': 'mail', disabled: !mailConfigured,
-              title: mailConfigured ? 'Mail id, plan and how to rotate (never the key) to the contact' : 'Mail is not configured: SMTP_URL is not set on the server',
-              onclick: () => act(k.id, 'mail', {}, (r) => say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok')) }, 'Mail'))));
-        return tr;
-      }));
+      tbody.replaceChildren(
+        ...keys.map((k) => {
+          const rotate = h(
+            'button',
+            {
+              type: 'button',
+              class: 'small danger',
+              onclick: () => {
+                if (!rotate.classList.contains('confirm')) {
+                  rotate.classList.add('confirm');
+                  rotate.textContent = 'Really rotate?';
+                  setTimeout(() => {
+                    rotate.classList.remove('confirm');
+                    rotate.textContent = 'Rotate';
+                  }, 5000);
+                  return;
+                }
+                act(k.id, 'rotate', {}, (r) => {
+                  showKey(`Key ${k.id} rotated: the old key no longer works.`, r.key);
+                  say(msg, `Rotated key ${k.id}.`, 'ok');
+                });
+              },
+            },
+            'Rotate',
+          );
+          // data-label: the column's name, shown beside each cell when a narrow window stacks the rows.
+          const tr = h(
+            'tr',
+            { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
+            h('td', { class: 'mono', 'data-label': 'Id' }, k.id),
+            h('td', { 'data-label': 'Plan', 'data-role': 'plan' }, k.plan),
+            h(
+              'td',
+              { 'data-label': 'Status' },
+              h(
+                'span',
+                { class: `badge ${k.disabled ? 'bad' : 'ok'}`, 'data-role': 'status' },
+                k.disabled ? 'disabled' : 'enabled',
+              ),
+            ),
+            h('td', { 'data-label': 'Organisation' }, k.org || '—'),
+            h('td', { 'data-label': 'Contact' }, k.contact ?? h('span', { class: 'muted' }, 'none')),
+            h('td', { class: 'small', 'data-label': 'Created' }, when(k.created)),
+            h(
+              'td',
+              { class: 'small', 'data-label': 'Last used', 'data-role': 'last-used' },
+              k.last_used
+                ? h('time', { dateTime: k.last_used, title: k.last_used }, ago(k.last_used))
+                : h('span', { class: 'muted' }, 'never'),
+            ),
+            h(
+              'td',
+              { 'data-label': `Last ${days.length} days`, 'data-role': 'history' },
+              history(days, k.requests_by_day, k.rows_by_day),
+            ),
+            h(
+              'td',
+              { class: 'row-actions' },
+              h(
+                'div',
+                { class: 'actions' },
+                k.disabled
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'small',
+                        'data-action': 'enable',
+                        onclick: () => act(k.id, 'enable', {}, () => say(msg, `Enabled key ${k.id}.`, 'ok')),
+                      },
+                      'Enable',
+                    )
+                  : h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'small danger',
+                        'data-action': 'disable',
+                        onclick: () =>
+                          act(k.id, 'disable', {}, () =>
+                            say(msg, `Disabled key ${k.id}: it is refused from now on.`, 'ok'),
+                          ),
+                      },
+                      'Disable',
+                    ),
+                rotate,
+                h(
+                  'button',
+                  { type: 'button', class: 'small', 'data-action': 'plan', onclick: () => planRow(k, tr) },
+                  'Plan',
+                ),
+                h(
+                  'button',
+                  { type: 'button', class: 'small', 'data-action': 'contact', onclick: () => contactRow(k, tr) },
+                  'Contact',
+                ),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'small',
+                    'data-action': 'mail',
+                    disabled: !mailConfigured,
+                    title: mailConfigured
+                      ? 'Mail id, plan and how to rotate (never the key) to the contact'
+                      : 'Mail is not configured: SMTP_URL is not set on the server',
+                    onclick: () =>
+                      act(k.id, 'mail', {}, (r) =>
+                        say(msg, `Mailed the details of ${k.id} (not the key) to ${r.sent_to}.`, 'ok'),
+                      ),
+                  },
+                  'Mail',
+                ),
+              ),
+            ),
+          );
+          return tr;
+        }),
+      );
       document.getElementById('mail-notice')?.classList.toggle('hidden', mailConfigured);
       heading.textContent = `Keys (${keys.length})`;
     }
     fillTable(d);
-    const plansCard = h('section', { class: 'card' }, h('h2', null, 'Plans'),
-      h('div', { class: 'scroll' }, h('table', { id: 'plans' },
-        h('thead', null, h('tr', null, h('th', null, 'Plan'), h('th', { class: 'num' }, 'Requests a minute'), h('th', { class: 'num' }, 'Rows a day'), h('th', { class: 'num' }, 'Batch symbols'), h('th', { class: 'num' }, 'Rows a call'))),
-        h('tbody', null, d.plans.map((p) => h('tr', { 'data-plan': p.name },
-          h('td', null, p.name), h('td', { class: 'num' }, limit(p.rpm)), h('td', { class: 'num' }, limit(p.daily_quota)), h('td', { class: 'num' }, num(p.batch)), h('td', { class: 'num' }, num(p.rows_per_call))))))),
-      h('p', { class: 'small muted' }, 'Set by PLANS_FILE at start (without it: the built-in plans).'));
+    const plansCard = h(
+      'section',
+      { class: 'card' },
+      h('h2', null, 'Plans'),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { id: 'plans' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', null, 'Plan'),
+              h('th', { class: 'num' }, 'Requests a minute'),
+              h('th', { class: 'num' }, 'Rows a day'),
+              h('th', { class: 'num' }, 'Batch symbols'),
+              h('th', { class: 'num' }, 'Rows a call'),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            d.plans.map((p) =>
+              h(
+                'tr',
+                { 'data-plan': p.name },
+                h('td', null, p.name),
+                h('td', { class: 'num' }, limit(p.rpm)),
+                h('td', { class: 'num' }, limit(p.daily_quota)),
+                h('td', { class: 'num' }, num(p.batch)),
+                h('td', { class: 'num' }, num(p.rows_per_call)),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h('p', { class: 'small muted' }, 'Set by PLANS_FILE at start (without it: the built-in plans).'),
+    );
     return [
       h('section', { class: 'card' }, h('h2', null, 'Create a key'), create, issued, msg),
-      d.mail_configured ? null : h('div', { class: 'notice', id: 'mail-notice' }, 'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons are disabled.'),
-      h('section', { class: 'card' }, heading,
-        h('table', { id: 'keys', class: 'stack' }, h('thead', null, h('tr', null, COLUMNS.map((t) => h('th', null, t)))), tbody)),
+      d.mail_configured
+        ? null
+        : h(
+            'div',
+            { class: 'notice', id: 'mail-notice' },
+            'Mail is not configured on this server (SMTP_URL is not set): the Mail buttons are disabled.',
+          ),
+      h(
+        'section',
+        { class: 'card' },
+        heading,
+        h(
+          'table',
+          { id: 'keys', class: 'stack' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              COLUMNS.map((t) => h('th', null, t)),
+            ),
+          ),
+          tbody,
+        ),
+      ),
       plansCard,
     ];
   }
 
   async function usagePage() {
     const d = await api('GET', '/admin/api/usage');
-    const total = d.keys.reduce((a, k) => ({ rows: a.rows + k.rows, requests: a.requests + k.requests, refused: a.refused + k.refused_429 }), { rows: 0, requests: 0, refused: 0 });
+    const total = d.keys.reduce(
+      (a, k) => ({ rows: a.rows + k.rows, requests: a.requests + k.requests, refused: a.refused + k.refused_429 }),
+      { rows: 0, requests: 0, refused: 0 },
+    );
     const shown = d.per_minute.reduce((n, p) => n + p.requests, 0);
     const sinceStart = d.per_minute.length < 60; // the series starts at the server's start
     const chartBox = h('div', { id: 'chart' });
     const cell = (label, value, props) => h('td', { class: 'num', 'data-label': label, ...props }, value);
     const out = [
-      h('div', { class: 'grid' },
+      h(
+        'div',
+        { class: 'grid' },
         stat('Quota day', d.day, 'usage resets at 00:00 QUOTA_TZ'),
         stat('Rows today', num(total.rows), 'all keys'),
         stat('Requests today', num(total.requests), `all keys · ${num(total.refused)} refused 429`),
-        stat(sinceStart ? 'Requests since start' : 'Requests, last hour', num(shown), sinceStart ? `server started ${when(d.started)}` : 'answered by the API')),
-      h('section', { class: 'card' }, h('h2', null, sinceStart ? 'Requests per minute since the server started' : 'Requests per minute, last hour'), chartBox),
-      h('section', { class: 'card' }, h('h2', null, 'Per key today'),
-        h('div', { class: 'scroll' }, h('table', { id: 'usage' },
-          h('thead', null, h('tr', null, h('th', null, 'Key'), h('th', null, 'Plan'), h('th', null, 'Organisation'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num', title: 'Requests refused 429: rate limit or daily quota' }, 'Refused (429)'), h('th', { class: 'num' }, 'Daily quota'), h('th', { class: 'num' }, 'Remaining'))),
-          h('tbody', null, d.keys.map((k) => h('tr', { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
-            h('td', { class: 'mono' }, k.id), h('td', null, k.plan), h('td', null, k.org || '—'),
-            cell('Rows', num(k.rows)), cell('Requests', num(k.requests)),
-            cell('Refused (429)', num(k.refused_429), { 'data-role': 'refused', title: `${num(k.rate_limited)} over the rate limit · ${num(k.quota_exhausted)} over the daily quota` }),
-            cell('Daily quota', k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
-            cell('Remaining', k.remaining === null ? 'unlimited' : num(k.remaining)))))))),
+        stat(
+          sinceStart ? 'Requests since start' : 'Requests, last hour',
+          num(shown),
+          sinceStart ? `server started ${when(d.started)}` : 'answered by the API',
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', null, sinceStart ? 'Requests per minute since the server started' : 'Requests per minute, last hour'),
+        chartBox,
+      ),
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', null, 'Per key today'),
+        h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { id: 'usage' },
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', null, 'Key'),
+                h('th', null, 'Plan'),
+                h('th', null, 'Organisation'),
+                h('th', { class: 'num' }, 'Rows'),
+                h('th', { class: 'num' }, 'Requests'),
+                h('th', { class: 'num', title: 'Requests refused 429: rate limit or daily quota' }, 'Refused (429)'),
+                h('th', { class: 'num' }, 'Daily quota'),
+                h('th', { class: 'num' }, 'Remaining'),
+              ),
+            ),
+            h(
+              'tbody',
+              null,
+              d.keys.map((k) =>
+                h(
+                  'tr',
+                  { class: k.disabled ? 'disabled' : '', 'data-key-id': k.id },
+                  h('td', { class: 'mono' }, k.id),
+                  h('td', null, k.plan),
+                  h('td', null, k.org || '—'),
+                  cell('Rows', num(k.rows)),
+                  cell('Requests', num(k.requests)),
+                  cell('Refused (429)', num(k.refused_429), {
+                    'data-role': 'refused',
+                    title: `${num(k.rate_limited)} over the rate limit · ${num(k.quota_exhausted)} over the daily quota`,
+                  }),
+                  cell('Daily quota', k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
+                  cell('Remaining', k.remaining === null ? 'unlimited' : num(k.remaining)),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
       routesCard(d.by_route),
     ];
     requestAnimationFrame(() => drawChart(chartBox, d.per_minute)); // once the page is in place and has a width
@@ -379,17 +819,71 @@
   /** Requests by route since the server started: every answer the server counted (API, health, /metrics, 404s). */
   function routesCard(routes) {
     const title = h('h2', null, 'Requests by route since start');
-    if (routes === null) return h('section', { class: 'card' }, title, h('p', { class: 'muted', id: 'routes-missing' }, 'This server does not pass its per-route counts to the dashboard.'));
-    const plans = (r) => Object.entries(r.by_plan).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${num(n)}`).join(' · ');
-    return h('section', { class: 'card' }, title,
-      h('div', { class: 'scroll' }, h('table', { id: 'routes' },
-        h('thead', null, h('tr', null, h('th', null, 'Route'), h('th', { class: 'num' }, 'Requests'), h('th', { class: 'num' }, 'Rows'), h('th', { class: 'num' }, '2xx/3xx'), h('th', { class: 'num' }, '4xx'), h('th', { class: 'num' }, '429'), h('th', { class: 'num' }, '5xx'), h('th', null, 'By plan'))),
-        h('tbody', null, routes.length === 0
-          ? h('tr', null, h('td', { colSpan: 8, class: 'muted' }, 'No requests yet.'))
-          : routes.map((r) => h('tr', { 'data-route': r.route },
-            h('td', { class: 'mono' }, r.route), h('td', { class: 'num', 'data-role': 'requests' }, num(r.requests)), h('td', { class: 'num' }, num(r.rows)),
-            h('td', { class: 'num' }, num(r.ok)), h('td', { class: 'num' }, num(r.client_errors)), h('td', { class: 'num' }, num(r.too_many)), h('td', { class: 'num' }, num(r.server_errors)),
-            h('td', { class: 'small' }, plans(r))))))));
+    if (routes === null)
+      return h(
+        'section',
+        { class: 'card' },
+        title,
+        h(
+          'p',
+          { class: 'muted', id: 'routes-missing' },
+          'This server does not pass its per-route counts to the dashboard.',
+        ),
+      );
+    const plans = (r) =>
+      Object.entries(r.by_plan)
+        .sort((a, b) => b[1] - a[1])
+        .map(([p, n]) => `${p} ${num(n)}`)
+        .join(' · ');
+    return h(
+      'section',
+      { class: 'card' },
+      title,
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { id: 'routes' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', null, 'Route'),
+              h('th', { class: 'num' }, 'Requests'),
+              h('th', { class: 'num' }, 'Rows'),
+              h('th', { class: 'num' }, '2xx/3xx'),
+              h('th', { class: 'num' }, '4xx'),
+              h('th', { class: 'num' }, '429'),
+              h('th', { class: 'num' }, '5xx'),
+              h('th', null, 'By plan'),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            routes.length === 0
+              ? h('tr', null, h('td', { colSpan: 8, class: 'muted' }, 'No requests yet.'))
+              : routes.map((r) =>
+                  h(
+                    'tr',
+                    { 'data-route': r.route },
+                    h('td', { class: 'mono' }, r.route),
+                    h('td', { class: 'num', 'data-role': 'requests' }, num(r.requests)),
+                    h('td', { class: 'num' }, num(r.rows)),
+                    h('td', { class: 'num' }, num(r.ok)),
+                    h('td', { class: 'num' }, num(r.client_errors)),
+                    h('td', { class: 'num' }, num(r.too_many)),
+                    h('td', { class: 'num' }, num(r.server_errors)),
+                    h('td', { class: 'small' }, plans(r)),
+                  ),
+                ),
+          ),
+        ),
+      ),
+    );
   }
 
   function drawChart(box, points) {
@@ -404,41 +898,78 @@
     const first = points[0]?.t ?? Math.floor(Date.now() / 60_000) * 60;
     const last = Math.max(points.at(-1)?.t ?? first, first + 5 * 60);
     const dots = points.length < 3 ? { points: { show: true } } : {}; // a line needs two points: dots until then
-    chart = new uPlot({
-      width: Math.max(280, box.clientWidth || 800),
-      height: 280,
-      scales: { x: { time: true, range: () => [first, last] }, y: { range: (_u, _min, max) => [0, Math.max(5, max)] } },
-      series: [{}, { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2, ...dots }, { label: 'errors / min', stroke: '#b42318', width: 1.5, ...dots }],
-      axes: [{}, { label: 'requests' }],
-    }, data, box);
+    chart = new uPlot(
+      {
+        width: Math.max(280, box.clientWidth || 800),
+        height: 280,
+        scales: {
+          x: { time: true, range: () => [first, last] },
+          y: { range: (_u, _min, max) => [0, Math.max(5, max)] },
+        },
+        series: [
+          {},
+          { label: 'requests / min', stroke: '#2457c5', fill: 'rgba(36,87,197,0.12)', width: 2, ...dots },
+          { label: 'errors / min', stroke: '#b42318', width: 1.5, ...dots },
+        ],
+        axes: [{}, { label: 'requests' }],
+      },
+      data,
+      box,
+    );
   }
 
   async function healthPage() {
     const d = await api('GET', '/admin/api/health');
     const badge = { ok: 'ok', draining: 'warn', not_ready: 'bad' }[d.status] ?? 'warn';
     const reloadSlot = h('div', { id: 'reload-progress-slot' });
-    const showRun = (run) => reloadSlot.replaceChildren(...(run ? [h('section', { class: 'card' }, h('h2', null, 'Snapshot reload in progress'), reloadProgress(run))] : []));
+    const showRun = (run) =>
+      reloadSlot.replaceChildren(
+        ...(run
+          ? [h('section', { class: 'card' }, h('h2', null, 'Snapshot reload in progress'), reloadProgress(run))]
+          : []),
+      );
     if (d.reload) {
       showRun(d.reload);
       requestAnimationFrame(() => followReload(showRun, () => render()));
     }
     return [
       reloadSlot,
-      h('div', { class: 'grid' },
-        stat('Status', h('span', { class: `badge ${badge}` }, d.status), d.data_version ? `serving ${d.data_version}` : null),
+      h(
+        'div',
+        { class: 'grid' },
+        stat(
+          'Status',
+          h('span', { class: `badge ${badge}` }, d.status),
+          d.data_version ? `serving ${d.data_version}` : null,
+        ),
         stat('Uptime', duration(d.uptime_s), `since ${when(d.started)}`, 'uptime'),
         stat('Requests / s', d.rps_10s.toFixed(1), `last 10 s · ${d.rps_60s.toFixed(1)} over 60 s`, 'rps'),
-        stat('Requests since start', num(d.requests_total), `${num(d.errors_total)} answered with an error`)),
-      h('div', { class: 'grid' },
+        stat('Requests since start', num(d.requests_total), `${num(d.errors_total)} answered with an error`),
+      ),
+      h(
+        'div',
+        { class: 'grid' },
         stat('p50 latency', ms(d.p50_ms_1m), 'last 1–2 minutes', 'p50'),
         stat('p99 latency', ms(d.p99_ms_1m), 'last 1–2 minutes', 'p99'),
         stat('p50 / p99, last hour', `${ms(d.p50_ms_1h)} / ${ms(d.p99_ms_1h)}`),
-        stat('p50 / p99, since start', `${ms(d.p50_ms_all)} / ${ms(d.p99_ms_all)}`)),
-      h('div', { class: 'grid' },
-        stat('Memory (RSS)', `${num(d.memory_mb.rss)} MiB`, `heap ${num(d.memory_mb.heap_used)} MiB · external ${num(d.memory_mb.external)} MiB`),
+        stat('p50 / p99, since start', `${ms(d.p50_ms_all)} / ${ms(d.p99_ms_all)}`),
+      ),
+      h(
+        'div',
+        { class: 'grid' },
+        stat(
+          'Memory (RSS)',
+          `${num(d.memory_mb.rss)} MiB`,
+          `heap ${num(d.memory_mb.heap_used)} MiB · external ${num(d.memory_mb.external)} MiB`,
+        ),
         stat('Process', `pid ${d.pid}`, `Node ${d.node}`),
-        stat('Operator sessions', num(d.sessions))),
-      h('p', { class: 'muted small' }, 'Latency is measured inside the server from a request\'s arrival to its answer, in buckets ~19 % wide (figures within ~±9 %).'),
+        stat('Operator sessions', num(d.sessions)),
+      ),
+      h(
+        'p',
+        { class: 'muted small' },
+        "Latency is measured inside the server from a request's arrival to its answer, in buckets ~19 % wide (figures within ~±9 %).",
+      ),
     ];
   }
 
@@ -462,10 +993,15 @@
       main.replaceChildren(...nodes.filter(Boolean));
       main.dataset.page = name;
     } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'message error' }, `Could not load this page: ${e.message}`)));
+      main.replaceChildren(
+        h('div', { class: 'card' }, h('p', { class: 'message error' }, `Could not load this page: ${e.message}`)),
+      );
     }
     // A page following a running reload refreshes itself when the reload ends.
-    if (REFRESH[name] && !document.getElementById('reload-progress')) refreshTimer = setTimeout(() => { if (!document.hidden && current() === name) render(); }, REFRESH[name]);
+    if (REFRESH[name] && !document.getElementById('reload-progress'))
+      refreshTimer = setTimeout(() => {
+        if (!document.hidden && current() === name) render();
+      }, REFRESH[name]);
   }
 
   document.getElementById('sign-out').addEventListener('click', async () => {
@@ -481,8 +1017,11 @@
     if (chart && box) chart.setSize({ width: Math.max(280, box.clientWidth), height: 280 });
   });
 
-  api('GET', '/admin/api/session').then((s) => {
-    csrf = s.csrf;
-    render();
-  }, () => {});
+  api('GET', '/admin/api/session').then(
+    (s) => {
+      csrf = s.csrf;
+      render();
+    },
+    () => {},
+  );
 })();

@@ -23,7 +23,8 @@ document.getElementById('sign-in-form').addEventListener('submit', async (event)
     const problem = await res.json().catch(() => ({}));
     message.className = 'message error';
     if (res.status === 401) message.textContent = 'Wrong password.';
-    else if (res.status === 429) message.textContent = `Too many wrong passwords: wait ${res.headers.get('retry-after') ?? 'a few'} s and try again.`;
+    else if (res.status === 429)
+      message.textContent = `Too many wrong passwords: wait ${res.headers.get('retry-after') ?? 'a few'} s and try again.`;
     else if (res.status === 403) message.textContent = 'Refused: this page does not come from the server’s own origin.';
     else message.textContent = problem.detail ?? `Sign-in failed (${res.status}).`;
     input.select();

@@ -9,7 +9,12 @@ export const csv: ResponseFormat<'csv'> = {
   mediaTypes: ['text/csv'],
   paramDoc: 'text/csv; not for /quota',
   refusal: (shape) => (shape.csv === null ? 'CSV is not offered for this answer: it has no rows' : null),
-  openApi: () => ({ schema: { type: 'string', description: 'RFC 4180 CSV: a header row of the row keys, one CRLF line per row, nulls as empty cells.' } }),
+  openApi: () => ({
+    schema: {
+      type: 'string',
+      description: 'RFC 4180 CSV: a header row of the row keys, one CRLF line per row, nulls as empty cells.',
+    },
+  }),
   write({ shape, result }) {
     const value = shape.value(result);
     return toCsv(shape.csv!(value, result));

@@ -6,7 +6,15 @@ import type { ResponseFormat } from './format.js';
 
 /** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds. */
 const TABLES: Record<ShapeName, string> = {
-  markets: 'Markets', symbols: 'Symbols', klines: 'Klines', klinesBatch: 'KlinesBatch', detail: 'Detail', detailBatch: 'DetailBatch', screen: 'Screen', macro: 'Macro', quota: 'Quota',
+  markets: 'Markets',
+  symbols: 'Symbols',
+  klines: 'Klines',
+  klinesBatch: 'KlinesBatch',
+  detail: 'Detail',
+  detailBatch: 'DetailBatch',
+  screen: 'Screen',
+  macro: 'Macro',
+  quota: 'Quota',
 };
 
 export const flatbuffers: ResponseFormat<'flatbuffers'> = {
@@ -16,7 +24,11 @@ export const flatbuffers: ResponseFormat<'flatbuffers'> = {
   paramDoc: 'application/x-flatbuffers, schema at /api/v1/schema.fbs',
   refusal: () => null,
   openApi: (shape) => ({
-    schema: { type: 'string', format: 'binary', description: `A FlatBuffer whose root is table \`mdq.${TABLES[shape.name]}\` of /api/v1/schema.fbs.` },
+    schema: {
+      type: 'string',
+      format: 'binary',
+      description: `A FlatBuffer whose root is table \`mdq.${TABLES[shape.name]}\` of /api/v1/schema.fbs.`,
+    },
   }),
   write({ shape, result }) {
     const bytes = flatbuffersView(shape.name, shape.value(result)); // the builder's bytes: wrapped, not copied

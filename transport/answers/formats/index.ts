@@ -16,4 +16,6 @@ export type Format = (typeof FORMATS)[number]['name'];
 export const FORMAT_NAMES: readonly Format[] = FORMATS.map((f) => f.name);
 
 /** Each format by its `format=` name (one lookup per answer on the hot path). */
-export const FORMAT_OF = Object.fromEntries(FORMATS.map((f) => [f.name, f])) as unknown as Readonly<Record<Format, ResponseFormat<Format>>>;
+export const FORMAT_OF = Object.fromEntries(FORMATS.map((f) => [f.name, f])) as unknown as Readonly<
+  Record<Format, ResponseFormat<Format>>
+>;

@@ -11,6 +11,11 @@ export const msgpack: ResponseFormat<'msgpack'> = {
   paramDoc: 'application/msgpack',
   refusal: () => null,
   // A Media Type Object has no `description` in OpenAPI 3.1: the note sits on the schema, beside its $ref.
-  openApi: (_shape, schema) => ({ schema: { ...schema, description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).' } }),
+  openApi: (_shape, schema) => ({
+    schema: {
+      ...schema,
+      description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).',
+    },
+  }),
   write: ({ shape, result }) => msgpackView(shape.value(result)), // the next pack writes over it
 };
