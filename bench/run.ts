@@ -218,7 +218,7 @@ try {
     });
     console.log(`\n${formatEndpoints(http)}`);
     result.http = http;
-    result.loadTool = (http.inline ?? http.formats ?? http.uncached ?? http.pool)?.loadTool;
+    result.loadTool = (http.inline ?? http.varied ?? http.formats ?? http.uncached ?? http.pool)?.loadTool;
   }
   if (runs('threads')) {
     log('part b: serving threads, THREADS=1 vs 2');

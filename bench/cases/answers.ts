@@ -8,7 +8,7 @@ import { parseRequest, type Reply, type Route } from '../../transport/route.js';
 import { routesFor } from '../../transport/routes/index.js';
 import { assemble } from '../../transport/serialise/assemble.js';
 import { render } from '../../transport/serialise/render.js';
-import { type CaseContext, pastDay } from '../http/cases.js';
+import { type CaseContext, pastDay, VARIED_REQUESTS } from '../http/cases.js';
 
 /** The server's routes, in its order (the guard is only read by /quota, which no bench question asks). */
 const ROUTES: Route[] = routesFor(new Guard('UTC'));
@@ -60,12 +60,19 @@ export function bodyOf(reply: Reply, format: Format): Buffer {
 
 /**
  * What the HTTP cases' paths need, read the way `caseContext` reads it from a server: the
- * market's first 50 listed symbols (the first is `symbol`) and its latest trading day.
+ * market's first 50 listed symbols (the first is `symbol`), its first VARIED_REQUESTS, and its latest trading day.
  */
 export function contextOf(dataset: Dataset, market: string): CaseContext {
   const listed = replyOf(dataset, `/api/v1/${market}/symbols?limit=50`);
   const symbols = (listed.shape.value(listed.result) as { data: { symbol: string }[] }).data.map((d) => d.symbol);
   if (symbols.length === 0) throw new Error(`market ${market} lists no symbol`);
+  const many: string[] = [];
+  for (let offset = 0; many.length < VARIED_REQUESTS; offset += 100) {
+    const page = replyOf(dataset, `/api/v1/${market}/symbols?limit=100&offset=${offset}`);
+    const data = (page.shape.value(page.result) as { data: { symbol: string }[] }).data;
+    many.push(...data.slice(0, VARIED_REQUESTS - many.length).map((d) => d.symbol));
+    if (data.length < 100) break;
+  }
   const overview = replyOf(dataset, '/api/v1/markets');
   const row = (
     overview.shape.value(overview.result) as {
@@ -73,5 +80,5 @@ export function contextOf(dataset: Dataset, market: string): CaseContext {
     }
   ).data.find((m) => m.market === market);
   if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date`);
-  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
+  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date), many };
 }

@@ -14,6 +14,8 @@ export interface CaseContext {
   date: string;
   /** The as_of of the point-in-time cases: pastDay of the market's first and latest days. */
   asOf: string;
+  /** Up to VARIED_REQUESTS symbols of the market (its listing order): the varied cases' symbols. */
+  many: string[];
 }
 
 /**
@@ -34,8 +36,13 @@ export interface HttpCase {
   /** Short name for the table and the JSON. */
   name: string;
   market: string;
-  /** The request path and query (everything after host:port). */
+  /** The request path and query (everything after host:port); a varied case's first path. */
   path(ctx: CaseContext): string;
+  /**
+   * A varied case: many distinct paths, asked in turn (each answer cached after the warm-up, as a
+   * user's many questions are), and the raw server answers each with its own bytes. `path` is the first.
+   */
+  paths?(ctx: CaseContext): string[];
   /** Request headers beyond the API key (e.g. Accept-Encoding); the probe and wrk send the same. None when absent. */
   headers?: Readonly<Record<string, string>>;
   /** The format the path asks for (`format=`); JSON when absent. */
@@ -230,6 +237,58 @@ export const QUOTA: HttpCase = {
     if (typeof (body as { plan?: unknown }).plan !== 'string') throw new Error('expected a quota record with a plan');
   },
 };
+
+/** Distinct requests in a varied case. */
+export const VARIED_REQUESTS = 1000;
+
+/**
+ * The same question as `base` over many distinct requests: `paths` gives each (the first checked
+ * as `base` checks it, every one answered 200 by the probe), `name` gets "(varied)".
+ */
+function varied(base: HttpCase, paths: (ctx: CaseContext) => string[]): HttpCase {
+  return { ...base, name: `${base.name} (varied)`, path: (ctx) => paths(ctx)[0], paths };
+}
+
+/** The media type that asks for `format` in Accept (the registry's own, first). */
+const ACCEPT: Record<Exclude<CaseFormat, 'json'>, string> = {
+  msgpack: 'application/msgpack',
+  flatbuffers: 'application/x-flatbuffers',
+};
+
+/** `base` asked by `Accept: <format's media type>` rather than `format=`. */
+function accepting(base: HttpCase, format: Exclude<CaseFormat, 'json'>): HttpCase {
+  return { ...base, name: `${base.name} ${format}`, format, headers: { ...base.headers, Accept: ACCEPT[format] } };
+}
+
+const klinePaths = ({ many }: CaseContext): string[] =>
+  many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?limit=100`);
+/** Screens of 1,000 distinct questions with full pages: the P/E ceiling from 20 to 59, 25 offsets of each (0 to 240). */
+const screenPaths = (): string[] =>
+  Array.from({ length: VARIED_REQUESTS }, (_, i) => {
+    const bounds = new Map(SCREEN_QUERY.bounds).set('pe_ratio', { min: 0, max: 20 + (i % 40) });
+    return `/api/v1/ashare/screen?${screenQueryString({ ...SCREEN_QUERY, bounds, offset: Math.floor(i / 40) * 10 })}`;
+  });
+/** `base` as JSON, in msgpack and FlatBuffers (by Accept), and gzip and br (by Accept-Encoding), each varied. */
+const everyWayOut = (base: HttpCase, paths: (ctx: CaseContext) => string[]): HttpCase[] =>
+  [
+    base,
+    accepting(base, 'msgpack'),
+    accepting(base, 'flatbuffers'),
+    compressed(base, 'gzip'),
+    compressed(base, 'br'),
+  ].map((c) => varied(c, paths));
+
+/**
+ * The cases as users send them: many distinct requests each (K-lines 100 of 1,000 symbols, the
+ * screen at 1,000 offsets, detail of 1,000 symbols, a search for each of 1,000 codes), K-lines and
+ * the screen in every format (by Accept) and encoding (by Accept-Encoding).
+ */
+export const VARIED_CASES: HttpCase[] = [
+  ...everyWayOut(KLINES_100_BFQ, klinePaths),
+  ...everyWayOut(SCREEN, screenPaths),
+  varied(DETAIL, ({ many }) => many.map((s) => `/api/v1/ashare/detail/${encodeURIComponent(s)}`)),
+  varied(SYMBOLS_SEARCH, ({ many }) => many.map((s) => `/api/v1/ashare/symbols?search=${encodeURIComponent(s)}`)),
+];
 
 /** The cases `compare` runs by default. */
 export const DEFAULT_CASES: HttpCase[] = [KLINES_100_BFQ];

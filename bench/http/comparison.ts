@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BATCH_SYMBOLS, type CaseContext, checkAnswer, type HttpCase, pastDay } from './cases.js';
+import { BATCH_SYMBOLS, type CaseContext, checkAnswer, type HttpCase, pastDay, VARIED_REQUESTS } from './cases.js';
 import { stopAll } from './children.js';
 import { machineBusy, watchCpu, watchMachine } from './cpu-time.js';
 import { httpGet } from './http-get.js';
@@ -130,9 +130,10 @@ interface Target {
   server: RunningServer;
 }
 
-/** What wrk sends for a case: its path and query, and its headers beyond the key. */
+/** What wrk sends for a case: its path and query (or, varied, each of `paths` in turn), and its headers beyond the key. */
 interface Ask {
   path: string;
+  paths?: string[];
   headers: Readonly<Record<string, string>>;
 }
 
@@ -150,6 +151,7 @@ async function measure(
   const load = {
     url: `http://127.0.0.1:${target.server.port}${ask.path}`,
     headers: { 'X-API-Key': key, ...ask.headers },
+    paths: ask.paths,
     connections: o.connections,
     core: pin.loadCore,
     seconds,
@@ -264,7 +266,44 @@ export async function caseContext(port: number, market: string, key: string): Pr
   );
   const row = markets.data.find((m) => m.market === market);
   if (!row?.start_date || !row.end_date) throw new Error(`market ${market} has no end_date in /markets`);
-  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date) };
+  const many: string[] = [];
+  for (let offset = 0; many.length < VARIED_REQUESTS; offset += 100) {
+    const page = await getJson<{ data: { symbol: string }[] }>(
+      port,
+      `/api/v1/${market}/symbols?limit=100&offset=${offset}`,
+      key,
+    );
+    many.push(...page.data.slice(0, VARIED_REQUESTS - many.length).map((d) => d.symbol));
+    if (page.data.length < 100) break;
+  }
+  return { symbol: symbols[0], symbols, date: row.end_date, asOf: pastDay(row.start_date, row.end_date), many };
+}
+
+/**
+ * Asks ours every path of a varied case (as wrk will: the same headers) and writes what each answer
+ * was for the raw server: `<dir>.bin` (the bodies one after another) and `<dir>.json` (per path its
+ * offset, length and replayed headers). Every answer must be 200.
+ */
+async function variedAnswers(
+  port: number,
+  key: string,
+  ask: Ask,
+  stem: string,
+): Promise<{ file: string; meanBodyBytes: number }> {
+  const bodies: Buffer[] = [];
+  const entries: { path: string; offset: number; length: number; headers: [string, string][] }[] = [];
+  let offset = 0;
+  for (const path of ask.paths!) {
+    const res = await httpGet(`http://127.0.0.1:${port}${path}`, { 'x-api-key': key, ...ask.headers });
+    if (res.status !== 200)
+      throw new Error(`GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+    entries.push({ path, offset, length: res.body.length, headers: replayedHeaders(res.rawHeaders) });
+    bodies.push(res.body);
+    offset += res.body.length;
+  }
+  writeFileSync(`${stem}.bin`, Buffer.concat(bodies));
+  writeFileSync(`${stem}.json`, JSON.stringify({ bodies: `${stem}.bin`, entries }));
+  return { file: `${stem}.json`, meanBodyBytes: Math.round(offset / entries.length) };
 }
 
 /** Headers uWS writes on every answer by itself (or that belong to the connection): never replayed. */
@@ -329,7 +368,8 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
     }[] = [];
     for (const [i, c] of o.cases.entries()) {
       if (!contexts.has(c.market)) contexts.set(c.market, await caseContext(ours.port, c.market, key));
-      const ask: Ask = { path: c.path(contexts.get(c.market)!), headers: c.headers ?? {} };
+      const ctx = contexts.get(c.market)!;
+      const ask: Ask = { path: c.path(ctx), paths: c.paths?.(ctx), headers: c.headers ?? {} };
       // The probe sends what wrk will send and keeps the bytes as they came (compressed, binary).
       const res = await httpGet(`http://127.0.0.1:${ours.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
       if (res.status !== 200)
@@ -346,7 +386,16 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       const headersFile = join(tmp, `headers-${i}.json`);
       writeFileSync(bodyFile, res.body);
       writeFileSync(headersFile, JSON.stringify(answerHeaders));
-      const raw = await startRawServer({ bodyFile, headersFile, core: pin.serverCore, log: o.log });
+      // A varied case: every path's answer as ours sends it, for the raw server to answer each with its own.
+      const answersFile =
+        ask.paths === undefined ? undefined : await variedAnswers(ours.port, key, ask, join(tmp, `answers-${i}`));
+      const raw = await startRawServer({
+        bodyFile,
+        headersFile,
+        answersFile: answersFile?.file,
+        core: pin.serverCore,
+        log: o.log,
+      });
       const check = await httpGet(`http://127.0.0.1:${raw.port}${ask.path}`, { 'x-api-key': key, ...ask.headers });
       if (!check.body.equals(res.body))
         throw new Error(`raw server answered ${check.body.length} bytes, not the ${res.body.length} of ours`);
@@ -358,7 +407,7 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       o.log(
         `${c.name}: GET ${ask.path} → ${res.body.length} bytes and ${answerHeaders.length} headers (${answerHeaders.map(([n]) => n).join(', ')}); raw server on :${raw.port} sends the same`,
       );
-      prepared.push({ c, ask, bodyBytes: res.body.length, answerHeaders, raw });
+      prepared.push({ c, ask, bodyBytes: answersFile?.meanBodyBytes ?? res.body.length, answerHeaders, raw });
     }
     const busyBefore = await machineBusy();
     await waitQuiet(o);

@@ -2,7 +2,7 @@
 // with the answer cache off), K-lines and the screen in other formats and encodings, the
 // screen once more on the pool, tables and targets.
 
-import { ALL_CASES, FORMAT_CASES, type HttpCase, QUOTA, SCREEN } from './cases.js';
+import { ALL_CASES, FORMAT_CASES, type HttpCase, QUOTA, SCREEN, VARIED_CASES } from './cases.js';
 import { type CaseResult, type ComparisonResult, runComparison } from './comparison.js';
 import { formatHalfRateTable, formatTable } from './table.js';
 
@@ -39,6 +39,12 @@ export interface EndpointsResult {
    * half-rate run (null if none was selected).
    */
   formats: ComparisonResult | null;
+  /**
+   * VARIED_CASES as served by default: many distinct requests per case, each answer cached after
+   * the warm-up, the raw server answering each path with its own bytes; no half-rate run (null if
+   * none was selected). The headline figures: what users' varied requests get.
+   */
+  varied: ComparisonResult | null;
   /** The screen case with SCREEN_POOL_MIN_ROWS=0 and no answer cache: every screen on the Piscina pool (null if not selected). */
   pool: ComparisonResult | null;
   targets: TargetCheck[];
@@ -67,6 +73,8 @@ export const RATIO_TARGETS: Readonly<Record<string, number>> = {
   'screen (uncached)': 0.4,
   'screen as_of (uncached)': 0.4,
   'screen (pool)': 0.4,
+  // As users send them, many distinct requests each: every format and encoding ≥ 80 %, detail and search ≥ 85 %.
+  ...Object.fromEntries(VARIED_CASES.map((c) => [c.name, /^(detail|symbols search) /.test(c.name) ? 0.85 : 0.8])),
 };
 
 export const POOL_SCREEN: HttpCase = { ...SCREEN, name: 'screen (pool)' };
@@ -92,20 +100,26 @@ export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult
     command: o.command,
   };
   const chosen = (c: HttpCase): boolean => o.only === undefined || o.only.includes(c.name);
-  const every = [...ALL_CASES, ...FORMAT_CASES, ...UNCACHED_CASES, POOL_SCREEN];
+  const every = [...ALL_CASES, ...VARIED_CASES, ...FORMAT_CASES, ...UNCACHED_CASES, POOL_SCREEN];
   const unknown = (o.only ?? []).filter((name) => !every.some((c) => c.name === name));
   if (unknown.length > 0)
     throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${every.map((c) => c.name).join(', ')}`);
   const cases = ALL_CASES.filter(chosen);
   const formatCases = FORMAT_CASES.filter(chosen);
+  const variedCases = VARIED_CASES.filter(chosen);
   const uncachedCases = UNCACHED_CASES.filter(chosen);
   let inline: ComparisonResult | null = null;
   let formats: ComparisonResult | null = null;
+  let varied: ComparisonResult | null = null;
   let uncached: ComparisonResult | null = null;
   let pool: ComparisonResult | null = null;
   if (cases.length > 0) {
     o.log(`HTTP: ${cases.length} case(s) as served by default (answer cache on, screens inline)`);
     inline = await runComparison({ ...common, cases });
+  }
+  if (variedCases.length > 0) {
+    o.log(`HTTP: ${variedCases.length} varied case(s): many distinct requests each, every format and encoding`);
+    varied = await runComparison({ ...common, cases: variedCases, halfRateSeconds: 0 });
   }
   if (formatCases.length > 0) {
     o.log(`HTTP: ${formatCases.length} case(s) in msgpack, flatbuffers, gzip and br, as served (answer cache on)`);
@@ -123,13 +137,21 @@ export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult
       serverEnv: { ...NO_ANSWER_CACHE, SCREEN_POOL_MIN_ROWS: '0' },
     });
   }
-  return { inline, formats, uncached, pool, targets: targetChecks(casesOf({ inline, formats, uncached, pool })) };
+  return {
+    inline,
+    varied,
+    formats,
+    uncached,
+    pool,
+    targets: targetChecks(casesOf({ inline, varied, formats, uncached, pool })),
+  };
 }
 
 /** Every case result, in table order. */
-function casesOf(r: Pick<EndpointsResult, 'inline' | 'formats' | 'uncached' | 'pool'>): CaseResult[] {
+function casesOf(r: Pick<EndpointsResult, 'inline' | 'varied' | 'formats' | 'uncached' | 'pool'>): CaseResult[] {
   return [
     ...(r.inline?.cases ?? []),
+    ...(r.varied?.cases ?? []),
     ...(r.formats?.cases ?? []),
     ...(r.uncached?.cases ?? []),
     ...(r.pool?.cases ?? []),
@@ -163,13 +185,13 @@ function targetChecks(cases: CaseResult[]): TargetCheck[] {
 
 /** The tables of the HTTP part, as printed. */
 export function formatEndpoints(r: EndpointsResult): string {
-  const any = (r.inline ?? r.formats ?? r.uncached ?? r.pool)!;
+  const any = (r.inline ?? r.varied ?? r.formats ?? r.uncached ?? r.pool)!;
   const all = casesOf(r);
   const lt = any.loadTool;
   const lines = [
     `HTTP: ours vs raw uWS sending the same header and body bytes (the raw server replays our probe answer's headers — Content-Type, Content-Encoding, ETag, Cache-Control, Vary, X-Request-Id, X-Data-Version, Link — and body; uWS adds Date, Content-Length and uWebSockets to both) — ${lt.version}, -t1 -c${lt.connections}, keep-alive, ${lt.seconds} s per side × ${lt.rounds} alternating rounds (median) after ${lt.warmupSeconds} s warm-up`,
     `machine: ${any.machine.cores} cores (${any.machine.cpuModel}), Node ${any.machine.node}; ${any.pinning.note}`,
-    'cases as served by default (answers cached per Dataset, kept on their second ask); "… msgpack", "… flatbuffers": format=, "… gzip", "… br": JSON with that Accept-Encoding (the compressed body kept with the cached answer), body B as sent; "(uncached)": RESPONSE_CACHE_MB=0, every answer rendered from the row caches; "(pool)": that and SCREEN_POOL_MIN_ROWS=0, the pool worker pinned with the server',
+    'cases as served by default (answers cached per Dataset, kept on their second ask); "(varied)": 1,000 distinct requests per case asked in turn, the raw server answering each with its own bytes (body B: their mean), formats by Accept; "… msgpack", "… flatbuffers": format=, "… gzip", "… br": JSON with that Accept-Encoding (the compressed body kept with the cached answer), body B as sent; "(uncached)": RESPONSE_CACHE_MB=0, every answer rendered from the row caches; "(pool)": that and SCREEN_POOL_MIN_ROWS=0, the pool worker pinned with the server',
     formatTable(all),
   ];
   if (all.some((c) => c.ours.noisy || c.raw.noisy))

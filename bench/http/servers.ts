@@ -111,18 +111,22 @@ export async function startOurServer(options: {
 export async function startRawServer(options: {
   bodyFile: string;
   headersFile?: string;
+  /** A varied case's answers (bench/http/comparison.ts variedAnswers): each path answered with its own bytes. */
+  answersFile?: string;
   core: number | null;
   log: Log;
 }): Promise<RunningServer> {
-  const headers = options.headersFile === undefined ? [] : ['--headers-file', options.headersFile];
-  const child = startChild(
-    'raw-server',
-    process.execPath,
-    [RAW, '--port', '0', '--host', '127.0.0.1', '--body-file', options.bodyFile, ...headers],
-    {
-      onStderr: (l) => options.log(`  raw: ${l.trim()}`),
-    },
-  );
+  const answer =
+    options.answersFile !== undefined
+      ? ['--answers-file', options.answersFile]
+      : [
+          '--body-file',
+          options.bodyFile,
+          ...(options.headersFile === undefined ? [] : ['--headers-file', options.headersFile]),
+        ];
+  const child = startChild('raw-server', process.execPath, [RAW, '--port', '0', '--host', '127.0.0.1', ...answer], {
+    onStderr: (l) => options.log(`  raw: ${l.trim()}`),
+  });
   try {
     const m = await child.waitForLine(/^raw-server listening on (\d+)/, 30_000);
     pinProcess(child.pid, options.core);

@@ -12,7 +12,7 @@ import { datasetWith, syntheticTable, TINY_POOL_SIZES } from '../../bench/cases/
 import { screenAnswer } from '../../bench/cases/screen.js';
 import { bodyOf, contextOf, offers, replyOf } from '../../bench/cases/answers.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from '../../bench/cases/formats.js';
-import { ALL_CASES, checkAnswer, FORMAT_CASES, pastDay } from '../../bench/http/cases.js';
+import { ALL_CASES, checkAnswer, FORMAT_CASES, pastDay, VARIED_CASES } from '../../bench/http/cases.js';
 import { caseContext } from '../../bench/http/comparison.js';
 import { POOL_SCREEN, RATIO_TARGETS, UNCACHED_CASES } from '../../bench/http/endpoints.js';
 import { httpGet } from '../../bench/http/http-get.js';
@@ -188,7 +188,7 @@ test('the level sweep at the levels in use gives the bytes compress() gives', as
 });
 
 test('checkAnswer refuses an answer in another format or encoding than the case asked for', () => {
-  const ctx = { symbol: 'x', symbols: ['x'], date: '2026-10-30', asOf: '2021-10-30' };
+  const ctx = { symbol: 'x', symbols: ['x'], date: '2026-10-30', asOf: '2021-10-30', many: ['x'] };
   const json = { body: Buffer.from('{"count":1}'), headers: { 'content-type': 'application/json; charset=utf-8' } };
   const gzipCase = FORMAT_CASES.find((c) => c.encoding === 'gzip')!;
   const flatCase = FORMAT_CASES.find((c) => c.format === 'flatbuffers')!;
@@ -202,7 +202,29 @@ test('checkAnswer refuses an answer in another format or encoding than the case 
 });
 
 test('every format and encoding case has a ratio target', () => {
-  for (const c of FORMAT_CASES) assert.ok(RATIO_TARGETS[c.name] !== undefined, `${c.name} has a target`);
+  for (const c of [...FORMAT_CASES, ...VARIED_CASES])
+    assert.ok(RATIO_TARGETS[c.name] !== undefined, `${c.name} has a target`);
+});
+
+test('a varied case asks many distinct paths, the first its `path` (answered as the case expects), every one answered 200', async (t) => {
+  const server = await startTestServer({ snapshot });
+  t.after(() => server.close());
+  const ctx = await caseContext(server.port, 'ashare', server.keys.internal);
+  for (const c of VARIED_CASES) {
+    const paths = c.paths!(ctx);
+    assert.equal(new Set(paths).size, paths.length, `${c.name}: distinct paths`);
+    assert.equal(paths[0], c.path(ctx), `${c.name}: the first path is the case's path`);
+    // Every 50th: the small fixture's later screen pages are short or empty (the full demo's are full).
+    for (const path of paths.filter((_, i) => i % 50 === 0)) {
+      const res = await httpGet(`http://127.0.0.1:${server.port}${path}`, {
+        'x-api-key': server.keys.internal,
+        ...c.headers,
+      });
+      assert.equal(res.status, 200, `${c.name}: 200 for ${path}`);
+      if (path === paths[0])
+        assert.doesNotThrow(() => checkAnswer(c, res, ctx), `${c.name}: the answer the case measures`);
+    }
+  }
 });
 
 test('the in-process answers of the size table are the bytes the server sends', async (t) => {
@@ -226,7 +248,7 @@ test('the in-process answers of the size table are the bytes the server sends', 
 
 test('every HTTP case asks a question the server answers 200, as the case expects (default, formats, uncached, pool)', async (t) => {
   const modes = [
-    { cases: [...ALL_CASES, ...FORMAT_CASES], pool: false, responseCache: undefined },
+    { cases: [...ALL_CASES, ...FORMAT_CASES, ...VARIED_CASES], pool: false, responseCache: undefined },
     { cases: UNCACHED_CASES, pool: false, responseCache: null },
     { cases: [POOL_SCREEN], pool: true, responseCache: null },
   ];
