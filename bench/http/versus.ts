@@ -3,7 +3,10 @@
 // between them, so a change's cost is a ratio taken under the same conditions.
 //
 //   node dist/bench/http/versus.js --base DIR --base-state DIR --state DIR [--snapshot DIR]
-//                                  [--seconds 5] [--rounds 6] [--uncached]
+//                                  [--seconds 5] [--rounds 6] [--uncached] [--cases 'name,…']
+//
+// The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES): 1,000 distinct
+// requests each, K-lines and the screen in every format and encoding, detail, search.
 //
 // DIR is the other checkout (its dist/ built); each build gets its own state folder (the stored
 // layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
@@ -11,10 +14,10 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { screenQueryString } from '../cases/inputs.js';
+import { VARIED_CASES } from './cases.js';
+import { caseContext } from './comparison.js';
 import { stopAll } from './children.js';
 import { choosePinning } from './pinning.js';
 import { DEMO_SNAPSHOT, internalKey, REPO, type RunningServer, startOurServer } from './servers.js';
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '32' },
     uncached: { type: 'boolean', default: false },
+    cases: { type: 'string' },
   },
   strict: true,
 });
@@ -61,37 +65,6 @@ function keyOf(root: string, stateDir: string): string {
   return key;
 }
 
-function getJson(port: number, path: string, key: string): Promise<any> {
-  return new Promise((done, fail) => {
-    get({ host: '127.0.0.1', port, path, headers: { 'x-api-key': key } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () =>
-        res.statusCode === 200
-          ? done(JSON.parse(text))
-          : fail(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`)),
-      );
-    }).on('error', fail);
-  });
-}
-
-/** Distinct requests per case: K-lines 100 (qfq) and detail of 500 ashare symbols, the screen at 100 offsets. */
-async function casePaths(port: number, key: string): Promise<Record<string, string[]>> {
-  const symbols: string[] = [];
-  for (let offset = 0; symbols.length < 500; offset += 100) {
-    const page = await getJson(port, `/api/v1/ashare/symbols?limit=100&offset=${offset}`, key);
-    for (const row of page.data as { symbol: string }[]) symbols.push(row.symbol);
-    if (page.data.length < 100) break;
-  }
-  const screen = screenQueryString();
-  return {
-    'klines 100 qfq': symbols.map((s) => `/api/v1/ashare/klines/${s}?limit=100&adj=qfq`),
-    detail: symbols.map((s) => `/api/v1/ashare/detail/${s}`),
-    screen: Array.from({ length: 100 }, (_, i) => `/api/v1/ashare/screen?${screen}&offset=${i}`),
-  };
-}
-
 async function main(): Promise<void> {
   const pin = choosePinning();
   const baseRoot = resolve(values.base!);
@@ -115,19 +88,25 @@ async function main(): Promise<void> {
     });
     sides.push({ label, server, key });
   }
-  const paths = await casePaths(sides[0].server.port, sides[0].key);
+  const ctx = await caseContext(sides[0].server.port, 'ashare', sides[0].key);
+  const only = values.cases?.split(',').map((n) => n.trim());
+  const cases = VARIED_CASES.filter((c) => only === undefined || only.includes(c.name));
+  if (cases.length === 0)
+    throw new Error(`no case named ${values.cases}; cases: ${VARIED_CASES.map((c) => c.name).join(', ')}`);
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
   const rows: string[] = [];
   const result: Record<string, unknown> = {};
-  for (const [name, list] of Object.entries(paths)) {
+  for (const c of cases) {
+    const { name } = c;
+    const list = c.paths!(ctx);
     const run = (side: (typeof sides)[number], s: number) =>
       runWrk({
         url: `http://127.0.0.1:${side.server.port}${list[0]}`,
         connections: Number(values.connections),
         seconds: s,
         core: pin.loadCore,
-        headers: { 'x-api-key': side.key },
+        headers: { 'x-api-key': side.key, ...c.headers },
         paths: list,
       });
     for (const side of sides) await run(side, 2); // warm-up: pages touched, answers cached
