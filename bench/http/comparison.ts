@@ -289,7 +289,7 @@ async function variedAnswers(
   key: string,
   ask: Ask,
   stem: string,
-): Promise<{ file: string; meanBodyBytes: number }> {
+): Promise<{ file: string; meanBodyBytes: number; firstHeaders: [string, string][] }> {
   const bodies: Buffer[] = [];
   const entries: { path: string; offset: number; length: number; headers: [string, string][] }[] = [];
   let offset = 0;
@@ -303,7 +303,7 @@ async function variedAnswers(
   }
   writeFileSync(`${stem}.bin`, Buffer.concat(bodies));
   writeFileSync(`${stem}.json`, JSON.stringify({ bodies: `${stem}.bin`, entries }));
-  return { file: `${stem}.json`, meanBodyBytes: Math.round(offset / entries.length) };
+  return { file: `${stem}.json`, meanBodyBytes: Math.round(offset / entries.length), firstHeaders: entries[0].headers };
 }
 
 /** Headers uWS writes on every answer by itself (or that belong to the connection): never replayed. */
@@ -381,14 +381,14 @@ export async function runComparison(o: ComparisonOptions): Promise<ComparisonRes
       } catch (err) {
         throw new Error(`${c.name}: GET ${ask.path}: ${err instanceof Error ? err.message : String(err)}`);
       }
-      const answerHeaders = replayedHeaders(res.rawHeaders);
+      // A varied case: every path's answer as ours sends it (the first asked again: its request id is another).
+      const answersFile =
+        ask.paths === undefined ? undefined : await variedAnswers(ours.port, key, ask, join(tmp, `answers-${i}`));
+      const answerHeaders = answersFile?.firstHeaders ?? replayedHeaders(res.rawHeaders);
       const bodyFile = join(tmp, `body-${i}.bin`);
       const headersFile = join(tmp, `headers-${i}.json`);
       writeFileSync(bodyFile, res.body);
       writeFileSync(headersFile, JSON.stringify(answerHeaders));
-      // A varied case: every path's answer as ours sends it, for the raw server to answer each with its own.
-      const answersFile =
-        ask.paths === undefined ? undefined : await variedAnswers(ours.port, key, ask, join(tmp, `answers-${i}`));
       const raw = await startRawServer({
         bodyFile,
         headersFile,
