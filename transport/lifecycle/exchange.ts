@@ -51,8 +51,7 @@ export function serve(
 
 /**
  * One data request: one object, its stages prototype methods, so a request makes no closure of its
- * own except on its asynchronous paths (the shared limits store, the pool). Where a closure over
- * `serve`'s locals stood before, with a dozen inner functions made per request.
+ * own except on its asynchronous paths (the shared limits store, the pool).
  */
 export class Exchange {
   /** True until `serve` returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
