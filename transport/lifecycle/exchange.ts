@@ -19,7 +19,13 @@ import { type ParsedRequest, parseRequest, type Reply, type Route } from '../rou
 import { assemble, type BodyPart } from '../serialise/assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
 import { render as renderFormat } from '../serialise/render.js';
-import { type Answer, type CachedAnswer, ENCODING_SLOTS, type ResponseCache } from '../serialise/response-cache.js';
+import {
+  type Answer,
+  type CachedAnswer,
+  ENCODING_SLOTS,
+  encodingOf,
+  type ResponseCache,
+} from '../serialise/response-cache.js';
 import { NO_CACHE, type ServerContext } from './context.js';
 
 /**
@@ -217,7 +223,8 @@ export class Exchange {
 
   /** A kept answer in the encoding asked for, with its ETag, on to the charge. */
   private answerKept(kept: CachedAnswer): void {
-    const { body, encoding: used } = this.cache!.encoded(kept, this.encoding);
+    const used = encodingOf(kept, this.encoding);
+    const body = this.cache!.bodyIn(kept, used);
     const slot = ENCODING_SLOTS[used];
     const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
     this.charge(kept, body, used, etag);
@@ -247,7 +254,8 @@ export class Exchange {
    * same round trip, and the answer leaves when the store has counted them.
    */
   private admitKept(key: KeyState, hit: CachedAnswer): void {
-    const { body, encoding: used } = this.cache!.encoded(hit, this.encoding);
+    const used = encodingOf(hit, this.encoding);
+    const body = this.cache!.bodyIn(hit, used);
     const etag = (hit.etags[ENCODING_SLOTS[used]] ??= etagOf(hit.tag!, used));
     const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
     const rows = notModified ? 0 : hit.rows;

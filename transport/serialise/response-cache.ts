@@ -39,6 +39,10 @@ export interface CachedAnswer extends Answer {
   bytes: number;
 }
 
+/** The encoding a kept answer goes out in when `asked` is accepted: bodies under MIN_COMPRESSED_BYTES go as they are. */
+export const encodingOf = (answer: CachedAnswer, asked: Encoding): Encoding =>
+  asked === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES ? 'identity' : asked;
+
 /** Position of each encoding in `etags`. */
 export const ENCODING_SLOTS: Readonly<Record<Encoding, 0 | 1 | 2>> = { identity: 0, gzip: 1, br: 2 };
 
@@ -120,15 +124,20 @@ export class ResponseCache {
    * first request that accepts it, kept with the answer and counted against the budget.
    */
   encoded(answer: CachedAnswer, encoding: Encoding): { body: Buffer; encoding: Encoding } {
-    if (encoding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES)
-      return { body: answer.body, encoding: 'identity' };
-    let body = answer[encoding];
+    const used = encodingOf(answer, encoding);
+    return { body: this.bodyIn(answer, used), encoding: used };
+  }
+
+  /** `encoded`'s body alone, for the encoding `encodingOf` gave (no object per request on the hot path). */
+  bodyIn(answer: CachedAnswer, used: Encoding): Buffer {
+    if (used === 'identity') return answer.body;
+    let body = answer[used];
     if (body === null) {
       // zlib's result is a view of a 16 KiB output buffer: kept as it is, a 2 KB body would hold all 16.
-      body = answer[encoding] = ownCopy(compress(answer.body, encoding));
+      body = answer[used] = ownCopy(compress(answer.body, used));
       this.grow(answer, body.length + BUFFER_OVERHEAD_BYTES);
     }
-    return { body, encoding };
+    return body;
   }
 
   /**
