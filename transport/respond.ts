@@ -46,21 +46,34 @@ export function sendBlock(
   inHandler = false,
 ): void {
   // A single piece is sent as it is; several are joined in a reused buffer that end() copies.
-  if (Array.isArray(body)) body = body.length === 1 && typeof body[0] !== 'string' ? body[0] : assemble(body);
+  const whole = Array.isArray(body)
+    ? body.length === 1 && typeof body[0] !== 'string'
+      ? body[0]
+      : assemble(body)
+    : body;
   const rest = headerBlock(headers);
-  const write = (): void => {
-    if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? `${status} Status`); // uWS writes 200 OK itself
-    res.writeHeader(head.name, head.value);
-    if (rest !== null) res.writeHeader(rest.name, rest.value);
-    // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a
-    // length, and endWithoutBody cannot close: a HEAD answer that must close sends no body.)
-    if (headOnly && close) res.end('', true);
-    else if (headOnly) res.endWithoutBody();
-    else res.end(body as string | Buffer, close);
-  };
-  if (inHandler)
-    write(); // uWS already corks the handler's own writes
-  else res.cork(write);
+  // In the handler no closure is made: the answer of a cached request allocates as little as it can.
+  if (inHandler) writeWhole(res, status, head, rest, whole, close, headOnly);
+  else res.cork(() => writeWhole(res, status, head, rest, whole, close, headOnly));
+}
+
+function writeWhole(
+  res: HttpResponse,
+  status: number,
+  head: HeaderBlock,
+  rest: HeaderBlock | null,
+  body: string | Buffer,
+  close: boolean,
+  headOnly: boolean,
+): void {
+  if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? `${status} Status`); // uWS writes 200 OK itself
+  res.writeHeader(head.name, head.value);
+  if (rest !== null) res.writeHeader(rest.name, rest.value);
+  // A HEAD answer: headers only. (This uWS build aborts when endWithoutBody is given a
+  // length, and endWithoutBody cannot close: a HEAD answer that must close sends no body.)
+  if (headOnly && close) res.end('', true);
+  else if (headOnly) res.endWithoutBody();
+  else res.end(body, close);
 }
 
 /** Writes a whole response of `contentType` with `headers`. */
