@@ -188,8 +188,9 @@ async function stop(signal: string): Promise<void> {
   }
   stopping = true;
   const { server, kernels, mirror, sync, store, operator } = parts;
-  log(server === undefined ? `${signal} during start: stopping before serving` : `${signal}: draining`);
   state.draining = true;
+  parts.threads?.refuseNow(); // every thread refuses new requests before the drain is announced
+  log(server === undefined ? `${signal} during start: stopping before serving` : `${signal}: draining`);
   setTimeout(() => {
     logger.error(`drain: not finished after ${DRAIN_LIMIT_MS} ms; exiting`);
     parts.accessLog?.flush();

@@ -37,7 +37,18 @@ try {
   guard.setKeys(start.keys, start.assignments);
   // This thread opens each edition itself: its columns are views of the memory map, which cannot be posted without a copy.
   let served = openEdition(start.edition.stateDir, start.edition.version);
-  const state: ServerState = { dataset: served.dataset, draining: false };
+  // Draining as soon as the main thread raises the shared flag, not only once its message arrives.
+  const drainRaised = new Int32Array(start.drainFlag);
+  let drainingHere = false;
+  const state: ServerState = {
+    dataset: served.dataset,
+    get draining() {
+      return drainingHere || Atomics.load(drainRaised, 0) === 1;
+    },
+    set draining(value: boolean) {
+      drainingHere = value;
+    },
+  };
   setRenderedRowBudget(settings.klineTextCacheMb * MB);
   setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();

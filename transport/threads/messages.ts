@@ -35,6 +35,8 @@ export interface ThreadStart {
   /** Where the dashboard and /metrics are handed to the main thread (transferred), and the flag raised on each answer. */
   forwardPort: MessagePort;
   forwardSignal: SharedArrayBuffer;
+  /** Raised (1) by the main thread the moment it drains: every thread's requests see it at once, before the drain message. */
+  drainFlag: SharedArrayBuffer;
   /** The edition to serve: each thread opens it itself (its columns are views of the memory map). */
   edition: EditionToServe;
   slots: SharedArrayBuffer;

@@ -43,6 +43,8 @@ export class ServingThreads {
   private readonly threads: Thread[] = [];
   private readonly waiting = new Map<number, Set<(message: FromThread) => void>>();
   private draining = false;
+  /** Shared with every thread (ThreadStart.drainFlag). */
+  private readonly drainFlag = new Int32Array(new SharedArrayBuffer(4));
 
   private constructor(private readonly onFailure: ThreadFailure) {}
 
@@ -52,7 +54,7 @@ export class ServingThreads {
    */
   static async start(
     count: number,
-    start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal'>,
+    start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
   ): Promise<ServingThreads> {
@@ -63,7 +65,15 @@ export class ServingThreads {
       const forwardSignal = new SharedArrayBuffer(4);
       relayForwards(channel.port1, forwardSignal, forward.listenPort, forward.token);
       channel.port1.unref(); // the relay must not keep the process alive
-      listening.push(pool.spawn({ ...start, thread: i, forwardPort: channel.port2, forwardSignal }));
+      listening.push(
+        pool.spawn({
+          ...start,
+          thread: i,
+          forwardPort: channel.port2,
+          forwardSignal,
+          drainFlag: pool.drainFlag.buffer as SharedArrayBuffer,
+        }),
+      );
     }
     try {
       await Promise.all(listening);
@@ -183,8 +193,14 @@ export class ServingThreads {
     return this.threads.flatMap((t) => (t.meter === null ? [] : [t.meter]));
   }
 
+  /** Every thread answers 503 shutting_down from now on (the drain itself follows with `drain`). */
+  refuseNow(): void {
+    Atomics.store(this.drainFlag, 0, 1);
+  }
+
   /** Drains every thread (503 shutting_down, requests in flight answered), then ends them. */
   async drain(): Promise<void> {
+    this.refuseNow();
     this.draining = true;
     const drained = this.heardFromAll('drained', 60_000); // the process's own drain limit ends it sooner
     this.post({ type: 'drain' });
