@@ -22,7 +22,7 @@ import { defaultPoolThreads } from '../engine/pool/pool.js';
 import { stopAll } from './http/children.js';
 import { formatEndpoints, runEndpoints } from './http/endpoints.js';
 import { formatSharedLimits, redisMissing, runSharedLimits } from './http/shared-limits.js';
-import { formatCachesShare, formatMemory, runMemory } from './http/memory.js';
+import { formatCachesShare, formatMemory, runMemory, runWithoutCaches } from './http/memory.js';
 import { formatThreads, runThreads } from './http/threads.js';
 import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
 import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
@@ -268,7 +268,7 @@ try {
     };
     const memory = await runMemory(options);
     console.log(`\n${formatMemory(memory)}`);
-    const withoutCaches = await runMemory({ ...options, budgets: { response: 0, klineText: 0, asOf: 0 } });
+    const withoutCaches = await runWithoutCaches(options);
     console.log(formatCachesShare(memory, withoutCaches).text);
     result.memory = { ...memory, withoutCaches };
   }

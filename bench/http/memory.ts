@@ -348,6 +348,10 @@ const mb = (bytes: number | null): string =>
   bytes === null || !Number.isFinite(bytes) ? '–' : `${Math.round(bytes / MiB).toLocaleString('en-US')} MB`;
 const over = (now: number, start: number): string => `+${mb(now - start)}`;
 
+/** The same requests again with every cache off: the runtime's own working size, against which the caches' share is read. */
+export const runWithoutCaches = (options: MemoryOptions): Promise<MemoryResult> =>
+  runMemory({ ...options, budgets: { response: 0, klineText: 0, asOf: 0 } });
+
 /**
  * What the caches themselves add: the settled and peak anonymous memory of a run with the budgets
  * against one with every cache off (the same requests), bounded by budgets × threads × 1.15.
@@ -442,7 +446,7 @@ async function main(): Promise<void> {
   let off: MemoryResult | null = null;
   if (!values['no-baseline']) {
     options.log("again with every cache off, for the runtime's own working size");
-    off = await runMemory({ ...options, budgets: { response: 0, klineText: 0, asOf: 0 } });
+    off = await runWithoutCaches(options);
     share = formatCachesShare(result, off);
     console.log(share.text);
   }

@@ -40,13 +40,15 @@ export async function ensureSnapshot(dir: string, log: Log): Promise<void> {
  * keys only on its very first start, so the bench issues its own key once with the keys
  * CLI (before the server opens the store: one LMDB opener at a time) and keeps it in a
  * 0600 file beside the state, so later runs reuse the state dir and its loaded snapshot.
+ * `root`: another checkout whose own keys command makes it (its state folder may be laid out
+ * by that build).
  */
-export async function internalKey(stateDir: string, log: Log): Promise<string> {
+export async function internalKey(stateDir: string, log: Log, root: string | null = null): Promise<string> {
   const file = join(stateDir, 'bench-internal.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   log(`issuing an internal key for the bench in ${stateDir}`);
   const out = await runToEnd(process.execPath, [
-    KEYS_CLI,
+    root === null ? KEYS_CLI : join(root, 'dist/loaders/cli/keys.js'),
     'create',
     '--plan',
     'internal',

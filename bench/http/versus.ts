@@ -12,8 +12,7 @@
 // layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
 // rendered (the cold path); by default answers are cached after a warm-up (the warm path).
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VARIED_CASES } from './cases.js';
@@ -42,29 +41,6 @@ for (const name of ['base', 'base-state', 'state'] as const)
 const log = (line: string): void => console.error(`[versus] ${line}`);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** An internal key of `stateDir` made by `root`'s own keys command (kept beside the state, as the bench's). */
-function keyOf(root: string, stateDir: string): string {
-  const file = join(stateDir, 'bench-internal.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const out = execFileSync(
-    process.execPath,
-    [
-      join(root, 'dist/loaders/cli/keys.js'),
-      'create',
-      '--plan',
-      'internal',
-      '--org',
-      'versus bench',
-      '--state',
-      stateDir,
-    ],
-    { encoding: 'utf8' },
-  );
-  const key = out.trim().split('\n').at(-1)!.trim();
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
-}
-
 async function main(): Promise<void> {
   const pin = choosePinning();
   const baseRoot = resolve(values.base!);
@@ -76,7 +52,7 @@ async function main(): Promise<void> {
     ['base', baseRoot, values['base-state']!],
   ] as const) {
     const stateDir = resolve(state);
-    const key = root === null ? await internalKey(stateDir, log) : keyOf(root, stateDir);
+    const key = await internalKey(stateDir, log, root);
     log(`starting ${label} (state ${stateDir})`);
     const server = await startOurServer({
       stateDir,

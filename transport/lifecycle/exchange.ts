@@ -226,10 +226,7 @@ export class Exchange {
   /** A kept answer in the encoding asked for, with its ETag, on to the charge. */
   private answerKept(kept: CachedAnswer): void {
     const used = encodingOf(kept, this.encoding);
-    const body = this.cache!.bodyIn(kept, used);
-    const slot = ENCODING_SLOTS[used];
-    const etag = (kept.etags[slot] ??= etagOf(kept.tag!, used));
-    this.charge(kept, body, used, etag);
+    this.charge(kept, this.cache!.bodyIn(kept, used), used, keptEtag(kept, used));
   }
 
   /**
@@ -258,7 +255,7 @@ export class Exchange {
   private admitKept(key: KeyState, hit: CachedAnswer): void {
     const used = encodingOf(hit, this.encoding);
     const body = this.cache!.bodyIn(hit, used);
-    const etag = (hit.etags[ENCODING_SLOTS[used]] ??= etagOf(hit.tag!, used));
+    const etag = keptEtag(hit, used);
     const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
     const rows = notModified ? 0 : hit.rows;
     this.after(this.ctx.guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
@@ -382,6 +379,10 @@ export class Exchange {
       });
   }
 }
+
+/** A kept answer's ETag in the encoding it goes out in: made on the first such answer, kept with it. */
+const keptEtag = (kept: CachedAnswer, used: Encoding): string =>
+  (kept.etags[ENCODING_SLOTS[used]] ??= etagOf(kept.tag!, used));
 
 /** A 429 when the verdict refuses. */
 function refuseIf(v: Verdict | null): void {
