@@ -98,13 +98,17 @@ export class KeepAliveClient {
           !close,
         );
       };
+      let reset = false;
       const onClose = (): void => {
-        if (buf.length === 0) finish({ kind: 'closed', reused }, false);
+        // A new connection reset before any byte: it sat in the queue of a listener that closed (the
+        // kernel resets those), so the server never read the request. A refusal, as ECONNREFUSED is.
+        if (buf.length === 0 && !reused && reset) finish({ kind: 'refused', reused: false }, false);
+        else if (buf.length === 0) finish({ kind: 'closed', reused }, false);
         else
           finish({ kind: 'truncated', got: buf.length, reused, head: buf.subarray(0, 200).toString('latin1') }, false);
       };
-      const onError = (): void => {
-        /* 'close' follows with what arrived */
+      const onError = (error: NodeJS.ErrnoException): void => {
+        reset = error.code === 'ECONNRESET'; // 'close' follows with what arrived
       };
       socket.on('data', onData);
       socket.on('close', onClose);
