@@ -74,6 +74,8 @@ export interface ProblemParams {
   retryAfter?: number;
   /** The methods served, for a code whose Allow is `given`. */
   allow?: string;
+  /** What the client may have meant (an unknown symbol's nearest codes): the body's `suggestions`. */
+  suggestions?: readonly string[];
 }
 
 /** One problem answer: its status, the headers it carries (name, value, …), its body, and whether the connection closes after it. */
@@ -100,6 +102,7 @@ const FIXED_HEADERS = Object.fromEntries(
 export class Problem extends Error {
   readonly status: number;
   readonly param?: string;
+  readonly suggestions?: readonly string[];
   /** Response headers (name, value, …): the catalogue's own, Retry-After, Allow. */
   readonly headers: readonly string[];
   /** The connection is closed after this answer. */
@@ -119,6 +122,7 @@ export class Problem extends Error {
     const entry = entryOf(code);
     this.status = entry.status;
     this.param = given.param;
+    this.suggestions = given.suggestions;
     this.close = entry.close === true;
     let headers = FIXED_HEADERS[code];
     if (entry.retryAfter === 'given' && given.retryAfter !== undefined)
@@ -127,7 +131,7 @@ export class Problem extends Error {
     this.headers = headers;
   }
 
-  /** The RFC 9457 body: type, title, status, code, detail, (for parameters) param and (given a request id) instance. */
+  /** The RFC 9457 body: type, title, status, code, detail, (for parameters) param, (for an unknown symbol) suggestions and (given a request id) instance. */
   body(instance?: string): string {
     const body: Record<string, unknown> = {
       type: 'about:blank',
@@ -137,6 +141,7 @@ export class Problem extends Error {
       detail: this.detail,
     };
     if (this.param !== undefined) body.param = this.param;
+    if (this.suggestions !== undefined) body.suggestions = this.suggestions;
     if (instance !== undefined) body.instance = instance;
     return JSON.stringify(body);
   }

@@ -1,5 +1,7 @@
 // Every response shape's compiled serialiser (fast-json-stringify) against JSON.stringify of the same value.
 
+import { rowsOfDay } from '../../engine/queries/cross-section.js';
+import { crossSectionShape } from '../../transport/shapes/cross-section.js';
 import { dateText } from '../../engine/calendar/date-text.js';
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
@@ -42,6 +44,7 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
   const picks = pickDistinct(a.symbols.size, DETAIL_BATCH);
   const allColumns = SNAPSHOT_COLUMNS.map((c) => c.name);
   const kq = { start: null, end: null, offset: 0, limit: 100 };
+  const dayRows = rowsOfDay(a, a.lastDate ?? 0);
   const k = klineSlice(a, picks[0], kq, 'bfq', ['open', 'high', 'low', 'close', 'volume', 'amount']);
   const day = a.lastDate ?? 0;
   const batchFields = ['close', 'volume'] as const;
@@ -111,6 +114,16 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
       fields: fieldNames([...batchFields]),
       data: batchData,
     },
+    crossSection: crossSectionShape.value({
+      m: a,
+      day: a.lastDate ?? 0,
+      all: dayRows,
+      offset: 0,
+      limit: 100,
+      count: Math.min(100, dayRows.rows.length),
+      adj: 'bfq',
+      fields: ['open', 'high', 'low', 'close', 'volume', 'amount'],
+    }),
     detail: {
       market: 'ashare',
       symbol: a.symbols.codes[picks[0]],

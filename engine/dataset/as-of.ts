@@ -53,11 +53,15 @@ export function buildAsOf(
   const present = symbolsOnDay(m, day);
   const pick = <T>(all: readonly T[]): T[] => Array.from(present, (s) => all[s]);
   const { labels } = m.symbols;
-  const symbols = new SymbolIndex(pick(m.symbols.codes), {
-    names: pick(labels.names),
-    marketNames: pick(labels.marketNames),
-    marketTypes: pick(labels.marketTypes),
-  });
+  const symbols = new SymbolIndex(
+    pick(m.symbols.codes),
+    {
+      names: pick(labels.names),
+      marketNames: pick(labels.marketNames),
+      marketTypes: pick(labels.marketTypes),
+    },
+    m.market,
+  );
   const table = derive(m, day, present);
   return table instanceof Promise
     ? table.then((snapshots) => ({ market: m.market, symbols, snapshots }))

@@ -95,7 +95,7 @@ function openPart(dir: string): OpenPart {
     const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
     const market: MarketData = {
       market: meta.market,
-      symbols: new SymbolIndex(meta.symbols, meta),
+      symbols: new SymbolIndex(meta.symbols, meta, meta.market),
       ...arrays,
       firstDate: meta.firstDate,
       lastDate: meta.lastDate,

@@ -108,6 +108,7 @@ const TABLES: Record<FlatShapeName, string> = {
   symbols: 'Symbols',
   klines: 'Klines',
   klinesBatch: 'KlinesBatch',
+  crossSection: 'CrossSection',
   detail: 'Detail',
   detailBatch: 'DetailBatch',
   screen: 'Screen',
@@ -196,6 +197,19 @@ const DECODERS: Record<FlatShapeName, (t: Table) => unknown> = {
       fields: strings(t, 'fields'),
       data: Object.fromEntries(tables(t, 'data', (e) => [e.symbol(), klineRows(e.columns(), e.symbol())])),
     }),
+  crossSection: (t) => {
+    const symbols = strings(t, 'symbols');
+    return {
+      market: t.market(),
+      date: t.date(),
+      total: t.total(),
+      count: t.count(),
+      limit: t.limit(),
+      offset: Number(t.offset()),
+      fields: strings(t, 'fields'),
+      data: klineRows(t.columns(), '').map((row, i) => ({ ...row, symbol: symbols[i] })),
+    };
+  },
   detail: (t) => ({
     market: t.market(),
     symbol: t.symbol(),

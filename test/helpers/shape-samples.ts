@@ -125,6 +125,28 @@ export const SAMPLES: Record<SchemaName, unknown[]> = {
       data: [],
     },
   ],
+  crossSection: [
+    {
+      market: 'ashare',
+      date: '2025-03-14',
+      total: 3,
+      count: 2,
+      limit: 2,
+      offset: 0,
+      fields: ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'],
+      data: [fullKline, { ...fullKline, symbol: 'sz000002', open: null, high: null }],
+    },
+    {
+      market: 'usstock',
+      date: '2025-03-15',
+      total: 0,
+      count: 0,
+      limit: 100,
+      offset: 0,
+      fields: ['symbol', 'date', 'close', 'adj_factor'],
+      data: [],
+    },
+  ],
   klinesBatch: [
     {
       market: 'ashare',

@@ -1,7 +1,7 @@
 // Query parameters as data: each declaration carries its parse rule and its documentation,
 // so the parser, the OpenAPI `parameters` and the docs are read from one place.
 
-import { INVALID_DATE, parseIsoDate } from '../../engine/calendar/days.js';
+import { INVALID_DATE, parseSnapshotDate } from '../../engine/calendar/days.js';
 import { parseDecimal } from '../../engine/text/decimal.js';
 import { badParam } from '../problem.js';
 
@@ -56,17 +56,17 @@ export function integer(fallback: number, min: number, doc: string): Param<numbe
   };
 }
 
-/** A real calendar date `YYYY-MM-DD` as days since 1970-01-01, or null when absent. */
+/** A real calendar date `YYYY-MM-DD` or `YYYYMMDD` as days since 1970-01-01, or null when absent. */
 export function date(doc: string, example?: string): Param<number | null> {
   return {
-    schema: { type: 'string', format: 'date' },
-    doc: `${doc} A real calendar date, YYYY-MM-DD.`,
+    schema: { type: 'string', pattern: '^[0-9]{4}-?[0-9]{2}-?[0-9]{2}$' },
+    doc: `${doc} A real calendar date, YYYY-MM-DD or YYYYMMDD (answers write YYYY-MM-DD).`,
     required: false,
     example,
     parse(raw, name) {
       if (raw === undefined) return null;
-      const days = parseIsoDate(raw);
-      if (days === INVALID_DATE) throw badParam(name, `must be a real date YYYY-MM-DD, got '${raw}'`);
+      const days = parseSnapshotDate(raw);
+      if (days === INVALID_DATE) throw badParam(name, `must be a real date YYYY-MM-DD or YYYYMMDD, got '${raw}'`);
       return days;
     },
   };

@@ -5,7 +5,7 @@ import { AsOfCache } from '../../engine/dataset/as-of.js';
 import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
 import { date } from '../params/declare.js';
 import type { RequestContext } from '../route.js';
-import { Problem } from '../problem.js';
+import { unknownSymbol } from './lookup.js';
 import { fullGc } from '../threads/full-gc.js';
 
 export const AS_OF = date(
@@ -64,5 +64,5 @@ export function symbolAsOf(full: MarketData, m: SnapshotView, day: number | null
   if (i >= 0) return i;
   const why =
     day !== null && full.symbols.find(text) >= 0 ? `has no row on or before ${dateText(day)}` : 'does not exist';
-  throw new Problem('unknown_symbol', `symbol: '${text}' ${why} in ${m.market}`, 'symbol');
+  throw unknownSymbol(m, text, 'symbol', why);
 }

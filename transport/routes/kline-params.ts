@@ -1,5 +1,6 @@
 // Parameters shared by the single and batch K-line routes: window, fields, adjustment, paging.
 
+import { PERIODS } from '../../engine/kernels/periods.js';
 import { date, integer, oneOf } from '../params/declare.js';
 
 export const ADJ_MODES = ['bfq', 'qfq', 'hfq'] as const;
@@ -29,3 +30,8 @@ export const QFQ_BASE = date(
 );
 export const KLINE_LIMIT = integer(100, 1, `Rows to return (per symbol). ${ROWS_PER_CALL}`);
 export const OFFSET = integer(0, 0, 'Rows to skip.');
+export const PERIOD = oneOf(
+  PERIODS,
+  'day',
+  "Bar length: day, or weeks (ISO, Monday to Sunday), calendar months, quarters or years built from the adjusted daily rows: open the first day's, high the largest, low the smallest, close the last day's, volume and amount summed; `date` and `adj_factor` are the last trading day's of the period. The latest period may be unfinished. `start`, `end`, `limit`, `offset` and `total` count bars, selected by their `date`; a bar always holds all its days.",
+);

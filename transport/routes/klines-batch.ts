@@ -1,36 +1,45 @@
-// GET /{market}/klines: daily K-line rows of several symbols.
+// GET /{market}/klines: K-line rows (or period bars) of several symbols, or every symbol's row of one day.
 
+import { KLINE_FIELDS, type KlineField } from '../../engine/columns.js';
+import type { MarketData } from '../../engine/dataset/dataset.js';
+import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
+import { rowsOfDay } from '../../engine/queries/cross-section.js';
+import { periodSlice } from '../../engine/queries/klines.js';
 import { date, list } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
-import { route } from '../route.js';
+import { type Reply, route } from '../route.js';
+import { type CrossSectionResult, crossSectionShape } from '../shapes/cross-section.js';
 import { klinesBatchShape } from '../shapes/klines-batch.js';
-import { ADJ, BATCH_SIZE, KLINE_LIMIT, KLINE_WINDOW, OFFSET } from './kline-params.js';
+import { ADJ, BATCH_SIZE, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD } from './kline-params.js';
 import { batchOf, checkRange, clamp, marketOf, requireSome } from './lookup.js';
 
 export const klinesBatchRoute = route({
   pattern: '/api/v1/:market/klines',
   operationId: 'getKlinesBatch',
-  summary: 'Daily K-lines of several symbols',
+  summary: 'K-lines of several symbols, or of a whole market on one day',
   description:
-    '`data` is keyed by symbol in request order; symbols that do not exist are listed in `missing` (404 when none exists). `limit` counts rows per symbol.',
+    'With `symbols`: `data` is keyed by symbol (canonical codes) in request order; symbols that do not exist are listed in `missing` as given (404 when none exists). `limit` counts rows (or bars) per symbol. ' +
+    'Without `symbols`, `date` asks for the cross-section: every symbol\'s row of that day (symbols without one are absent), ordered by symbol, paged by `limit` and `offset` with `Link: rel="next"` while rows remain, all fields unless `fields` narrows them, `adj=qfq` to each symbol\'s latest factor; the answer is `{"market","date","total","count","limit","offset","fields","data":[rows]}`. Without `symbols` and without `date` it is 400 naming `symbols`.',
   tag: 'K-lines',
   query: {
-    symbols: list(true, { type: 'string' }, BATCH_SIZE),
+    symbols: list(false, { type: 'string' }, `${BATCH_SIZE} Omitted with \`date\`: the cross-section.`),
     date: date(
-      'One day; each symbol gets its row of that day or an empty array. Combined with `start` or `end` it is 400 `invalid_parameter`.',
+      "One day; each symbol gets its row of that day or an empty array (without `symbols`: every symbol's row). Combined with `start`, `end` or a `period` other than day it is 400 `invalid_parameter`.",
     ),
     ...KLINE_WINDOW,
     fields: klineFieldsParam(
       ['close', 'volume'],
-      'Short codes (o,h,l,c,v,a) or full names, or `*`; default close,volume.',
+      'Short codes (o,h,l,c,v,a) or full names, or `*`; default close,volume (all fields for the cross-section).',
     ),
     adj: ADJ,
+    period: PERIOD,
     limit: KLINE_LIMIT,
     offset: OFFSET,
   },
   shape: klinesBatchShape,
+  otherShapes: [crossSectionShape],
   example: {
     market: 'ashare',
     count: 2,
@@ -47,13 +56,21 @@ export const klinesBatchRoute = route({
   auth: true,
   charges: true,
   cacheable: true,
-  handle({ dataset, params, plan }, p) {
+  paged: true,
+  handle({ dataset, params, plan, query }, p) {
     const m = marketOf(dataset, params[0]);
     if (p.date !== null && (p.start !== null || p.end !== null))
       throw badParam('date', 'date cannot be combined with start or end');
+    if (p.date !== null && p.period !== 'day')
+      throw badParam('period', `period=${p.period} cannot be combined with date`);
     checkRange(p.start, p.end);
     const limit = clamp(p.limit, plan.rowsPerCall);
-    const batch = batchOf(m, p.symbols!, plan);
+    if (p.symbols === null) {
+      if (p.date === null) throw badParam('symbols', 'is required unless date asks for one day of every symbol');
+      const fields = query.has('fields') ? p.fields : [...KLINE_FIELDS];
+      return crossSectionReply(m, p.date, p.offset, limit, p.adj, fields);
+    }
+    const batch = batchOf(m, p.symbols, plan);
     requireSome(batch, m);
     const window =
       p.date !== null
@@ -61,9 +78,14 @@ export const klinesBatchRoute = route({
         : { start: p.start, end: p.end, offset: p.offset, limit };
     let count = 0;
     const windows = batch.found.map((i) => {
+      if (p.period !== 'day') {
+        const bars = periodSlice(m, i, window, p.period, p.adj, p.fields);
+        count += bars.count;
+        return { i, from: 0, to: bars.count, bars };
+      }
       const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], window);
       count += to - from;
-      return { i, from, to };
+      return { i, from, to, bars: null };
     });
     return {
       shape: klinesBatchShape,
@@ -72,3 +94,19 @@ export const klinesBatchRoute = route({
     };
   },
 });
+
+/** The cross-section page: every symbol's row of `day`, rows [offset, offset + limit) of them. */
+function crossSectionReply(
+  m: MarketData,
+  day: number,
+  offset: number,
+  limit: number,
+  adj: AdjustMode,
+  fields: KlineField[],
+): Reply<CrossSectionResult> {
+  const all = rowsOfDay(m, day);
+  const total = all.rows.length;
+  const count = Math.max(0, Math.min(limit, total - offset));
+  const result: CrossSectionResult = { m, day, all, offset, limit, count, adj, fields };
+  return { shape: crossSectionShape, result, rows: count, page: { offset, count, total } };
+}

@@ -5,17 +5,18 @@ import { qfqBaseRow } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
-import { klinesShape } from '../shapes/klines.js';
+import { type KlinesResult, klinesShape } from '../shapes/klines.js';
+import { periodSlice } from '../../engine/queries/klines.js';
 import { badParam } from '../problem.js';
-import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, QFQ_BASE } from './kline-params.js';
+import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD, QFQ_BASE } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
 
 export const klinesRoute = route({
   pattern: '/api/v1/:market/klines/:symbol',
   operationId: 'getKlines',
-  summary: 'Daily K-lines of one symbol',
+  summary: 'K-lines of one symbol: daily rows or weekly to yearly bars',
   description:
-    'Rows by date ascending. `total` counts the rows of the date range before limit and offset. While rows remain, `Link: <…>; rel="next"` names the next page (older rows when the window is anchored at its end, later rows with `start`).',
+    'Rows by date ascending (bars with `period`). `total` counts the rows of the date range before limit and offset. While rows remain, `Link: <…>; rel="next"` names the next page (older rows when the window is anchored at its end, later rows with `start`).',
   tag: 'K-lines',
   query: {
     ...KLINE_WINDOW,
@@ -25,6 +26,7 @@ export const klinesRoute = route({
     ),
     adj: ADJ,
     qfq_base: QFQ_BASE,
+    period: PERIOD,
     limit: KLINE_LIMIT,
     offset: OFFSET,
   },
@@ -73,13 +75,19 @@ export const klinesRoute = route({
     const window = { start: p.start, end: p.end, offset: p.offset, limit: clamp(p.limit, plan.rowsPerCall) };
     if (p.qfq_base !== null && p.adj !== 'qfq')
       throw badParam('qfq_base', `qfq_base applies to adj=qfq, not adj=${p.adj}`);
+    if (p.qfq_base !== null && p.period !== 'day')
+      throw badParam('period', `period=${p.period} cannot be combined with qfq_base`);
     const i = symbolOf(m, params[1]);
     const k = m.klines;
     const base = qfqBaseRow(k.date, k.offsets[i], k.offsets[i + 1], p.qfq_base);
     if (base < 0 && k.offsets[i + 1] > k.offsets[i])
       throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
-    const { from, to, total } = klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window);
-    const result = { dataset, m, i, window, from, to, total, adj: p.adj, base, fields: p.fields };
+    const bars = p.period === 'day' ? null : periodSlice(m, i, window, p.period, p.adj, p.fields);
+    const { from, to, total } =
+      bars === null
+        ? klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window)
+        : { from: 0, to: bars.count, total: bars.total };
+    const result: KlinesResult = { dataset, m, i, window, from, to, total, adj: p.adj, base, fields: p.fields, bars };
     return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };
   },
 });

@@ -1,7 +1,9 @@
 // Market, symbol and limit lookups shared by the routes; each failure is its catalogue problem (problem.ts).
 
 import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
+import type { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { isMarket } from '../../engine/markets.js';
+import { searchSymbols } from '../../engine/queries/symbol-search.js';
 import type { Plan } from '../../engine/plans.js';
 import { badParam, Problem } from '../problem.js';
 
@@ -16,11 +18,46 @@ export function marketOf(dataset: Dataset, text: string): MarketData {
   return dataset.markets[text];
 }
 
-/** The position of one symbol, or 404 unknown_symbol. */
-export function symbolOf(m: MarketData, text: string): number {
+/** The position of one symbol (by code or alias), or 404 unknown_symbol with suggestions. */
+export function symbolOf(m: Pick<SnapshotView, 'market' | 'symbols'>, text: string): number {
   const i = m.symbols.find(text);
-  if (i < 0) throw new Problem('unknown_symbol', `symbol: '${text}' does not exist in ${m.market}`, 'symbol');
+  if (i < 0) throw unknownSymbol(m, text, 'symbol', 'does not exist');
   return i;
+}
+
+/** At most this many codes in an unknown symbol's `suggestions`. */
+const SUGGESTIONS = 3;
+
+/**
+ * What `text` may have meant: every symbol an ambiguous alias names, else the symbol search's
+ * best matches of the text, else of its letters and digits alone (`60000.SH` → `60000`).
+ */
+export function suggestionsFor(symbols: SymbolIndex, text: string): string[] {
+  const named = symbols.matches(text);
+  if (named.length > 1) return named.slice(0, SUGGESTIONS).map((i) => symbols.codes[i]);
+  const core = text.replace(/\.[A-Za-z]+$/, '').replace(/[^A-Za-z0-9]/g, '');
+  for (const term of new Set([text, core])) {
+    if (term === '') continue;
+    const { indices } = searchSymbols(symbols, term, 0, SUGGESTIONS);
+    if (indices.length > 0) return indices.map((i) => symbols.codes[i]);
+  }
+  return [];
+}
+
+/** 404 unknown_symbol for `text` (`why`: 'does not exist', or why it is absent as of a day), naming the first suggestion. */
+export function unknownSymbol(
+  m: Pick<SnapshotView, 'market' | 'symbols'>,
+  text: string,
+  param: string,
+  why: string,
+): Problem {
+  const suggestions = suggestionsFor(m.symbols, text);
+  const several = m.symbols.matches(text).length > 1;
+  const what = several
+    ? `names ${suggestions.length} symbols in ${m.market} (${suggestions.join(', ')})`
+    : `${why} in ${m.market}`;
+  const hint = suggestions.length > 0 ? `; did you mean ${suggestions[0]}?` : '';
+  return new Problem('unknown_symbol', `${param}: '${text}' ${what}${hint}`, { param, suggestions });
 }
 
 export interface BatchSymbols {
@@ -61,13 +98,15 @@ export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
     );
 }
 
-export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market'>): void {
-  if (batch.found.length === 0)
-    throw new Problem(
-      'unknown_symbol',
-      `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}`,
-      'symbols',
-    );
+/** 404 unknown_symbol when no symbol of the batch exists, suggesting for the first. */
+export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market' | 'symbols'>): void {
+  if (batch.found.length > 0) return;
+  const suggestions = suggestionsFor(m.symbols, batch.missing[0]);
+  const hint = suggestions.length > 0 ? `; did you mean ${suggestions[0]}?` : '';
+  throw new Problem('unknown_symbol', `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}${hint}`, {
+    param: 'symbols',
+    suggestions,
+  });
 }
 
 /** `limit` clamped to `max` (the response shows the value used). */

@@ -2,12 +2,24 @@
 
 import { SHAPES } from '../shapes/index.js';
 import type { ShapeName } from '../shapes/shape.js';
-import { instanceField, int, object, type Schema, str } from './common.js';
+import { arrayOf, instanceField, int, object, type Schema, str } from './common.js';
 
 export const SCHEMAS = {
   problem: object(
-    { type: str, title: str, status: int, code: str, detail: str, param: str, instance: instanceField },
-    ['param', 'instance'],
+    {
+      type: str,
+      title: str,
+      status: int,
+      code: str,
+      detail: str,
+      param: str,
+      suggestions: {
+        ...arrayOf(str),
+        description: 'unknown_symbol: up to 3 existing codes the client may have meant, nearest first (possibly none).',
+      },
+      instance: instanceField,
+    },
+    ['param', 'suggestions', 'instance'],
     'RFC 9457 problem details',
   ),
   health: object({ status: str, data_version: str }),

@@ -5,6 +5,8 @@ import { KLINE_FIELDS, type KlineField, PRICE_FIELDS } from '../../engine/column
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { type Market, MARKETS } from '../../engine/markets.js';
 import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
+import { round4 } from '../../engine/kernels/round.js';
+import type { KlineSlice } from '../../engine/queries/klines.js';
 import { ByteWriter } from './byte-writer.js';
 
 /**
@@ -12,6 +14,8 @@ import { ByteWriter } from './byte-writer.js';
  * windows end there: the latest 100 rows are one chunk.
  */
 const CHUNK = 256;
+/** At most this many rows of a chunk not kept yet are rendered for the answer alone. */
+const FEW_ROWS = 4;
 
 interface Chunk {
   /** `,{row},{row}…`: every row with a leading comma, as UTF-8 (all ASCII). */
@@ -75,8 +79,18 @@ export class KlineTextCache {
       pieces.push(this.writer.take().subarray(1));
       return;
     }
+    const firstChunk = Math.floor((end - from - 1) / CHUNK);
+    if (to - from <= FEW_ROWS && firstChunk === Math.floor((end - to) / CHUNK)) {
+      // A few rows of one chunk (one day of a batch, a cross-section): rendered alone, unless
+      // their chunk is kept already. Rendering 256 rows to answer one costs 100× and evicts others.
+      if (!this.chunks.has(chunkKey(m.market, i, firstChunk, adj, mask))) {
+        renderRows(this.writer, m, i, from, to, adj, fields, baseRow);
+        pieces.push(this.writer.take().subarray(1));
+        return;
+      }
+    }
     let first = true;
-    for (let c = Math.floor((end - from - 1) / CHUNK); c >= 0 && end - (c + 1) * CHUNK < to; c--) {
+    for (let c = firstChunk; c >= 0 && end - (c + 1) * CHUNK < to; c--) {
       const chunk = this.chunk(m, i, c, adj, fields, mask);
       const base = end - c * CHUNK - (chunk.starts.length - 1); // the chunk's first row
       const a = Math.max(from, base) - base;
@@ -212,4 +226,71 @@ export function renderKlineRows(
   baseRow?: number,
 ): void {
   klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces, baseRow);
+}
+
+/** One writer for answers rendered whole (bars, cross-sections): its bytes are copied out per answer. */
+const answerWriter = new ByteWriter(1 << 16);
+
+/** JSON rows of a slice (`{row},{row}…`: symbol, date, fields, adj_factor) appended to `pieces`: period bars, computed per answer. */
+export function renderSliceRows(
+  slice: KlineSlice,
+  code: string,
+  fields: readonly KlineField[],
+  pieces: (string | Buffer)[],
+): void {
+  if (slice.count === 0) return;
+  const w = answerWriter;
+  const head = `{"symbol":"${code}","date":"`;
+  for (let r = 0; r < slice.count; r++) {
+    if (r > 0) w.ascii(',');
+    w.ascii(head);
+    w.ascii(dateText(slice.date[r]));
+    w.ascii('"');
+    for (const field of fields) {
+      w.ascii(`,"${field}":`);
+      w.number(slice.values[field]![r]);
+    }
+    w.ascii(',"adj_factor":');
+    w.number(slice.adjFactor[r]);
+    w.ascii('}');
+  }
+  pieces.push(w.take());
+}
+
+/**
+ * JSON rows of several symbols (`rows[n]` of symbol `symbols[n]`), each adjusted as its own
+ * K-lines are (qfq to its latest factor), appended to `pieces` as one piece: a cross-section.
+ */
+export function renderRowsOf(
+  m: MarketData,
+  symbols: Int32Array,
+  rows: Int32Array,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  pieces: (string | Buffer)[],
+): void {
+  if (rows.length === 0) return;
+  const k = m.klines;
+  const w = answerWriter;
+  const keys = fields.map((field) => `,"${field}":`);
+  const adjusted = fields.map((field) => adj !== 'bfq' && PRICE_FIELDS.has(field));
+  for (let n = 0; n < rows.length; n++) {
+    const i = symbols[n];
+    const row = rows[n];
+    const scale = adj === 'bfq' ? 1 : k.adj_factor[row] / (adj === 'qfq' ? k.adj_factor[k.offsets[i + 1] - 1] : 1);
+    w.ascii(n > 0 ? ',{"symbol":"' : '{"symbol":"');
+    w.ascii(m.symbols.codes[i]);
+    w.ascii('","date":"');
+    w.ascii(dateText(k.date[row]));
+    w.ascii('"');
+    for (let f = 0; f < fields.length; f++) {
+      w.ascii(keys[f]);
+      const value = k[fields[f]][row];
+      w.number(adjusted[f] ? round4(value * scale) : value);
+    }
+    w.ascii(',"adj_factor":');
+    w.number(k.adj_factor[row]);
+    w.ascii('}');
+  }
+  pieces.push(w.take());
 }

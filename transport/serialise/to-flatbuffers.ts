@@ -35,6 +35,7 @@ function layout<N extends string>(fields: readonly N[]): Layout<N> {
 const KLINE_COLUMNS = layout(['date', ...KLINE_FIELDS, 'adj_factor']);
 const KLINES = layout(['market', 'symbol', 'count', 'total', 'offset', 'limit', 'fields', 'columns']);
 const SYMBOL_KLINES = layout(['symbol', 'columns']);
+const CROSS_SECTION = layout(['market', 'date', 'total', 'count', 'limit', 'offset', 'fields', 'symbols', 'columns']);
 const KLINES_BATCH = layout(['market', 'count', 'limit', 'offset', 'fields', 'data', 'missing']);
 const MARKET_INFO = layout(['market', 'symbols', 'rows', 'start_date', 'end_date']);
 const MARKETS = layout(['count', 'data']);
@@ -208,6 +209,35 @@ function klinesBatch(v: KlinesBatchValue): Offset {
   addOffset(at.fields, fields);
   addOffset(at.data, data);
   addOffset(at.missing, missing);
+  return builder.endObject();
+}
+
+interface CrossSectionValue {
+  market: string;
+  date: string;
+  total: number;
+  count: number;
+  limit: number;
+  offset: number;
+  fields: string[];
+  data: Row[];
+}
+
+function crossSection(v: CrossSectionValue): Offset {
+  const [market, day, fields] = [text(v.market), text(v.date), texts(v.fields)];
+  const symbols = texts(v.data.map((row) => row.symbol));
+  const columns = klineColumns(v.data, selectedKlineFields(v.fields));
+  const at = CROSS_SECTION.at;
+  builder.startObject(CROSS_SECTION.size);
+  addOffset(at.market, market);
+  addOffset(at.date, day);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.fields, fields);
+  addOffset(at.symbols, symbols);
+  addOffset(at.columns, columns);
   return builder.endObject();
 }
 
@@ -400,6 +430,7 @@ const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = {
   symbols,
   klines,
   klinesBatch,
+  crossSection,
   detail,
   detailBatch,
   screen,

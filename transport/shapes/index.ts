@@ -1,5 +1,6 @@
 // Every response shape the data routes answer, by name.
 
+import { crossSectionShape } from './cross-section.js';
 import { detailBatchShape, detailShape } from './detail.js';
 import { klinesBatchShape } from './klines-batch.js';
 import { klinesShape } from './klines.js';
@@ -13,6 +14,7 @@ export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
   symbols: symbolsShape,
   klines: klinesShape,
   klinesBatch: klinesBatchShape,
+  crossSection: crossSectionShape,
   detail: detailShape,
   detailBatch: detailBatchShape,
   screen: screenShape,

@@ -4,11 +4,11 @@ import type { KlineField } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import { klineSlice } from '../../engine/queries/klines.js';
+import { type KlineSlice, klineSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderKlineRows } from '../serialise/kline-text.js';
+import { renderKlineRows, renderSliceRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
 import type { Shape } from './shape.js';
@@ -19,8 +19,8 @@ export interface KlinesBatchResult {
   window: WindowQuery;
   adj: AdjustMode;
   fields: KlineField[];
-  /** Per found symbol, in request order: its position and rows [from, to). */
-  windows: { i: number; from: number; to: number }[];
+  /** Per found symbol, in request order: its position and rows [from, to), or its period bars. */
+  windows: { i: number; from: number; to: number; bars: KlineSlice | null }[];
   /** Total rows over all symbols. */
   count: number;
   /** Requested codes that exist nowhere, as given. */
@@ -48,7 +48,8 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     ];
     r.windows.forEach((w, n) => {
       body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
-      renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
+      if (w.bars !== null) renderSliceRows(w.bars, m.symbols.codes[w.i], r.fields, body);
+      else renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
       body.push(']');
     });
     body.push(r.missing.length > 0 ? `},"missing":${JSON.stringify(r.missing)}}` : '}}');
@@ -58,7 +59,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const data: Record<string, unknown> = {};
     for (const w of r.windows) {
       const code = r.m.symbols.codes[w.i];
-      data[code] = klineRows(klineSlice(r.m, w.i, r.window, r.adj, r.fields), code, r.fields);
+      data[code] = klineRows(w.bars ?? klineSlice(r.m, w.i, r.window, r.adj, r.fields), code, r.fields);
     }
     const value: Record<string, unknown> = {
       market: r.m.market,

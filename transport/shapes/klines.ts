@@ -4,11 +4,11 @@ import type { KlineField } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import { klineSlice } from '../../engine/queries/klines.js';
+import { type KlineSlice, klineSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderKlineRows } from '../serialise/kline-text.js';
+import { renderKlineRows, renderSliceRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import type { Shape } from './shape.js';
 
@@ -27,6 +27,8 @@ export interface KlinesResult {
   /** The row whose factor qfq divides by (the latest unless `qfq_base` chose another). */
   base: number;
   fields: KlineField[];
+  /** Period bars (computed per answer) instead of the rows [from, to): `from`/`to` then count bars. */
+  bars: KlineSlice | null;
 }
 
 /** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
@@ -50,13 +52,14 @@ export const klinesShape: Shape<KlinesResult> = {
       `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
         `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`,
     ];
-    renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
+    if (r.bars !== null) renderSliceRows(r.bars, r.m.symbols.codes[r.i], r.fields, pieces);
+    else renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
     pieces.push(']}');
     return pieces;
   },
   value(r) {
     const code = r.m.symbols.codes[r.i];
-    const slice = klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base);
+    const slice = r.bars ?? klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base);
     return {
       market: r.m.market,
       symbol: code,

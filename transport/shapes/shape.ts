@@ -9,6 +9,7 @@ export type ShapeName =
   | 'symbols'
   | 'klines'
   | 'klinesBatch'
+  | 'crossSection'
   | 'detail'
   | 'detailBatch'
   | 'screen'

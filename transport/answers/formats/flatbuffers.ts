@@ -10,6 +10,7 @@ const TABLES: Record<ShapeName, string> = {
   symbols: 'Symbols',
   klines: 'Klines',
   klinesBatch: 'KlinesBatch',
+  crossSection: 'CrossSection',
   detail: 'Detail',
   detailBatch: 'DetailBatch',
   screen: 'Screen',
@@ -23,11 +24,11 @@ export const flatbuffers: ResponseFormat<'flatbuffers'> = {
   mediaTypes: ['application/x-flatbuffers'],
   paramDoc: 'application/x-flatbuffers, schema at /api/v1/schema.fbs',
   refusal: () => null,
-  openApi: (shape) => ({
+  openApi: (shapes) => ({
     schema: {
       type: 'string',
       format: 'binary',
-      description: `A FlatBuffer whose root is table \`mdq.${TABLES[shape.name]}\` of /api/v1/schema.fbs.`,
+      description: `A FlatBuffer whose root is table ${shapes.map((s) => `\`mdq.${TABLES[s.name]}\``).join(' or ')} of /api/v1/schema.fbs.`,
     },
   }),
   write({ shape, result }) {

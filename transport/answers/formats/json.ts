@@ -8,6 +8,6 @@ export const json: ResponseFormat<'json'> = {
   mediaTypes: ['application/json'],
   paramDoc: 'application/json',
   refusal: () => null,
-  openApi: (_shape, schema, example) => ({ schema, example }),
+  openApi: (_shapes, schema, example) => ({ schema, example }),
   write: ({ shape, result }) => shape.json(result),
 };

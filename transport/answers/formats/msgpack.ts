@@ -11,7 +11,7 @@ export const msgpack: ResponseFormat<'msgpack'> = {
   paramDoc: 'application/msgpack',
   refusal: () => null,
   // A Media Type Object has no `description` in OpenAPI 3.1: the note sits on the schema, beside its $ref.
-  openApi: (_shape, schema) => ({
+  openApi: (_shapes, schema) => ({
     schema: {
       ...schema,
       description: 'The JSON value as MessagePack (same keys and numbers; dates stay YYYY-MM-DD strings).',
