@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Guard } from '../../transport/guard/guard.js';
-import { decimal, type Param } from '../../transport/params/declare.js';
+import { DATE_PATTERN, decimal, type Param } from '../../transport/params/declare.js';
 import { parseQueryString } from '../../transport/params/query-string.js';
 import { Problem } from '../../transport/problem.js';
 import { parseRequest, type Route } from '../../transport/route.js';
@@ -26,9 +26,9 @@ const accept = (value: unknown): Outcome => ({ ok: true, value });
 const REFUSE: Outcome = { ok: false };
 const acceptUnlessNull = (value: unknown): Outcome => (value === null ? REFUSE : accept(value));
 
-/** The day number of a real calendar day `YYYY-MM-DD`, or null. */
+/** The day number of a real calendar day `YYYY-MM-DD` or `YYYYMMDD`, or null. */
 function referenceDay(text: string): number | null {
-  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text) ?? /^([0-9]{4})([0-9]{2})([0-9]{2})$/.exec(text);
   return m === null ? null : dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
@@ -115,7 +115,7 @@ function classify(param: Param<unknown>): Pick<Declared, 'kind' | 'contract'> | 
     const min = s.minimum;
     return { kind: 'integer', contract: (raw) => acceptUnlessNull(referenceInteger(raw, min)) };
   }
-  if (s.type === 'string' && s.format === 'date')
+  if (s.type === 'string' && s.pattern === DATE_PATTERN)
     return { kind: 'date', contract: (raw) => acceptUnlessNull(referenceDay(raw)) };
   if (s.type === 'string' && s.pattern === '^[0-9]{4}$')
     return { kind: 'year', contract: (raw) => (/^[0-9]{4}$/.test(raw) ? accept(Number(raw)) : REFUSE) };
@@ -342,7 +342,7 @@ test('integer parameters: a safe integer ≥ the minimum exactly when digits onl
   fuzzKind('integer', fc.oneof(nearValid, numberLike, bigDigits), 2000);
 });
 
-test('date parameters: a day number exactly when the text is a real calendar day YYYY-MM-DD, else a 400 naming it', () => {
+test('date parameters: a day number exactly when the text is a real calendar day YYYY-MM-DD or YYYYMMDD, else a 400 naming it', () => {
   fuzzKind(
     'date',
     fc.oneof(
@@ -350,6 +350,7 @@ test('date parameters: a day number exactly when the text is a real calendar day
       dateLike(),
       dateLike(fc.constantFrom('-', '/', '', '.', ' ', '--')),
       realDay,
+      realDay.map((d) => d.replaceAll('-', '')),
       realDay.map((d) => ` ${d}`),
     ),
     2000,
@@ -432,10 +433,12 @@ test('round trip: every safe integer ≥ the minimum, written in base 10 (with o
   );
 });
 
-test('round trip: every day of the years 0000–9999, written YYYY-MM-DD, reads back as its day number', () => {
+test('round trip: every day of the years 0000–9999, written YYYY-MM-DD or YYYYMMDD, reads back as its day number', () => {
   fc.assert(
     fc.property(fc.constantFrom(...declaredOf('date')), fc.integer({ min: FIRST_DAY, max: LAST_DAY }), (d, day) => {
       assert.equal(d.param.parse(isoOf(day), d.name), day, `${d.where}: ${isoOf(day)} reads as day ${day}`);
+      const compact = isoOf(day).replaceAll('-', '');
+      assert.equal(d.param.parse(compact, d.name), day, `${d.where}: ${compact} reads as day ${day}`);
     }),
     runs(1000),
   );

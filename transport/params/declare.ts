@@ -56,10 +56,13 @@ export function integer(fallback: number, min: number, doc: string): Param<numbe
   };
 }
 
+/** The two forms a date parameter takes (the parser also checks the day is real). */
+export const DATE_PATTERN = '^([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{8})$';
+
 /** A real calendar date `YYYY-MM-DD` or `YYYYMMDD` as days since 1970-01-01, or null when absent. */
 export function date(doc: string, example?: string): Param<number | null> {
   return {
-    schema: { type: 'string', pattern: '^[0-9]{4}-?[0-9]{2}-?[0-9]{2}$' },
+    schema: { type: 'string', pattern: DATE_PATTERN },
     doc: `${doc} A real calendar date, YYYY-MM-DD or YYYYMMDD (answers write YYYY-MM-DD).`,
     required: false,
     example,

@@ -27,7 +27,9 @@ const INVALID: [path: string, param: string, why: string][] = [
   ['/ashare/klines/sh600001?start=2024-02-30', 'start', 'a date that does not exist'],
   ['/ashare/klines/sh600001?end=2025-13-01', 'end', 'month 13'],
   ['/ashare/klines/sh600001?start=2024-2-3', 'start', 'a date without zero padding'],
-  ['/ashare/klines/sh600001?start=20240203', 'start', 'a date without dashes'],
+  ['/ashare/klines/sh600001?start=2024020', 'start', 'a date of seven digits'],
+  ['/ashare/klines/sh600001?start=20240230', 'start', 'YYYYMMDD of a day that does not exist'],
+  ['/ashare/klines/sh600001?start=2024-0203', 'start', 'one dash of two'],
   ['/ashare/klines/sh600001?limit=0', 'limit', 'limit below 1'],
   ['/ashare/klines/sh600001?limit=-1', 'limit', 'a negative limit'],
   ['/ashare/klines/sh600001?limit=1.5', 'limit', 'a fractional limit'],
@@ -116,12 +118,13 @@ test('a screen field holding separators (close|volume) stays unknown after a scr
 // An unknown parameter is a 400 naming it, on every route (since 2026-11-23; it used to be ignored).
 // Each route is asked a valid question first, so the 400 comes from the one added name alone.
 const PATH_VALUES: Record<string, string> = { market: 'ashare', symbol: 'sh600001' };
+/** Values of the parameters a valid question needs: the required ones, and `symbols` (batch K-lines need it or `date`). */
 const REQUIRED_VALUES: Record<string, string> = { symbols: 'sh600001' };
 
 for (const route of routesFor(new Guard())) {
   const path = route.pattern.replace(/:([a-z_]+)/g, (_, name: string) => PATH_VALUES[name]);
   const required = Object.entries(route.query)
-    .filter(([, p]) => p.required)
+    .filter(([name, p]) => p.required || name === 'symbols')
     .map(([name]) => `${name}=${REQUIRED_VALUES[name]}`);
   const valid = required.length === 0 ? path : `${path}?${required.join('&')}`;
 

@@ -29,6 +29,12 @@ const CASES: { shape: FlatShapeName; path: string }[] = [
   { shape: 'klines', path: '/api/v1/ashare/klines/sh600001?limit=60&adj=qfq&qfq_base=2024-12-31' },
   { shape: 'klinesBatch', path: '/api/v1/ashare/klines?symbols=sh600001,sz000002,nope&fields=*&limit=30' },
   { shape: 'klinesBatch', path: '/api/v1/ashare/klines?symbols=sh600007,sz000004&date=2025-03-14' },
+  { shape: 'klines', path: '/api/v1/ashare/klines/600001.SH?period=month&adj=hfq' },
+  { shape: 'klines', path: '/api/v1/ashare/klines/sh600007?period=week&fields=o,c,v' },
+  { shape: 'klinesBatch', path: '/api/v1/ashare/klines?symbols=sh600001,000002.SZ,nope&period=quarter&adj=qfq' },
+  { shape: 'crossSection', path: '/api/v1/ashare/klines?date=20250314&adj=qfq' },
+  { shape: 'crossSection', path: '/api/v1/ashare/klines?date=2025-03-14&fields=c&limit=3&offset=2' },
+  { shape: 'crossSection', path: '/api/v1/hkstock/klines?date=2025-03-15' },
   { shape: 'detail', path: '/api/v1/ashare/detail/sh600001' },
   { shape: 'detail', path: '/api/v1/ashare/detail/sh600008?fields=name,close,pe_ratio' },
   { shape: 'detailBatch', path: '/api/v1/ashare/detail?symbols=sz000004,sh600007,sh600008,nope' },
@@ -89,6 +95,7 @@ function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; row
   });
   switch (shape) {
     case 'klines':
+    case 'crossSection':
       return table(value.data, value.fields);
     case 'klinesBatch':
       return table(Object.values(value.data as Record<string, Record<string, unknown>[]>).flat(), value.fields);
@@ -215,6 +222,6 @@ for (const c of CASES) {
 test('the suite covers every shape the routes answer', async () => {
   const { routesFor } = await import('../../../transport/routes/index.js');
   const { Guard } = await import('../../../transport/guard/guard.js');
-  const shapes = new Set(routesFor(new Guard()).map((r) => r.shape.name));
+  const shapes = new Set(routesFor(new Guard()).flatMap((r) => [r.shape, ...(r.otherShapes ?? [])].map((s) => s.name)));
   assert.deepEqual([...new Set(CASES.map((c) => c.shape))].sort(), [...shapes].sort());
 });

@@ -1,0 +1,91 @@
+// The forms users type for a symbol: exchange suffixes, Hong Kong numbers, bare tickers, crypto
+// separators and bare codes, in any case; ambiguous bare codes resolve to nothing but list every match.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
+
+const indexOf = (market: string, codes: string[]): SymbolIndex =>
+  new SymbolIndex(
+    codes,
+    { names: codes.map(() => null), marketNames: codes.map(() => null), marketTypes: codes.map(() => null) },
+    market,
+  );
+
+/** The canonical code `text` finds, or null. */
+const found = (symbols: SymbolIndex, text: string): string | null => {
+  const i = symbols.find(text);
+  return i < 0 ? null : symbols.codes[i];
+};
+
+test('mainland codes: .SH, .SS, .SZ and .BJ suffixes in any case, and the bare number', () => {
+  const ashare = indexOf('ashare', ['bj830799', 'sh600000', 'sh600519', 'sz000001', 'sz300750']);
+  for (const [text, code] of [
+    ['600000.SH', 'sh600000'],
+    ['600000.ss', 'sh600000'],
+    ['600519.Ss', 'sh600519'],
+    ['000001.SZ', 'sz000001'],
+    ['300750.sz', 'sz300750'],
+    ['830799.BJ', 'bj830799'],
+    ['600000', 'sh600000'],
+    ['000001', 'sz000001'],
+    ['SH600000', 'sh600000'],
+  ])
+    assert.equal(found(ashare, text), code, text);
+  for (const text of ['600000.SZ', '000001.SH', '1', '600000.HK', '600000.US', 'sh60000', '600000.'])
+    assert.equal(found(ashare, text), null, text);
+});
+
+test('a bare number two symbols share resolves to neither; matches lists both, ascending', () => {
+  const indices = indexOf('indices', ['hkHSI', 'sh000001', 'sh000300', 'sz000001', 'sz399001']);
+  assert.equal(found(indices, '000001'), null);
+  assert.deepEqual(
+    indices.matches('000001').map((i) => indices.codes[i]),
+    ['sh000001', 'sz000001'],
+  );
+  assert.equal(found(indices, '000001.SH'), 'sh000001');
+  assert.equal(found(indices, '000001.sz'), 'sz000001');
+  assert.equal(found(indices, '000300'), 'sh000300');
+  assert.equal(found(indices, 'hshi'), null);
+});
+
+test('Hong Kong: the number with or without leading zeros, with or without .HK', () => {
+  const hk = indexOf('hkstock', ['hk00005', 'hk00700', 'hk09988']);
+  for (const [text, code] of [
+    ['0700.HK', 'hk00700'],
+    ['00700.hk', 'hk00700'],
+    ['700.HK', 'hk00700'],
+    ['700', 'hk00700'],
+    ['0700', 'hk00700'],
+    ['9988.HK', 'hk09988'],
+    ['5', 'hk00005'],
+    ['HK00700', 'hk00700'],
+  ])
+    assert.equal(found(hk, text), code, text);
+  for (const text of ['070', '7000', '0700.SH', '.HK']) assert.equal(found(hk, text), null, text);
+});
+
+test('usstock: the bare ticker and TICKER.US in any case, only in usstock', () => {
+  const us = indexOf('usstock', ['usAAPL', 'usBRK.B', 'usMSFT']);
+  for (const [text, code] of [
+    ['AAPL', 'usAAPL'],
+    ['aapl', 'usAAPL'],
+    ['AAPL.US', 'usAAPL'],
+    ['brk.b', 'usBRK.B'],
+    ['BRK.B.US', 'usBRK.B'],
+    ['usmsft', 'usMSFT'],
+  ])
+    assert.equal(found(us, text), code, text);
+  assert.equal(found(us, 'AAP'), null);
+  // Elsewhere a code starting with "us" is not a ticker behind a prefix.
+  const crypto = indexOf('crypto', ['BTCUSDT', 'USDCUSDT']);
+  assert.equal(found(crypto, 'DCUSDT'), null);
+});
+
+test('crypto: BTC-USDT, BTC/USDT and BTC_USDT in any case name BTCUSDT', () => {
+  const crypto = indexOf('crypto', ['BTCUSDT', 'ETHBTC', 'ETHUSDT']);
+  for (const text of ['BTC-USDT', 'btc/usdt', 'Btc_Usdt', 'btcusdt'])
+    assert.equal(found(crypto, text), 'BTCUSDT', text);
+  assert.equal(found(crypto, 'ETH-BTC'), 'ETHBTC');
+  assert.equal(found(crypto, 'BTC-ETH'), null);
+});
