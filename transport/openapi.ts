@@ -250,11 +250,13 @@ function errorResponses(route: Route): Record<string, Json> {
 
 /** The 200's content: every format the shape offers, in registry order, under its Content-Type (the JSON one with the route's example). */
 function contentOf(route: Route): Json {
-  const shapes = [route.shape, ...(route.otherShapes ?? [])];
+  const others = route.otherShapes ?? [];
+  const shapes = [route.shape, ...others.map((o) => o.shape)];
+  const examples = [route.example, ...others.map((o) => o.example)];
   const schema = shapes.length === 1 ? schemaRef(route.shape.name) : { oneOf: shapes.map((s) => schemaRef(s.name)) };
   const content: Json = {};
   for (const f of FORMATS)
-    if (f.refusal(route.shape) === null) content[f.contentType] = f.openApi(shapes, schema, route.example);
+    if (f.refusal(route.shape) === null) content[f.contentType] = f.openApi(shapes, schema, examples);
   return content;
 }
 

@@ -65,9 +65,9 @@ export interface RouteSpec<P extends Params> {
   patternQuery?: PatternParam;
   // biome-ignore lint/suspicious/noExplicitAny: a reply holds any route's shape; the route's own type checks it
   shape: Shape<any>;
-  /** Shapes the route answers besides `shape`, as its parameters choose (the cross-section of batch K-lines). */
+  /** Shapes the route answers besides `shape`, as its parameters choose (the cross-section of batch K-lines), each with an example. */
   // biome-ignore lint/suspicious/noExplicitAny: as `shape`
-  otherShapes?: Shape<any>[];
+  otherShapes?: { shape: Shape<any>; example: unknown }[];
   /** A JSON answer of this route as the OpenAPI document shows it (tests hold it to the shape's schema). */
   example: unknown;
   /** Problem codes this route answers beyond the ones every route shares. */

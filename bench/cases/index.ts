@@ -4,10 +4,17 @@ import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { MicroCase } from './case.js';
 import { detailCases } from './detail.js';
 import { klineCases } from './klines.js';
+import { querySurfaceCases } from './query-surface.js';
 import { screenCases } from './screen.js';
 import { serialiserCases } from './serialisers.js';
 
-/** K-lines, screen, detail, then one case per response serialiser; inputs are seeded picks from `dataset`. */
+/** K-lines, the query surface (bars, cross-section, aliases), screen, detail, then one case per response serialiser; inputs are seeded picks from `dataset`. */
 export function microCases(dataset: Dataset): MicroCase[] {
-  return [...klineCases(dataset), ...screenCases(dataset), ...detailCases(dataset), ...serialiserCases(dataset)];
+  return [
+    ...klineCases(dataset),
+    ...querySurfaceCases(dataset),
+    ...screenCases(dataset),
+    ...detailCases(dataset),
+    ...serialiserCases(dataset),
+  ];
 }

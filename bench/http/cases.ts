@@ -321,3 +321,76 @@ export const FORMAT_CASES: HttpCase[] = [
   compressed(SCREEN, 'gzip'),
   compressed(SCREEN, 'br'),
 ];
+
+/** The `n`-th weekday before `date` (0: `date` itself when a weekday), `YYYY-MM-DD`: the varied days of the query cases. */
+export function weekdayBefore(date: string, n: number): string {
+  const t = new Date(`${date}T00:00:00Z`);
+  for (let left = n; ; t.setUTCDate(t.getUTCDate() - 1)) {
+    const weekday = t.getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    if (left-- === 0) return t.toISOString().slice(0, 10);
+  }
+}
+
+/** A cross-section page: every ashare symbol's row of one day, 500 a page. */
+export const CROSS_SECTION_PAGE = 500;
+/** Pages asked of each day: ashare's ~3,000 symbols of the full demo. */
+const CROSS_SECTION_PAGES = 6;
+
+/** A check that the answer is a page of a non-empty day: `count` rows, at most a page, total above zero. */
+function expectPage(body: unknown): void {
+  const b = body as Body;
+  if (!(typeof b.total === 'number' && b.total > 0 && b.count === rowsOf(b) && (b.count ?? 0) <= CROSS_SECTION_PAGE))
+    throw new Error(`expected a page of a trading day, got count=${b.count} rows=${rowsOf(b)} total=${b.total}`);
+}
+
+/**
+ * The questions desks ask beyond one window, each over 1,000 distinct requests: batch K-lines of
+ * 50 symbols on one day (symbols and day vary), ashare's cross-section on one day (every page of
+ * 167 days), monthly bars of a symbol's whole history, and K-lines named by `600000.SH`.
+ */
+export const QUERY_CASES: HttpCase[] = [
+  varied({ ...KLINES_BATCH_50, check: () => {} }, ({ many, date }) =>
+    Array.from({ length: VARIED_REQUESTS }, (_, i) => {
+      const from = (i * 37) % Math.max(1, many.length - BATCH_SYMBOLS);
+      const symbols = many.slice(from, from + BATCH_SYMBOLS).map(encodeURIComponent);
+      return `/api/v1/ashare/klines?symbols=${symbols.join(',')}&date=${weekdayBefore(date, i % 500)}`;
+    }),
+  ),
+  varied(
+    {
+      name: `cross-section ${CROSS_SECTION_PAGE}`,
+      market: 'ashare',
+      path: ({ date }) => `/api/v1/ashare/klines?date=${date}&limit=${CROSS_SECTION_PAGE}`,
+      check: expectPage,
+    },
+    ({ date }) =>
+      Array.from(
+        { length: VARIED_REQUESTS },
+        (_, i) =>
+          `/api/v1/ashare/klines?date=${weekdayBefore(date, Math.floor(i / CROSS_SECTION_PAGES))}&limit=${CROSS_SECTION_PAGE}&offset=${(i % CROSS_SECTION_PAGES) * CROSS_SECTION_PAGE}`,
+      ),
+  ),
+  varied(
+    {
+      name: 'monthly bars',
+      market: 'ashare',
+      path: ({ symbol }) => `/api/v1/ashare/klines/${encodeURIComponent(symbol)}?period=month&limit=1000`,
+      check(body) {
+        const b = body as Body;
+        if (!((b.count ?? 0) > 12 && b.count === b.total)) throw new Error(`expected a whole history of months, got count=${b.count}`);
+      },
+    },
+    ({ many }) => many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?period=month&limit=1000`),
+  ),
+  varied(
+    { ...KLINES_100_BFQ, name: 'klines 100 bfq by alias' },
+    ({ many }) => many.map((s) => `/api/v1/ashare/klines/${s.slice(2)}.${s.slice(0, 2).toUpperCase()}?limit=100`),
+  ),
+];
+
+/** The query cases and K-lines 100 by canonical code with RESPONSE_CACHE_MB=0: what a first ask costs, the alias beside its code. */
+export const QUERY_UNCACHED_CASES: HttpCase[] = [
+  ...QUERY_CASES,
+  varied(KLINES_100_BFQ, ({ many }) => many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?limit=100`)),
+].map((c) => ({ ...c, name: c.name.replace('(varied)', '(varied uncached)') }));

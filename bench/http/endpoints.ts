@@ -2,7 +2,16 @@
 // with the answer cache off), K-lines and the screen in other formats and encodings, the
 // screen once more on the pool, tables and targets.
 
-import { ALL_CASES, FORMAT_CASES, type HttpCase, QUOTA, SCREEN, VARIED_CASES } from './cases.js';
+import {
+  ALL_CASES,
+  FORMAT_CASES,
+  type HttpCase,
+  QUERY_CASES,
+  QUERY_UNCACHED_CASES,
+  QUOTA,
+  SCREEN,
+  VARIED_CASES,
+} from './cases.js';
 import { type CaseResult, type ComparisonResult, runComparison } from './comparison.js';
 import { formatHalfRateTable, formatTable } from './table.js';
 
@@ -75,6 +84,10 @@ export const RATIO_TARGETS: Readonly<Record<string, number>> = {
   'screen (pool)': 0.4,
   // As users send them, many distinct requests each: every format and encoding ≥ 80 %, detail and search ≥ 85 %.
   ...Object.fromEntries(VARIED_CASES.map((c) => [c.name, /^(detail|symbols search) /.test(c.name) ? 0.85 : 0.8])),
+  // The query surface: a market on one day and monthly bars cached ≥ 80 %, a batch of 50 symbols on one day ≥ 40 % on its first ask.
+  'cross-section 500 (varied)': 0.8,
+  'monthly bars (varied)': 0.8,
+  'klines batch 50×1d (varied uncached)': 0.4,
 };
 
 export const POOL_SCREEN: HttpCase = { ...SCREEN, name: 'screen (pool)' };
@@ -100,14 +113,22 @@ export async function runEndpoints(o: EndpointsOptions): Promise<EndpointsResult
     command: o.command,
   };
   const chosen = (c: HttpCase): boolean => o.only === undefined || o.only.includes(c.name);
-  const every = [...ALL_CASES, ...VARIED_CASES, ...FORMAT_CASES, ...UNCACHED_CASES, POOL_SCREEN];
+  const every = [
+    ...ALL_CASES,
+    ...VARIED_CASES,
+    ...QUERY_CASES,
+    ...FORMAT_CASES,
+    ...UNCACHED_CASES,
+    ...QUERY_UNCACHED_CASES,
+    POOL_SCREEN,
+  ];
   const unknown = (o.only ?? []).filter((name) => !every.some((c) => c.name === name));
   if (unknown.length > 0)
     throw new Error(`unknown HTTP case(s): ${unknown.join(', ')}; cases: ${every.map((c) => c.name).join(', ')}`);
   const cases = ALL_CASES.filter(chosen);
   const formatCases = FORMAT_CASES.filter(chosen);
-  const variedCases = VARIED_CASES.filter(chosen);
-  const uncachedCases = UNCACHED_CASES.filter(chosen);
+  const variedCases = [...VARIED_CASES, ...QUERY_CASES].filter(chosen);
+  const uncachedCases = [...UNCACHED_CASES, ...QUERY_UNCACHED_CASES].filter(chosen);
   let inline: ComparisonResult | null = null;
   let formats: ComparisonResult | null = null;
   let varied: ComparisonResult | null = null;

@@ -39,7 +39,24 @@ export const klinesBatchRoute = route({
     offset: OFFSET,
   },
   shape: klinesBatchShape,
-  otherShapes: [crossSectionShape],
+  otherShapes: [
+    {
+      shape: crossSectionShape,
+      example: {
+        market: 'ashare',
+        date: '2025-06-30',
+        total: 3012,
+        count: 2,
+        limit: 2,
+        offset: 0,
+        fields: ['symbol', 'date', 'close', 'volume', 'adj_factor'],
+        data: [
+          { symbol: 'sh600000', date: '2025-06-30', close: 10.41, volume: 398765, adj_factor: 7.1846 },
+          { symbol: 'sh600004', date: '2025-06-30', close: 9.12, volume: 201554, adj_factor: 3.0412 },
+        ],
+      },
+    },
+  ],
   example: {
     market: 'ashare',
     count: 2,

@@ -134,6 +134,22 @@ test('GET /api/v1/openapi.json answers the document as JSON without a key', asyn
   assertDocumented(res, '/openapi.json', null);
 });
 
+test("every operation's JSON examples (one per shape it answers) validate against its 200 schema", () => {
+  let checked = 0;
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    const media = item.get?.responses?.['200']?.content?.['application/json; charset=utf-8'];
+    if (media === undefined) continue;
+    const values = media.examples ? Object.values<any>(media.examples).map((e) => e.value) : [media.example];
+    const validate = validatorFor(`example ${path}`, media.schema);
+    for (const value of values) {
+      assert.ok(value !== undefined, `${path}: an example`);
+      assert.ok(validate(value), `${path}: ${ajv.errorsText(validate.errors)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 10, `${checked} examples checked`);
+});
+
 // ---- successes -------------------------------------------------------------------------
 
 const SUCCESSES: [url: string, plan: Plan | null][] = [
@@ -151,6 +167,11 @@ const SUCCESSES: [url: string, plan: Plan | null][] = [
   ['/api/v1/ashare/klines?symbols=sh600001,sz000002', 'pro'],
   ['/api/v1/ashare/klines?symbols=sh600001,sh999999&date=2025-03-14&fields=*', 'pro'],
   ['/api/v1/ashare/klines?symbols=sh600001&start=2025-03-10&limit=2&adj=qfq', 'pro'],
+  ['/api/v1/ashare/klines?date=20250314&limit=3&offset=1&adj=qfq', 'pro'],
+  ['/api/v1/hkstock/klines?date=2025-03-15', 'pro'],
+  ['/api/v1/ashare/klines/600001.SH?period=month&adj=qfq', 'pro'],
+  ['/api/v1/ashare/klines?symbols=sh600001,000002.sz&period=week&limit=2', 'pro'],
+  ['/api/v1/hkstock/detail/0700.HK', 'pro'],
   ['/api/v1/ashare/detail/sh600001', 'pro'],
   ['/api/v1/ashare/detail/sh600007?fields=name,pe_ratio,wb_ratio', 'pro'],
   ['/api/v1/ashare/detail/sh600008', 'pro'],
@@ -189,6 +210,10 @@ const ERRORS: [url: string, status: number, code: string, plan?: Plan | null][] 
   ['/api/v1/ashare/klines?symbols=sh600001&date=2025-03-14&start=2025-03-01', 400, 'invalid_parameter'],
   ['/api/v1/ashare/klines?symbols=sh600001,,sz000002', 400, 'invalid_parameter'],
   ['/api/v1/ashare/klines', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/klines/sh600001?period=fortnight', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/klines/sh600001?period=week&adj=qfq&qfq_base=2025-01-31', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/klines?symbols=sh600001&period=month&date=2025-03-14', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/klines?date=2025-02-30', 400, 'invalid_parameter'],
   ['/api/v1/ashare/detail/sh600001?fields=bogus', 400, 'invalid_parameter'],
   ['/api/v1/ashare/detail?symbols=', 400, 'invalid_parameter'],
   ['/api/v1/ashare/screen?min_name=1', 400, 'invalid_parameter'],
@@ -212,6 +237,7 @@ const ERRORS: [url: string, status: number, code: string, plan?: Plan | null][] 
   ['/api/v1/quota', 401, 'unauthorized', null],
   ['/api/v1/ashare/screen', 401, 'unauthorized', null],
   ['/api/v1/ashare/klines/sh999999', 404, 'unknown_symbol'],
+  ['/api/v1/ashare/klines/600001.SZ', 404, 'unknown_symbol'],
   ['/api/v1/ashare/detail/sh999999', 404, 'unknown_symbol'],
   ['/api/v1/ashare/klines?symbols=sh999998,sh999999', 404, 'unknown_symbol'],
   ['/api/v1/ashare/detail?symbols=sh999998,sh999999', 404, 'unknown_symbol'],

@@ -24,8 +24,8 @@ export interface ResponseFormat<N extends string = string> {
   readonly paramDoc: string;
   /** The 406 detail when answers of `shape` do not come in this format, or null when they do. */
   refusal(shape: Shape<unknown>): string | null;
-  /** The Media Type Object of a 200 of `shapes` (a route's one, or its several) in this format; `schema` is their JSON Schema (`$ref`s), `example` a JSON answer. */
-  openApi(shapes: readonly Shape<unknown>[], schema: Json, example: unknown): Json;
+  /** The Media Type Object of a 200 of `shapes` (a route's one, or its several) in this format; `schema` is their JSON Schema (`$ref`s), `examples` a JSON answer of each. */
+  openApi(shapes: readonly Shape<unknown>[], schema: Json, examples: readonly unknown[]): Json;
   /**
    * The body of `reply` (the caller has checked `refusal`). A Buffer body may be a view of a
    * buffer the next write of the same format reuses: send, compress or copy it before then.

@@ -8,6 +8,9 @@ export const json: ResponseFormat<'json'> = {
   mediaTypes: ['application/json'],
   paramDoc: 'application/json',
   refusal: () => null,
-  openApi: (_shapes, schema, example) => ({ schema, example }),
+  openApi: (shapes, schema, examples) =>
+    examples.length === 1
+      ? { schema, example: examples[0] }
+      : { schema, examples: Object.fromEntries(shapes.map((s, i) => [s.name, { value: examples[i] }])) },
   write: ({ shape, result }) => shape.json(result),
 };

@@ -1,0 +1,107 @@
+// The queries desks ask beyond one window of rows: monthly bars of a whole history, a market on
+// one day, and symbols typed as aliases, each against the naive way of answering it.
+
+import { KLINE_FIELDS } from '../../engine/columns.js';
+import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
+import { type DayRows, rowsOfDay } from '../../engine/queries/cross-section.js';
+import { periodSlice } from '../../engine/queries/klines.js';
+import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
+import { renderRowsOf, renderSliceRows } from '../../transport/serialise/kline-text.js';
+import { klineRows } from '../../transport/serialise/rows.js';
+import { bodyText, type MicroCase, thousands } from './case.js';
+import { symbolWithRows } from './klines.js';
+import { pickDistinct, prng } from './seeded.js';
+
+const FIELDS = [...KLINE_FIELDS];
+const WHOLE = { start: null, end: null, offset: 0, limit: 1_000_000 };
+/** A cross-section page as the bench's HTTP case asks it. */
+const PAGE = 500;
+
+/** Monthly qfq bars of the longest ashare history: the kernel and the route's renderer, against row objects + JSON.stringify. */
+function monthlyBars(m: MarketData): MicroCase {
+  const i = symbolWithRows(m, 2_500);
+  const code = m.symbols.codes[i];
+  const days = m.klines.offsets[i + 1] - m.klines.offsets[i];
+  const bars = periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS).count;
+  return {
+    group: 'query surface',
+    name: `${m.market} monthly bars, whole history`,
+    detail: `${code}: ${thousands(days)} days → ${thousands(bars)} bars, qfq`,
+    variants: [
+      {
+        name: 'bars kernel + render',
+        run: () => {
+          const parts: BodyPart[] = [];
+          renderSliceRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS, parts);
+          return assemble(parts);
+        },
+      },
+      {
+        name: 'bars kernel + row objects + JSON.stringify',
+        run: () => JSON.stringify(klineRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS)).slice(1, -1),
+      },
+    ],
+    baseline: 'bars kernel + row objects + JSON.stringify',
+    answer: bodyText,
+  };
+}
+
+/** The day's rows by scanning every row of the market: what the per-symbol binary search saves. */
+function scanDay(m: MarketData, day: number): DayRows {
+  const symbols: number[] = [];
+  const rows: number[] = [];
+  const k = m.klines;
+  for (let i = 0; i < m.symbols.size; i++)
+    for (let r = k.offsets[i]; r < k.offsets[i + 1]; r++) if (k.date[r] === day) symbols.push(i), rows.push(r);
+  return { symbols: Int32Array.from(symbols), rows: Int32Array.from(rows) };
+}
+
+/** The first page of ashare's cross-section on its latest day, qfq, every field. */
+function crossSectionPage(m: MarketData): MicroCase {
+  const day = m.lastDate ?? 0;
+  const page = (find: (m: MarketData, day: number) => DayRows) => () => {
+    const all = find(m, day);
+    const parts: BodyPart[] = [];
+    renderRowsOf(m, all.symbols.subarray(0, PAGE), all.rows.subarray(0, PAGE), 'qfq', FIELDS, parts);
+    return assemble(parts);
+  };
+  return {
+    group: 'query surface',
+    name: `${m.market} cross-section page of ${PAGE}`,
+    detail: `${thousands(rowsOfDay(m, day).rows.length)} symbols with a row on the day, ${thousands(m.klines.date.length)} rows in the market`,
+    variants: [
+      { name: 'binary search per symbol + render', run: page(rowsOfDay) },
+      { name: 'scan every row + render', run: page(scanDay) },
+    ],
+    baseline: 'scan every row + render',
+    answer: bodyText,
+  };
+}
+
+/** 1,000 ashare symbols looked up by canonical code, by `600000.SH` and by the bare number. */
+function aliasLookups(m: MarketData): MicroCase {
+  const picks = pickDistinct(m.symbols.size, 1_000, prng());
+  const codes = picks.map((i) => m.symbols.codes[i]);
+  const suffixed = codes.map((c) => `${c.slice(2)}.${c.slice(0, 2).toUpperCase()}`);
+  const bare = codes.map((c) => c.slice(2));
+  const lookUp = (texts: string[]) => () => texts.map((t) => m.symbols.find(t));
+  return {
+    group: 'query surface',
+    name: `${m.market} symbol lookups ×${thousands(codes.length)}`,
+    detail: `e.g. ${codes[0]}, ${suffixed[0]}, ${bare[0]}`,
+    variants: [
+      { name: 'canonical code', run: lookUp(codes) },
+      { name: 'alias 600000.SH', run: lookUp(suffixed) },
+      { name: 'bare number', run: lookUp(bare) },
+    ],
+    baseline: 'canonical code',
+    answer: (out) => out,
+  };
+}
+
+/** The query-surface cases on ashare (none when it has no symbols). */
+export function querySurfaceCases(dataset: Dataset): MicroCase[] {
+  const m = dataset.markets.ashare;
+  if (m.symbols.size === 0) return [];
+  return [monthlyBars(m), crossSectionPage(m), aliasLookups(m)];
+}
