@@ -7,12 +7,15 @@ import type { BodyPart } from '../serialise/assemble.js';
 export type ShapeName =
   | 'markets'
   | 'symbols'
+  | 'calendar'
+  | 'actions'
   | 'klines'
   | 'klinesBatch'
   | 'detail'
   | 'detailBatch'
   | 'screen'
   | 'macro'
+  | 'macroIndicators'
   | 'quota';
 
 /** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */

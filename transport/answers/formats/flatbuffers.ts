@@ -8,12 +8,15 @@ import type { ResponseFormat } from './format.js';
 const TABLES: Record<ShapeName, string> = {
   markets: 'Markets',
   symbols: 'Symbols',
+  calendar: 'Calendar',
+  actions: 'Actions',
   klines: 'Klines',
   klinesBatch: 'KlinesBatch',
   detail: 'Detail',
   detailBatch: 'DetailBatch',
   screen: 'Screen',
   macro: 'Macro',
+  macroIndicators: 'MacroIndicators',
   quota: 'Quota',
 };
 
