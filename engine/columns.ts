@@ -169,3 +169,12 @@ export const MACRO_KEYS: Readonly<Record<MacroIndicator, readonly string[]>> = {
   cpi_ppi: ['CPI_CPI_YOY', 'CPI_CPI_MOM', 'PPI_PPI_YOY', 'CPI_CORE_YOY'],
   pmi: ['PMI_MANUFACTURING', 'PMI_NON_MANUFACTURING'],
 };
+
+/** Units of the series keys decisions §4 gives one; every other key (the rest of §4's, any a snapshot adds) has none (null). */
+export const MACRO_UNITS: Readonly<Record<string, string>> = {
+  GDP_GDP: '100 million CNY',
+  GDP_GDP_YOY: '%',
+  GDP_PRIMARY_YOY: '%',
+  GDP_SECONDARY_YOY: '%',
+  GDP_TERTIARY_YOY: '%',
+};

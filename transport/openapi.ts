@@ -534,8 +534,8 @@ export function buildOpenApi(plans: Plans = DEFAULT_PLANS): Record<string, unkno
 }
 
 const TAG_DOCS: Record<string, string> = {
-  Reference: 'Markets and symbols.',
-  'K-lines': 'Daily candles of one or several symbols, with price adjustment.',
+  Reference: 'Markets, symbols and trading calendars.',
+  'K-lines': 'Daily candles of one or several symbols, with price adjustment and its events.',
   Snapshots: 'The latest derived snapshot of symbols.',
   Screens: 'Filtering and sorting the snapshots of one market.',
   Macro: 'Macroeconomic series.',

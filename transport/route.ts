@@ -73,7 +73,7 @@ export interface RouteSpec<P extends Params> {
   /** Problem codes this route answers beyond the ones every route shares. */
   problems: ProblemCode[];
   auth: boolean;
-  /** False only for /quota: it charges no rows and is served even with no rows left. */
+  /** False for /quota and /macro/indicators: they charge no rows and are served even with no rows left. */
   charges: boolean;
   /**
    * True when the answer is a pure function of the Dataset, the plan and the request's raw

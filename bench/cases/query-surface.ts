@@ -38,7 +38,8 @@ function monthlyBars(m: MarketData): MicroCase {
       },
       {
         name: 'bars kernel + row objects + JSON.stringify',
-        run: () => JSON.stringify(klineRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS)).slice(1, -1),
+        run: () =>
+          JSON.stringify(klineRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS)).slice(1, -1),
       },
     ],
     baseline: 'bars kernel + row objects + JSON.stringify',

@@ -5,12 +5,18 @@ import { crossSectionShape } from '../../transport/shapes/cross-section.js';
 import { dateText } from '../../engine/calendar/date-text.js';
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
+import { adjustmentEvents } from '../../engine/queries/actions.js';
+import { queryCalendar } from '../../engine/queries/calendar.js';
 import { queryMacro } from '../../engine/queries/macro.js';
+import { macroIndicators } from '../../engine/queries/macro-indicators.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
 import { klineSlice } from '../../engine/queries/klines.js';
 import { screen } from '../../engine/queries/screen.js';
 import { searchSymbols } from '../../engine/queries/symbol-search.js';
+import { actionsShape } from '../../transport/shapes/actions.js';
+import { calendarShape } from '../../transport/shapes/calendar.js';
 import { fieldNames } from '../../transport/shapes/klines.js';
+import { macroIndicatorsShape } from '../../transport/shapes/macro-indicators.js';
 import { serialisers } from '../../transport/serialise/compile.js';
 import { klineRows, snapshotRow } from '../../transport/serialise/rows.js';
 import type { SchemaName as ShapeName } from '../../transport/schemas/responses.js';
@@ -68,6 +74,7 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
     offset: 0,
     limit: 100,
   }).rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
+  const days = queryCalendar(a, { start: null, end: null, offset: 0, limit: 100 });
   return {
     problem: {
       type: 'about:blank',
@@ -96,6 +103,8 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
       offset: 0,
       data: search.indices.map((i) => ({ symbol: a.symbols.codes[i], name: a.symbols.name(i) })),
     },
+    calendar: calendarShape.value({ market: 'ashare', ...days, limit: 100, offset: 0 }),
+    actions: actionsShape.value({ m: a, i: picks[0], rows: adjustmentEvents(a.klines, picks[0], null, null) }),
     klines: {
       market: 'ashare',
       symbol: a.symbols.codes[picks[0]],
@@ -146,6 +155,7 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
       data: Array.from(scr.rows, (i) => snapshotRow(a, i, cols)),
     },
     macro: { count: macro.length, total: dataset.macro.length, limit: 100, offset: 0, data: macro },
+    macroIndicators: macroIndicatorsShape.value(macroIndicators(dataset.macro)),
     quota: {
       plan: 'internal',
       org_name: 'bench',

@@ -378,14 +378,14 @@ export const QUERY_CASES: HttpCase[] = [
       path: ({ symbol }) => `/api/v1/ashare/klines/${encodeURIComponent(symbol)}?period=month&limit=1000`,
       check(body) {
         const b = body as Body;
-        if (!((b.count ?? 0) > 12 && b.count === b.total)) throw new Error(`expected a whole history of months, got count=${b.count}`);
+        if (!((b.count ?? 0) > 12 && b.count === b.total))
+          throw new Error(`expected a whole history of months, got count=${b.count}`);
       },
     },
     ({ many }) => many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?period=month&limit=1000`),
   ),
-  varied(
-    { ...KLINES_100_BFQ, name: 'klines 100 bfq by alias' },
-    ({ many }) => many.map((s) => `/api/v1/ashare/klines/${s.slice(2)}.${s.slice(0, 2).toUpperCase()}?limit=100`),
+  varied({ ...KLINES_100_BFQ, name: 'klines 100 bfq by alias' }, ({ many }) =>
+    many.map((s) => `/api/v1/ashare/klines/${s.slice(2)}.${s.slice(0, 2).toUpperCase()}?limit=100`),
   ),
 ];
 

@@ -106,6 +106,8 @@ export async function decodeFlatbuffers(shape: FlatShapeName, bytes: Uint8Array)
 const TABLES: Record<FlatShapeName, string> = {
   markets: 'Markets',
   symbols: 'Symbols',
+  calendar: 'Calendar',
+  actions: 'Actions',
   klines: 'Klines',
   klinesBatch: 'KlinesBatch',
   crossSection: 'CrossSection',
@@ -113,6 +115,7 @@ const TABLES: Record<FlatShapeName, string> = {
   detailBatch: 'DetailBatch',
   screen: 'Screen',
   macro: 'Macro',
+  macroIndicators: 'MacroIndicators',
   quota: 'Quota',
 };
 
@@ -177,6 +180,25 @@ const DECODERS: Record<FlatShapeName, (t: Table) => unknown> = {
     limit: t.limit(),
     offset: Number(t.offset()),
     data: tables(t, 'data', (s) => ({ symbol: s.symbol(), name: s.name() })),
+  }),
+  calendar: (t) => ({
+    market: t.market(),
+    total: t.total(),
+    count: t.count(),
+    limit: t.limit(),
+    offset: Number(t.offset()),
+    data: strings(t, 'dates').map((date) => ({ date })),
+  }),
+  actions: (t) => ({
+    market: t.market(),
+    symbol: t.symbol(),
+    count: t.count(),
+    data: tables(t, 'data', (a) => ({
+      date: a.date(),
+      adj_factor: a.adjFactor(),
+      prev_adj_factor: a.prevAdjFactor(),
+      ratio: a.ratio(),
+    })),
   }),
   klines: (t) => ({
     market: t.market(),
@@ -250,6 +272,16 @@ const DECODERS: Record<FlatShapeName, (t: Table) => unknown> = {
         data: Object.fromEntries(strings(r, 'keys').map((k, i) => [k, orNull(values[i])])),
       };
     }),
+  }),
+  macroIndicators: (t) => ({
+    count: t.count(),
+    data: tables(t, 'data', (d) => ({
+      indicator: d.indicator(),
+      frequency: d.frequency(),
+      start: d.start(),
+      end: d.end(),
+      keys: tables(d, 'keys', (k) => ({ key: k.key(), unit: k.unit() })),
+    })),
   }),
   quota: (t) => ({
     plan: t.plan(),

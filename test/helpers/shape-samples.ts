@@ -93,6 +93,30 @@ export const SAMPLES: Record<SchemaName, unknown[]> = {
       data: [...names.map((name, i) => ({ symbol: `hk0070${i}`, name })), { symbol: 'hk09988', name: null }],
     },
   ],
+  calendar: [
+    {
+      market: 'ashare',
+      total: 2436,
+      count: 3,
+      limit: 3,
+      offset: 2433,
+      data: [{ date: '2025-06-26' }, { date: '2025-06-27' }, { date: '2025-06-30' }],
+    },
+    { market: 'crypto', total: 0, count: 0, limit: 100, offset: 0, data: [] },
+  ],
+  actions: [
+    {
+      market: 'ashare',
+      symbol: 'sh600001',
+      count: 3,
+      data: [
+        { date: '2024-01-02', adj_factor: 1.052631, prev_adj_factor: 1, ratio: 1.052631 },
+        { date: '2025-02-20', adj_factor: 2.157024, prev_adj_factor: 1.078512, ratio: 2 },
+        { date: '2025-03-14', adj_factor: 1e-7, prev_adj_factor: 9007199254740991, ratio: 0 },
+      ],
+    },
+    { market: 'usstock', symbol: 'usMSFT', count: 0, data: [] },
+  ],
   klines: [
     {
       market: 'ashare',
@@ -220,6 +244,26 @@ export const SAMPLES: Record<SchemaName, unknown[]> = {
       ],
     },
     { count: 0, total: 0, limit: 1, offset: 9, data: [] },
+  ],
+  macroIndicators: [
+    {
+      count: 2,
+      data: [
+        {
+          indicator: 'gdp',
+          frequency: 'quarterly',
+          start: '2015-03-31',
+          end: '2024-12-31',
+          keys: [
+            { key: 'GDP_GDP', unit: '100 million CNY' },
+            { key: 'GDP_GDP_YOY', unit: '%' },
+            { key: 'GDP_“X”', unit: null },
+          ],
+        },
+        { indicator: 'pmi', frequency: 'irregular', start: '2025-02-28', end: '2025-02-28', keys: [] },
+      ],
+    },
+    { count: 0, data: [] },
   ],
   quota: [
     {

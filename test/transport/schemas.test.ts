@@ -99,7 +99,12 @@ const SPEC_PATHS = [
   '/{market}/screen',
   '/macro',
   '/quota',
+  '/{market}/calendar',
+  '/{market}/actions/{symbol}',
+  '/macro/indicators',
 ];
+/** The API paths that charge no rows (served with none left): no 429 quota_exhausted. */
+const FREE_PATHS = ['/quota', '/macro/indicators'];
 /** The documents served without a key: the health checks, version, metrics, this document and the flatbuffers schema. */
 const KEYLESS_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/openapi.json', '/schema.fbs'];
 /** Keyless paths whose body is not JSON. */
@@ -276,10 +281,10 @@ test('the screen documents min_/max_ bounds with the whole whitelist', () => {
     assert.ok(bounds.description.includes(column.name), `${column.name} listed`);
 });
 
-test('which endpoints charge rows is documented: all but /quota', () => {
+test('which endpoints charge rows is documented: all but /quota and /macro/indicators', () => {
   for (const path of SPEC_PATHS) {
     const op = doc.paths[path].get;
-    if (path === '/quota') assert.match(op.description, /charges no rows/i);
+    if (FREE_PATHS.includes(path)) assert.match(op.description, /charges no rows/i, path);
     else assert.match(op.description, /charges the response's `count` rows/i, path);
   }
 });
@@ -300,7 +305,7 @@ test('every error response is application/problem+json over the Problem schema, 
   }
 });
 
-test('every API path lists the errors of the check order: 400, 401, 429, 500, 503; /quota has no quota_exhausted', () => {
+test('every API path lists the errors of the check order: 400, 401, 429, 500, 503; /quota and /macro/indicators have no quota_exhausted', () => {
   const codesOf = (path: string, status: string): string[] =>
     doc.paths[path].get.responses[status]?.content['application/problem+json'].schema.allOf[1].properties.code.enum ??
     [];
@@ -308,13 +313,21 @@ test('every API path lists the errors of the check order: 400, 401, 429, 500, 50
     for (const status of ['400', '401', '429', '500', '503'])
       assert.ok(doc.paths[path].get.responses[status], `${path} documents ${status}`);
     assert.ok(codesOf(path, '429').includes('rate_limited'), `${path} 429 rate_limited`);
-    assert.equal(codesOf(path, '429').includes('quota_exhausted'), path !== '/quota', `${path} quota_exhausted`);
+    assert.equal(
+      codesOf(path, '429').includes('quota_exhausted'),
+      !FREE_PATHS.includes(path),
+      `${path} quota_exhausted`,
+    );
     assert.equal(
       codesOf(path, '400').includes('unknown_market'),
       path.startsWith('/{market}'),
       `${path} unknown_market`,
     );
-    assert.equal(codesOf(path, '404').includes('unknown_symbol'), /klines|detail/.test(path), `${path} unknown_symbol`);
+    assert.equal(
+      codesOf(path, '404').includes('unknown_symbol'),
+      /klines|detail|actions/.test(path),
+      `${path} unknown_symbol`,
+    );
     assert.equal(
       codesOf(path, '400').includes('batch_too_large'),
       path === '/{market}/klines' || path === '/{market}/detail',
@@ -322,6 +335,7 @@ test('every API path lists the errors of the check order: 400, 401, 429, 500, 50
     );
   }
   assert.deepEqual(codesOf('/macro', '404'), ['macro_not_ready']);
+  assert.deepEqual(codesOf('/macro/indicators', '404'), ['macro_not_ready']);
 });
 
 const LIMIT_HEADERS = [
@@ -331,8 +345,15 @@ const LIMIT_HEADERS = [
   'X-Quota-Limit',
   'X-Quota-Remaining',
 ];
-/** The paged answers (single K-lines, symbols, screen, macro): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
-const PAGED_PATHS = ['/{market}/symbols', '/{market}/klines/{symbol}', '/{market}/screen', '/macro'];
+/** The paged answers (single K-lines, symbols, screen, macro, calendar): their 200 may carry `Link: rel="next"`. Batch K-lines page per symbol and have no total: no Link. */
+const PAGED_PATHS = [
+  '/{market}/symbols',
+  '/{market}/klines/{symbol}',
+  '/{market}/screen',
+  '/macro',
+  '/{market}/calendar',
+  '/{market}/klines', // the cross-section (without symbols)
+];
 
 test('response headers are documented: version, request id, limits, ETag, caching and encoding on 200; Link on paged answers; Retry-After on 429 and 503', () => {
   for (const path of SPEC_PATHS) {

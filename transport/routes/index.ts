@@ -2,9 +2,12 @@
 
 import type { Guard } from '../guard/guard.js';
 import type { Route } from '../route.js';
+import { actionsRoute } from './actions.js';
+import { calendarRoute } from './calendar.js';
 import { detailBatchRoute, detailRoute } from './detail.js';
 import { klinesBatchRoute } from './klines-batch.js';
 import { klinesRoute } from './klines.js';
+import { macroIndicatorsRoute } from './macro-indicators.js';
 import { macroRoute } from './macro.js';
 import { marketsRoute } from './markets.js';
 import { quotaRouteOf } from './quota.js';
@@ -15,8 +18,11 @@ import { symbolsRoute } from './symbols.js';
 export const routesFor = (guard: Guard): Route[] => [
   marketsRoute,
   macroRoute,
+  macroIndicatorsRoute,
   quotaRouteOf(guard),
   symbolsRoute,
+  calendarRoute,
+  actionsRoute,
   klinesRoute,
   klinesBatchRoute,
   detailRoute,

@@ -12,6 +12,9 @@ import type {
   SymbolsValue,
 } from '../shapes/plain.js';
 import type { ShapeName } from '../shapes/shape.js';
+import type { ActionsValue, ActionValue } from '../shapes/actions.js';
+import type { CalendarValue } from '../shapes/calendar.js';
+import type { MacroIndicatorsValue, MacroIndicatorValue, MacroKeyValue } from '../shapes/macro-indicators.js';
 
 /** The shapes answered as FlatBuffers: every data shape (problem and health bodies stay JSON). */
 export type FlatShapeName = ShapeName;
@@ -41,12 +44,18 @@ const MARKET_INFO = layout(['market', 'symbols', 'rows', 'start_date', 'end_date
 const MARKETS = layout(['count', 'data']);
 const SYMBOL_INFO = layout(['symbol', 'name']);
 const SYMBOLS = layout(['market', 'total', 'count', 'limit', 'offset', 'data']);
+const CALENDAR = layout(['market', 'total', 'count', 'limit', 'offset', 'dates']);
+const ACTION = layout(['date', 'adj_factor', 'prev_adj_factor', 'ratio']);
+const ACTIONS = layout(['market', 'symbol', 'count', 'data']);
 const SNAPSHOT = layout(SNAPSHOT_COLUMNS.map((c) => c.name));
 const DETAIL = layout(['market', 'symbol', 'count', 'fields', 'data']);
 const DETAIL_BATCH = layout(['market', 'count', 'fields', 'data', 'missing']);
 const SCREEN = layout(['market', 'total', 'count', 'limit', 'offset', 'sort', 'order', 'fields', 'data']);
 const MACRO_ROW = layout(['indicator', 'date', 'keys', 'values']);
 const MACRO = layout(['count', 'total', 'limit', 'offset', 'data']);
+const MACRO_KEY = layout(['key', 'unit']);
+const MACRO_INDICATOR = layout(['indicator', 'frequency', 'start', 'end', 'keys']);
+const MACRO_INDICATORS = layout(['count', 'data']);
 const QUOTA = layout(['plan', 'org_name', 'daily_quota', 'used', 'remaining', 'requests_today', 'reset_at']);
 
 const SNAPSHOT_STRINGS = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'string').map((c) => ({
@@ -331,7 +340,7 @@ function screen(v: ScreenValue): Offset {
   return builder.endObject();
 }
 
-// ---- listings, macro, quota -----------------------------------------------------------
+// ---- listings, calendar, actions, macro, quota ---------------------------------------
 
 function marketInfo(m: MarketInfoValue): Offset {
   const [market, start, end] = [text(m.market), text(m.start_date), text(m.end_date)];
@@ -373,6 +382,41 @@ function symbols(v: SymbolsValue): Offset {
   return builder.endObject();
 }
 
+/** The calendar's rows as one vector of their dates. */
+function calendar(v: CalendarValue): Offset {
+  const [market, dates] = [text(v.market), texts(v.data.map((d) => d.date))];
+  const at = CALENDAR.at;
+  builder.startObject(CALENDAR.size);
+  addOffset(at.market, market);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.dates, dates);
+  return builder.endObject();
+}
+
+function action(a: ActionValue): Offset {
+  const date = text(a.date);
+  builder.startObject(ACTION.size);
+  addOffset(ACTION.at.date, date);
+  // A null default writes the value whatever it is: the JSON row always has all three.
+  builder.addFieldFloat64(ACTION.at.adj_factor, a.adj_factor, null);
+  builder.addFieldFloat64(ACTION.at.prev_adj_factor, a.prev_adj_factor, null);
+  builder.addFieldFloat64(ACTION.at.ratio, a.ratio, null);
+  return builder.endObject();
+}
+
+function actions(v: ActionsValue): Offset {
+  const [market, symbol, data] = [text(v.market), text(v.symbol), offsets(v.data.map(action))];
+  builder.startObject(ACTIONS.size);
+  addOffset(ACTIONS.at.market, market);
+  addOffset(ACTIONS.at.symbol, symbol);
+  addUint32(ACTIONS.at.count, v.count);
+  addOffset(ACTIONS.at.data, data);
+  return builder.endObject();
+}
+
 /** One release: the JSON `data` object as parallel keys and values (NaN for null), key order kept. */
 function macroRow(row: MacroReleaseValue): Offset {
   const entries = Object.entries(row.data);
@@ -394,6 +438,35 @@ function macro(v: MacroValue): Offset {
   addUint32(MACRO.at.limit, v.limit);
   addUint64(MACRO.at.offset, v.offset);
   addOffset(MACRO.at.data, data);
+  return builder.endObject();
+}
+
+function macroKey(k: MacroKeyValue): Offset {
+  const [key, unit] = [text(k.key), text(k.unit)];
+  builder.startObject(MACRO_KEY.size);
+  addOffset(MACRO_KEY.at.key, key);
+  addOffset(MACRO_KEY.at.unit, unit);
+  return builder.endObject();
+}
+
+function macroIndicator(d: MacroIndicatorValue): Offset {
+  const [indicator, frequency, start, end] = [text(d.indicator), text(d.frequency), text(d.start), text(d.end)];
+  const keys = offsets(d.keys.map(macroKey));
+  const at = MACRO_INDICATOR.at;
+  builder.startObject(MACRO_INDICATOR.size);
+  addOffset(at.indicator, indicator);
+  addOffset(at.frequency, frequency);
+  addOffset(at.start, start);
+  addOffset(at.end, end);
+  addOffset(at.keys, keys);
+  return builder.endObject();
+}
+
+function macroIndicators(v: MacroIndicatorsValue): Offset {
+  const data = offsets(v.data.map(macroIndicator));
+  builder.startObject(MACRO_INDICATORS.size);
+  addUint32(MACRO_INDICATORS.at.count, v.count);
+  addOffset(MACRO_INDICATORS.at.data, data);
   return builder.endObject();
 }
 
@@ -428,6 +501,8 @@ function quota(v: QuotaValue): Offset {
 const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = {
   markets,
   symbols,
+  calendar,
+  actions,
   klines,
   klinesBatch,
   crossSection,
@@ -435,6 +510,7 @@ const ENCODERS: Record<FlatShapeName, (value: any) => Offset> = {
   detailBatch,
   screen,
   macro,
+  macroIndicators,
   quota,
 };
 

@@ -1,9 +1,12 @@
 // Every response shape the data routes answer, by name.
 
 import { crossSectionShape } from './cross-section.js';
+import { actionsShape } from './actions.js';
+import { calendarShape } from './calendar.js';
 import { detailBatchShape, detailShape } from './detail.js';
 import { klinesBatchShape } from './klines-batch.js';
 import { klinesShape } from './klines.js';
+import { macroIndicatorsShape } from './macro-indicators.js';
 import { macroShape, marketsShape, quotaShape, symbolsShape } from './plain.js';
 import { screenShape } from './screen.js';
 import type { Shape, ShapeName } from './shape.js';
@@ -12,6 +15,8 @@ import type { Shape, ShapeName } from './shape.js';
 export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
   markets: marketsShape,
   symbols: symbolsShape,
+  calendar: calendarShape,
+  actions: actionsShape,
   klines: klinesShape,
   klinesBatch: klinesBatchShape,
   crossSection: crossSectionShape,
@@ -19,5 +24,6 @@ export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
   detailBatch: detailBatchShape,
   screen: screenShape,
   macro: macroShape,
+  macroIndicators: macroIndicatorsShape,
   quota: quotaShape,
 };

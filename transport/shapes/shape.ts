@@ -7,6 +7,8 @@ import type { BodyPart } from '../serialise/assemble.js';
 export type ShapeName =
   | 'markets'
   | 'symbols'
+  | 'calendar'
+  | 'actions'
   | 'klines'
   | 'klinesBatch'
   | 'crossSection'
@@ -14,6 +16,7 @@ export type ShapeName =
   | 'detailBatch'
   | 'screen'
   | 'macro'
+  | 'macroIndicators'
   | 'quota';
 
 /** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */

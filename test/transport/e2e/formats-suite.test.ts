@@ -46,6 +46,11 @@ const CASES: { shape: FlatShapeName; path: string }[] = [
   { shape: 'detailBatch', path: '/api/v1/ashare/detail?symbols=sh600001,sz000002,nope&as_of=2025-01-15' },
   { shape: 'macro', path: '/api/v1/macro' },
   { shape: 'quota', path: '/api/v1/quota' },
+  { shape: 'calendar', path: '/api/v1/ashare/calendar?limit=50&offset=3' },
+  { shape: 'calendar', path: '/api/v1/crypto/calendar' },
+  { shape: 'actions', path: '/api/v1/ashare/actions/sh600001' },
+  { shape: 'actions', path: '/api/v1/hkstock/actions/hk09988' },
+  { shape: 'macroIndicators', path: '/api/v1/macro/indicators' },
 ];
 
 interface Bytes {
@@ -116,6 +121,17 @@ function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; row
     }
     case 'symbols':
       return table(value.data, ['symbol', 'name']);
+    case 'calendar':
+      return table(value.data, ['date']);
+    case 'actions':
+      return table(value.data, ['date', 'adj_factor', 'prev_adj_factor', 'ratio']);
+    case 'macroIndicators':
+      return {
+        columns: ['indicator', 'frequency', 'start', 'end', 'key', 'unit'],
+        rows: value.data.flatMap((d: any) =>
+          d.keys.map((k: any) => [d.indicator, d.frequency, d.start, d.end, k.key, k.unit]),
+        ),
+      };
     default:
       return table(value.data, ['market', 'symbols', 'rows', 'start_date', 'end_date']);
   }
@@ -222,6 +238,8 @@ for (const c of CASES) {
 test('the suite covers every shape the routes answer', async () => {
   const { routesFor } = await import('../../../transport/routes/index.js');
   const { Guard } = await import('../../../transport/guard/guard.js');
-  const shapes = new Set(routesFor(new Guard()).flatMap((r) => [r.shape, ...(r.otherShapes ?? []).map((o) => o.shape)].map((s) => s.name)));
+  const shapes = new Set(
+    routesFor(new Guard()).flatMap((r) => [r.shape, ...(r.otherShapes ?? []).map((o) => o.shape)].map((s) => s.name)),
+  );
   assert.deepEqual([...new Set(CASES.map((c) => c.shape))].sort(), [...shapes].sort());
 });

@@ -186,6 +186,13 @@ const SUCCESSES: [url: string, plan: Plan | null][] = [
   ['/api/v1/macro?indicator=cpi_ppi&start=2024&end=2025&limit=1', 'pro'],
   ['/api/v1/quota', 'pro'],
   ['/api/v1/quota', 'internal'],
+  ['/api/v1/ashare/calendar', 'pro'],
+  ['/api/v1/ashare/calendar?start=2025-01-01&end=2025-03-14&limit=5&offset=2', 'free'],
+  ['/api/v1/crypto/calendar', 'pro'],
+  ['/api/v1/ashare/actions/sh600001', 'pro'],
+  ['/api/v1/usstock/actions/usmsft?start=2025-03-01', 'pro'],
+  ['/api/v1/macro/indicators', 'pro'],
+  ['/api/v1/macro/indicators', 'internal'],
 ];
 
 for (const [url, plan] of SUCCESSES) {
@@ -241,6 +248,14 @@ const ERRORS: [url: string, status: number, code: string, plan?: Plan | null][] 
   ['/api/v1/ashare/detail/sh999999', 404, 'unknown_symbol'],
   ['/api/v1/ashare/klines?symbols=sh999998,sh999999', 404, 'unknown_symbol'],
   ['/api/v1/ashare/detail?symbols=sh999998,sh999999', 404, 'unknown_symbol'],
+  ['/api/v1/ashare/calendar?start=2025-03-14&end=2025-03-01', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/calendar?limit=0', 400, 'invalid_parameter'],
+  ['/api/v1/nasdaq/calendar', 400, 'unknown_market'],
+  ['/api/v1/ashare/actions/sh600001?start=2025-02-30', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/actions/sh600001?limit=5', 400, 'invalid_parameter'],
+  ['/api/v1/ashare/actions/sh999999', 404, 'unknown_symbol'],
+  ['/api/v1/macro/indicators?indicator=gdp', 400, 'invalid_parameter'],
+  ['/api/v1/macro/indicators', 401, 'unauthorized', null],
 ];
 
 for (const [url, status, code, plan = 'pro'] of ERRORS) {

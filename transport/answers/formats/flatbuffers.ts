@@ -8,6 +8,8 @@ import type { ResponseFormat } from './format.js';
 const TABLES: Record<ShapeName, string> = {
   markets: 'Markets',
   symbols: 'Symbols',
+  calendar: 'Calendar',
+  actions: 'Actions',
   klines: 'Klines',
   klinesBatch: 'KlinesBatch',
   crossSection: 'CrossSection',
@@ -15,6 +17,7 @@ const TABLES: Record<ShapeName, string> = {
   detailBatch: 'DetailBatch',
   screen: 'Screen',
   macro: 'Macro',
+  macroIndicators: 'MacroIndicators',
   quota: 'Quota',
 };
 
