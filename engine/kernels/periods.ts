@@ -1,21 +1,12 @@
 // Weekly to yearly bars: one pass over a symbol's daily rows, after adjustment.
 
-import { civilFromDays } from '../calendar/days.js';
+import { civilFromDays, daysFromCivil } from '../calendar/days.js';
 import type { KlineColumns } from '../dataset/kline-columns.js';
-import { type AdjustMode, adjustPrices } from './adjust.js';
+import type { AdjustMode } from './adjust.js';
+import { round4 } from './round.js';
 
 export const PERIODS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type Period = (typeof PERIODS)[number];
-
-/** The period a day (days since 1970-01-01) falls in, as a number that grows with time. */
-export function periodKey(period: Exclude<Period, 'day'>, day: number): number {
-  // 1970-01-01 was a Thursday: day 4 is the first Monday, so ISO weeks start where (day + 3) % 7 = 0.
-  if (period === 'week') return Math.floor((day + 3) / 7);
-  const [year, month] = civilFromDays(day);
-  if (period === 'month') return year * 12 + month - 1;
-  if (period === 'quarter') return year * 4 + Math.floor((month - 1) / 3);
-  return year;
-}
 
 /** Bars as columns, ascending: element b of every array belongs to bar b. NaN is null. */
 export interface Bars {
@@ -69,11 +60,23 @@ export function decimalSum(values: Float64Array, from: number, to: number): numb
   return sum + carry;
 }
 
+/** The first day after the period that holds `day`: where the next bar starts. */
+export function nextPeriodStart(period: Exclude<Period, 'day'>, day: number): number {
+  if (period === 'week') return (Math.floor((day + 3) / 7) + 1) * 7 - 3;
+  const [year, month] = civilFromDays(day);
+  if (period === 'year') return daysFromCivil(year + 1, 1, 1);
+  const months = period === 'month' ? 1 : 3 - ((month - 1) % 3);
+  const next = month - 1 + months;
+  return daysFromCivil(year + Math.floor(next / 12), (next % 12) + 1, 1);
+}
+
 /**
  * The bars of rows [from, to) of one symbol (dates ascending), each built from all its days
- * after adjustment (qfq by `baseRow`'s factor): open the first day's, high the largest and
- * low the smallest non-null, close the last day's, volume and amount the decimal sums
- * (null when every cell is), date and adj_factor the last day's.
+ * after adjustment (qfq by `baseRow`'s factor, hfq by each day's): open the first day's, high
+ * the largest and low the smallest non-null, close the last day's, volume and amount the
+ * decimal sums (null when every cell is), date and adj_factor the last day's. One pass: a
+ * bar ends where its period does (one calendar step per bar, not per row), and only the
+ * extremes are rounded, as rounding keeps order.
  */
 export function periodBars(
   k: KlineColumns,
@@ -83,51 +86,56 @@ export function periodBars(
   adj: AdjustMode,
   baseRow: number,
 ): Bars {
-  const n = to - from;
-  const price = (field: 'open' | 'high' | 'low' | 'close'): Float64Array =>
-    adj === 'bfq'
-      ? k[field].subarray(from, to)
-      : adjustPrices(k[field], k.adj_factor, from, to, adj, baseRow, new Float64Array(n));
-  const [open, high, low, close] = [price('open'), price('high'), price('low'), price('close')];
-  const volume = k.volume.subarray(from, to);
-  const amount = k.amount.subarray(from, to);
-  // Where each bar starts (row offsets within the slice), then one more at the end.
-  const starts: number[] = [];
-  let previous = Number.NaN;
-  for (let r = 0; r < n; r++) {
-    const key = periodKey(period, k.date[from + r]);
-    if (key !== previous) starts.push(r), (previous = key);
-  }
-  starts.push(n);
-  const count = starts.length - 1;
-  const bars: Bars = {
-    count,
-    date: new Int32Array(count),
-    adj_factor: new Float64Array(count),
-    open: new Float64Array(count),
-    high: new Float64Array(count),
-    low: new Float64Array(count),
-    close: new Float64Array(count),
-    volume: new Float64Array(count),
-    amount: new Float64Array(count),
+  const { date, open, high, low, close, adj_factor: factor } = k;
+  const base = adj === 'qfq' ? factor[baseRow] : 1;
+  const scaleOf = (row: number): number => (adj === 'bfq' ? 1 : factor[row] / base);
+  const price = (x: number, row: number): number => (adj === 'bfq' ? x : round4(x * scaleOf(row)));
+  // At most one bar per shortest period of the span, plus the two it may cut.
+  const shortest = { week: 7, month: 28, quarter: 90, year: 365 }[period];
+  const capacity = to > from ? Math.min(to - from, Math.floor((date[to - 1] - date[from]) / shortest) + 2) : 0;
+  const out = {
+    date: new Int32Array(capacity),
+    adj_factor: new Float64Array(capacity),
+    open: new Float64Array(capacity),
+    high: new Float64Array(capacity),
+    low: new Float64Array(capacity),
+    close: new Float64Array(capacity),
+    volume: new Float64Array(capacity),
+    amount: new Float64Array(capacity),
   };
-  for (let b = 0; b < count; b++) {
-    const first = starts[b];
-    const last = starts[b + 1] - 1;
+  let count = 0;
+  for (let first = from; first < to; count++) {
+    const end = nextPeriodStart(period, date[first]);
+    let last = first;
     let hi = Number.NaN;
     let lo = Number.NaN;
-    for (let r = first; r <= last; r++) {
-      if (high[r] === high[r] && !(high[r] <= hi)) hi = high[r];
-      if (low[r] === low[r] && !(low[r] >= lo)) lo = low[r];
+    for (let r = first; r < to && date[r] < end; r++) {
+      last = r;
+      const scale = scaleOf(r);
+      const h = high[r] * scale;
+      const l = low[r] * scale;
+      if (h === h && !(h <= hi)) hi = h;
+      if (l === l && !(l >= lo)) lo = l;
     }
-    bars.date[b] = k.date[from + last];
-    bars.adj_factor[b] = k.adj_factor[from + last];
-    bars.open[b] = open[first];
-    bars.high[b] = hi;
-    bars.low[b] = lo;
-    bars.close[b] = close[last];
-    bars.volume[b] = decimalSum(volume, first, last + 1);
-    bars.amount[b] = decimalSum(amount, first, last + 1);
+    out.date[count] = date[last];
+    out.adj_factor[count] = factor[last];
+    out.open[count] = price(open[first], first);
+    out.high[count] = adj === 'bfq' ? hi : round4(hi);
+    out.low[count] = adj === 'bfq' ? lo : round4(lo);
+    out.close[count] = price(close[last], last);
+    out.volume[count] = decimalSum(k.volume, first, last + 1);
+    out.amount[count] = decimalSum(k.amount, first, last + 1);
+    first = last + 1;
   }
-  return bars;
+  return {
+    count,
+    date: out.date.subarray(0, count),
+    adj_factor: out.adj_factor.subarray(0, count),
+    open: out.open.subarray(0, count),
+    high: out.high.subarray(0, count),
+    low: out.low.subarray(0, count),
+    close: out.close.subarray(0, count),
+    volume: out.volume.subarray(0, count),
+    amount: out.amount.subarray(0, count),
+  };
 }

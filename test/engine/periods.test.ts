@@ -5,24 +5,32 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseIsoDate } from '../../engine/calendar/days.js';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
-import { decimalSum, periodBars, periodKey } from '../../engine/kernels/periods.js';
+import { decimalSum, nextPeriodStart, periodBars } from '../../engine/kernels/periods.js';
 
 const day = parseIsoDate;
 
-test('ISO weeks run Monday to Sunday, across a year end', () => {
-  assert.equal(periodKey('week', day('2025-03-09')) + 1, periodKey('week', day('2025-03-10')), 'Sunday, then Monday');
-  assert.equal(periodKey('week', day('2025-03-10')), periodKey('week', day('2025-03-16')), 'Monday to Sunday');
-  assert.equal(periodKey('week', day('2024-12-30')), periodKey('week', day('2025-01-05')), 'ISO week 1 of 2025');
-  assert.equal(periodKey('week', day('1970-01-04')) + 1, periodKey('week', day('1970-01-05')));
-  assert.equal(periodKey('week', day('1969-12-29')), periodKey('week', day('1970-01-04')), 'before the epoch too');
+/** The first day of the next period after `text`'s, as text. */
+const next = (period: 'week' | 'month' | 'quarter' | 'year', text: string): number =>
+  nextPeriodStart(period, day(text));
+
+test('ISO weeks run Monday to Sunday, across a year end and before the epoch', () => {
+  assert.equal(next('week', '2025-03-09'), day('2025-03-10'), 'Sunday ends a week');
+  assert.equal(next('week', '2025-03-10'), day('2025-03-17'), 'Monday starts one');
+  assert.equal(next('week', '2025-03-16'), day('2025-03-17'));
+  assert.equal(next('week', '2024-12-30'), day('2025-01-06'), 'ISO week 1 of 2025 starts in 2024');
+  assert.equal(next('week', '1970-01-01'), day('1970-01-05'));
+  assert.equal(next('week', '1969-12-29'), day('1970-01-05'));
 });
 
 test('months, quarters and years are calendar periods', () => {
-  assert.notEqual(periodKey('month', day('2025-01-31')), periodKey('month', day('2025-02-01')));
-  assert.equal(periodKey('month', day('2024-02-01')), periodKey('month', day('2024-02-29')));
-  assert.equal(periodKey('quarter', day('2025-01-01')), periodKey('quarter', day('2025-03-31')));
-  assert.equal(periodKey('quarter', day('2025-03-31')) + 1, periodKey('quarter', day('2025-04-01')));
-  assert.equal(periodKey('year', day('2024-12-31')) + 1, periodKey('year', day('2025-01-01')));
+  assert.equal(next('month', '2025-01-31'), day('2025-02-01'));
+  assert.equal(next('month', '2024-02-01'), day('2024-03-01'));
+  assert.equal(next('month', '2024-12-15'), day('2025-01-01'));
+  assert.equal(next('quarter', '2025-01-01'), day('2025-04-01'));
+  assert.equal(next('quarter', '2025-03-31'), day('2025-04-01'));
+  assert.equal(next('quarter', '2025-11-15'), day('2026-01-01'));
+  assert.equal(next('year', '2024-12-31'), day('2025-01-01'));
+  assert.equal(next('year', '2025-01-01'), day('2026-01-01'));
 });
 
 test('decimal sums read as the decimal texts add up; null cells are skipped, all null is null', () => {

@@ -241,20 +241,57 @@ export function renderSliceRows(
   if (slice.count === 0) return;
   const w = answerWriter;
   const head = `{"symbol":"${code}","date":"`;
+  const keys = fields.map((field) => `,"${field}":`);
+  const columns = fields.map((field) => slice.values[field]!);
   for (let r = 0; r < slice.count; r++) {
     if (r > 0) w.ascii(',');
     w.ascii(head);
     w.ascii(dateText(slice.date[r]));
     w.ascii('"');
-    for (const field of fields) {
-      w.ascii(`,"${field}":`);
-      w.number(slice.values[field]![r]);
+    for (let f = 0; f < columns.length; f++) {
+      w.ascii(keys[f]);
+      w.number(columns[f][r]);
     }
     w.ascii(',"adj_factor":');
     w.number(slice.adjFactor[r]);
     w.ascii('}');
   }
   pieces.push(w.take());
+}
+
+/** How one answer writes rows of many symbols: field keys and which fields adjust, worked out once. */
+class RowWriter {
+  private readonly keys: string[];
+  private readonly adjusted: boolean[];
+
+  constructor(
+    private readonly m: MarketData,
+    private readonly adj: AdjustMode,
+    private readonly fields: readonly KlineField[],
+  ) {
+    this.keys = fields.map((field) => `,"${field}":`);
+    this.adjusted = fields.map((field) => adj !== 'bfq' && PRICE_FIELDS.has(field));
+  }
+
+  /** Row `row` of symbol `i` as `{…}`, adjusted as the symbol's own K-lines are (qfq to its latest factor). */
+  write(w: ByteWriter, i: number, row: number): void {
+    const k = this.m.klines;
+    const { adj, fields, keys, adjusted } = this;
+    const scale = adj === 'bfq' ? 1 : k.adj_factor[row] / (adj === 'qfq' ? k.adj_factor[k.offsets[i + 1] - 1] : 1);
+    w.ascii('{"symbol":"');
+    w.ascii(this.m.symbols.codes[i]);
+    w.ascii('","date":"');
+    w.ascii(dateText(k.date[row]));
+    w.ascii('"');
+    for (let f = 0; f < fields.length; f++) {
+      w.ascii(keys[f]);
+      const value = k[fields[f]][row];
+      w.number(adjusted[f] ? round4(value * scale) : value);
+    }
+    w.ascii(',"adj_factor":');
+    w.number(k.adj_factor[row]);
+    w.ascii('}');
+  }
 }
 
 /**
@@ -270,27 +307,41 @@ export function renderRowsOf(
   pieces: (string | Buffer)[],
 ): void {
   if (rows.length === 0) return;
-  const k = m.klines;
   const w = answerWriter;
-  const keys = fields.map((field) => `,"${field}":`);
-  const adjusted = fields.map((field) => adj !== 'bfq' && PRICE_FIELDS.has(field));
+  const writer = new RowWriter(m, adj, fields);
   for (let n = 0; n < rows.length; n++) {
-    const i = symbols[n];
-    const row = rows[n];
-    const scale = adj === 'bfq' ? 1 : k.adj_factor[row] / (adj === 'qfq' ? k.adj_factor[k.offsets[i + 1] - 1] : 1);
-    w.ascii(n > 0 ? ',{"symbol":"' : '{"symbol":"');
-    w.ascii(m.symbols.codes[i]);
-    w.ascii('","date":"');
-    w.ascii(dateText(k.date[row]));
-    w.ascii('"');
-    for (let f = 0; f < fields.length; f++) {
-      w.ascii(keys[f]);
-      const value = k[fields[f]][row];
-      w.number(adjusted[f] ? round4(value * scale) : value);
+    if (n > 0) w.ascii(',');
+    writer.write(w, symbols[n], rows[n]);
+  }
+  pieces.push(w.take());
+}
+
+/** At most this many rows per symbol are written by renderWindowsOf rather than from the kept chunks. */
+export const FEW_ROWS_EACH = 4;
+
+/**
+ * `"code":[rows],…` of several symbols' windows of at most FEW_ROWS_EACH rows (a batch on one
+ * day), in one pass of one writer: no chunk rendered or kept for a row or two of each symbol.
+ */
+export function renderWindowsOf(
+  m: MarketData,
+  windows: readonly { i: number; from: number; to: number }[],
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  pieces: (string | Buffer)[],
+): void {
+  const w = answerWriter;
+  const writer = new RowWriter(m, adj, fields);
+  for (let n = 0; n < windows.length; n++) {
+    const { i, from, to } = windows[n];
+    w.ascii(n > 0 ? ',"' : '"');
+    w.ascii(m.symbols.codes[i]); // codes are [A-Za-z0-9._-]: nothing to escape
+    w.ascii('":[');
+    for (let row = from; row < to; row++) {
+      if (row > from) w.ascii(',');
+      writer.write(w, i, row);
     }
-    w.ascii(',"adj_factor":');
-    w.number(k.adj_factor[row]);
-    w.ascii('}');
+    w.ascii(']');
   }
   pieces.push(w.take());
 }

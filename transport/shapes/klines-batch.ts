@@ -8,7 +8,7 @@ import { type KlineSlice, klineSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderKlineRows, renderSliceRows } from '../serialise/kline-text.js';
+import { FEW_ROWS_EACH, renderKlineRows, renderSliceRows, renderWindowsOf } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
 import type { Shape } from './shape.js';
@@ -46,12 +46,15 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const body: BodyPart[] = [
       `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`,
     ];
-    r.windows.forEach((w, n) => {
-      body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
-      if (w.bars !== null) renderSliceRows(w.bars, m.symbols.codes[w.i], r.fields, body);
-      else renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
-      body.push(']');
-    });
+    if (r.windows.every((w) => w.bars === null && w.to - w.from <= FEW_ROWS_EACH))
+      renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a day or a few of each symbol: written, not chunked
+    else
+      r.windows.forEach((w, n) => {
+        body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
+        if (w.bars !== null) renderSliceRows(w.bars, m.symbols.codes[w.i], r.fields, body);
+        else renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
+        body.push(']');
+      });
     body.push(r.missing.length > 0 ? `},"missing":${JSON.stringify(r.missing)}}` : '}}');
     return body;
   },
