@@ -459,6 +459,17 @@ function unauthenticatedPaths(): Record<string, Json> {
       'namespace mdq;',
       'Service',
     ),
+    '/docs': {
+      ...plain(
+        'apiReference',
+        'This document rendered as a page (Swagger UI, served by the service itself: no CDN)',
+        'text/html; charset=utf-8',
+        { type: 'string' },
+        '<!doctype html>',
+        'Service',
+      ),
+      servers: outsideBase.servers,
+    },
   };
 }
 

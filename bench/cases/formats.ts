@@ -1,10 +1,12 @@
 // The format cases as data: which answers the size table weighs, which bodies the level sweep compresses, and the client decode cases.
 
 import { ByteBuffer } from 'flatbuffers';
+import { type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { klineSlice } from '../../engine/queries/klines.js';
+import { type Format, FORMAT_NAMES } from '../../transport/answers/formats/index.js';
 import type { Reply } from '../../transport/route.js';
 import { fieldNames, klinesShape } from '../../transport/shapes/klines.js';
 import { klineRows } from '../../transport/serialise/rows.js';
@@ -18,7 +20,7 @@ import {
   SCREEN,
   SYMBOLS_SEARCH,
 } from '../http/cases.js';
-import { bodyOf, contextOf, replyOf } from './answers.js';
+import { bodyOf, contextOf, offers, replyOf } from './answers.js';
 import { type MicroCase, thousands } from './case.js';
 
 /** One request whose answer is weighed or compressed: a name for the table and its path (the HTTP cases' where there is one). */
@@ -38,6 +40,7 @@ export const SIZE_QUESTIONS: Question[] = [
   { name: 'symbols search 50', path: SYMBOLS_SEARCH.path },
   { name: 'markets', path: MARKETS.path },
   { name: 'macro 100 rows', path: () => '/api/v1/macro' },
+  { name: 'cross-section 500 rows', path: ({ date }) => `/api/v1/ashare/klines?date=${date}&limit=500` },
 ];
 
 /** The JSON bodies the compression-level sweep compresses: a small and a large cached answer. */
@@ -152,6 +155,60 @@ function bigKlinesValue(dataset: Dataset): { value: unknown; detail: string } {
   return { value, detail: `crypto ${parts.join(' + ')} (its latest rows), as one symbol` };
 }
 
+/** The row count and each numeric column's sum of an Arrow K-lines answer (a null counts as NaN, as in a FlatBuffer). */
+function sumArrowColumns(bytes: Uint8Array): Sums {
+  const table = tableFromIPC(bytes) as Table;
+  const sums = NUMERIC.map((name) => {
+    const column = table.getChild(name);
+    let sum = 0;
+    for (let r = 0; r < table.numRows; r++) {
+      const v = column?.get(r);
+      sum += typeof v === 'number' ? v : NaN;
+    }
+    return sum;
+  });
+  return [table.numRows, ...sums];
+}
+
+/** The `count` field's slot in the root table of the shapes the encode cases render (mdq.fbs field order). */
+const COUNT_SLOT: Readonly<Record<string, number>> = { klines: 2, crossSection: 3 };
+
+/** The `count` of a FlatBuffer answer of `shape`, read through the flatbuffers ByteBuffer. */
+function flatCount(shape: string, body: Uint8Array): number {
+  const bb = new ByteBuffer(body);
+  const root = bb.readInt32(bb.position()) + bb.position();
+  const at = bb.__offset(root, vtableOffset(COUNT_SLOT[shape]));
+  return at === 0 ? 0 : bb.readUint32(root + at);
+}
+
+/** The rows an answer body holds, read back in its own format: what every encode variant must agree on. */
+function rowsIn(format: Format, body: Buffer, shape: string): number {
+  if (format === 'json') return (JSON.parse(body.toString('utf8')) as { data: unknown[] }).data.length;
+  if (format === 'msgpack') return (unpack(body) as { data: unknown[] }).data.length;
+  if (format === 'csv') return body.toString('utf8').split('\r\n').length - 2; // the header, and '' after the last CRLF
+  if (format === 'arrow') return (tableFromIPC(body) as Table).numRows;
+  return flatCount(shape, body);
+}
+
+/** What rendering one answer costs in each format, from the route's reply (the answer cache off): K-lines 100 and a cross-section page. */
+export function encodeCases(dataset: Dataset): MicroCase[] {
+  const questions = [SIZE_QUESTIONS[0], SIZE_QUESTIONS.find((q) => q.name.startsWith('cross-section'))!];
+  return repliesOf(dataset, questions).map(({ q, path, reply }) => ({
+    group: 'encode',
+    name: q.name,
+    detail: path,
+    variants: FORMAT_NAMES.filter((f) => offers(reply, f)).map((format) => ({
+      name: format,
+      run: () => ({ format, body: bodyOf(reply, format) }),
+    })),
+    baseline: 'json',
+    answer: (out) => {
+      const { format, body } = out as { format: Format; body: Buffer };
+      return rowsIn(format, body, reply.shape.name);
+    },
+  }));
+}
+
 /** A K-lines reply whose value is `value`: the service's msgpack and FlatBuffers renderers encode it; its JSON is JSON.stringify (what the JSON path is tested equal to). */
 function replyWithValue(value: unknown, rows: number): Reply {
   return { shape: { ...klinesShape, json: () => JSON.stringify(value), value: () => value }, result: null, rows };
@@ -162,10 +219,11 @@ function decodeCase(name: string, detail: string, reply: Reply): MicroCase {
   const json = bodyOf(reply, 'json');
   const msgpack = bodyOf(reply, 'msgpack');
   const flat = own(bodyOf(reply, 'flatbuffers'));
+  const arrow = bodyOf(reply, 'arrow');
   return {
     group: 'decode',
     name,
-    detail: `${detail}; json ${thousands(json.length)} B, msgpack ${thousands(msgpack.length)} B, flatbuffers ${thousands(flat.length)} B`,
+    detail: `${detail}; json ${thousands(json.length)} B, msgpack ${thousands(msgpack.length)} B, flatbuffers ${thousands(flat.length)} B, arrow ${thousands(arrow.length)} B`,
     variants: [
       {
         name: 'JSON.parse + sum columns',
@@ -176,6 +234,7 @@ function decodeCase(name: string, detail: string, reply: Reply): MicroCase {
         run: () => sumRows((unpack(msgpack) as { data: Record<string, unknown>[] }).data),
       },
       { name: 'flatbuffers Float64Array columns + sum', run: () => sumFlatColumns(flat) },
+      { name: 'apache-arrow tableFromIPC + sum columns', run: () => sumArrowColumns(arrow) },
     ],
     baseline: 'JSON.parse + sum columns',
     answer: (out) => out,

@@ -3,12 +3,13 @@
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { MicroCase } from './case.js';
 import { detailCases } from './detail.js';
+import { encodeCases } from './formats.js';
 import { klineCases } from './klines.js';
 import { querySurfaceCases } from './query-surface.js';
 import { screenCases } from './screen.js';
 import { serialiserCases } from './serialisers.js';
 
-/** K-lines, the query surface (bars, cross-section, aliases), screen, detail, then one case per response serialiser; inputs are seeded picks from `dataset`. */
+/** K-lines, the query surface (bars, cross-section, aliases), screen, detail, then one case per response serialiser and each format's cost of two answers; inputs are seeded picks from `dataset`. */
 export function microCases(dataset: Dataset): MicroCase[] {
   return [
     ...klineCases(dataset),
@@ -16,5 +17,6 @@ export function microCases(dataset: Dataset): MicroCase[] {
     ...screenCases(dataset),
     ...detailCases(dataset),
     ...serialiserCases(dataset),
+    ...encodeCases(dataset),
   ];
 }

@@ -1,6 +1,7 @@
 // The HTTP load cases as data: which request (path and headers), and what a correct answer of it looks like.
 
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
 import { SCREEN_QUERY, screenQueryString, SEARCH_TEXT } from '../cases/inputs.js';
 
@@ -29,7 +30,7 @@ export function pastDay(start: string, end: string): string {
 }
 
 /** Body formats a case can ask for with `format=` (CSV is not load-tested). */
-export type CaseFormat = 'json' | 'msgpack' | 'flatbuffers';
+export type CaseFormat = 'json' | 'msgpack' | 'flatbuffers' | 'arrow';
 export type CaseEncoding = 'gzip' | 'br';
 
 export interface HttpCase {
@@ -67,7 +68,17 @@ const MEDIA_TYPES: Record<CaseFormat, string> = {
   json: 'application/json',
   msgpack: 'application/msgpack',
   flatbuffers: 'application/x-flatbuffers',
+  arrow: 'application/vnd.apache.arrow.stream',
 };
+
+/** An Arrow answer as the checks read JSON: `count` (from the metadata) and its rows as objects. */
+function arrowValue(bytes: Uint8Array): unknown {
+  const table = tableFromIPC(bytes) as Table;
+  const scalars = Object.fromEntries(
+    [...table.schema.metadata].map(([k, v]) => [k, /^[-0-9[{]|^(true|false|null)$/.test(v) ? JSON.parse(v) : v]),
+  );
+  return { ...scalars, data: table.toArray() };
+}
 
 const headerText = (h: string | string[] | undefined): string => (Array.isArray(h) ? h.join(', ') : (h ?? ''));
 
@@ -101,7 +112,10 @@ export function checkAnswer(c: HttpCase, answer: ProbeAnswer, ctx: CaseContext):
     if (json) throw new Error('a FlatBuffer was asked for, the body is JSON');
     return;
   }
-  c.check(format === 'msgpack' ? unpack(bytes) : JSON.parse(bytes.toString('utf8')), ctx);
+  c.check(
+    format === 'msgpack' ? unpack(bytes) : format === 'arrow' ? arrowValue(bytes) : JSON.parse(bytes.toString('utf8')),
+    ctx,
+  );
 }
 
 /** The same question as `base` in another format: `format=` added to its query, the body decoded before checking. */
@@ -253,6 +267,7 @@ function varied(base: HttpCase, paths: (ctx: CaseContext) => string[]): HttpCase
 const ACCEPT: Record<Exclude<CaseFormat, 'json'>, string> = {
   msgpack: 'application/msgpack',
   flatbuffers: 'application/x-flatbuffers',
+  arrow: 'application/vnd.apache.arrow.stream',
 };
 
 /** `base` asked by `Accept: <format's media type>` rather than `format=`. */
@@ -274,6 +289,7 @@ const everyWayOut = (base: HttpCase, paths: (ctx: CaseContext) => string[]): Htt
     base,
     accepting(base, 'msgpack'),
     accepting(base, 'flatbuffers'),
+    accepting(base, 'arrow'),
     compressed(base, 'gzip'),
     compressed(base, 'br'),
   ].map((c) => varied(c, paths));

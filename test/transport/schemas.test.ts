@@ -208,25 +208,25 @@ test('operation ids are unique and every operation answers 200 with a schema for
   );
 });
 
-test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV for shapes with rows (all but /quota)', () => {
+test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV and Arrow for shapes with rows (all but /quota)', () => {
   for (const path of SPEC_PATHS) {
     const types = Object.keys(doc.paths[path].get.responses['200'].content);
     const expected = [
       'application/json; charset=utf-8',
       'application/msgpack',
       'application/x-flatbuffers',
-      ...(path === '/quota' ? [] : ['text/csv; charset=utf-8']),
+      ...(path === '/quota' ? [] : ['text/csv; charset=utf-8', 'application/vnd.apache.arrow.stream']),
     ];
     assert.deepEqual(types, expected, path);
   }
 });
 
-test('every API path documents format= (json, msgpack, flatbuffers, csv) and a 406 not_acceptable', () => {
+test('every API path documents format= (json, msgpack, flatbuffers, csv, arrow) and a 406 not_acceptable', () => {
   for (const path of SPEC_PATHS) {
     const op = doc.paths[path].get;
     const format = op.parameters.find((p: any) => p.in === 'query' && p.name === 'format');
     assert.ok(format, `${path} declares format`);
-    assert.deepEqual(format.schema.enum, ['json', 'msgpack', 'flatbuffers', 'csv'], `${path} format values`);
+    assert.deepEqual(format.schema.enum, ['json', 'msgpack', 'flatbuffers', 'csv', 'arrow'], `${path} format values`);
     assert.deepEqual(
       op.responses['406']?.content['application/problem+json'].schema.allOf[1].properties.code.enum,
       ['not_acceptable'],

@@ -1,6 +1,7 @@
 // What every answer of one server shares: its options, its figures and logs, the headers every
 // answer carries, the one mapping of a thrown value to a problem, and the requests in flight.
 
+import { REFERENCE_PATHS } from '../docs/reference-page.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Plan } from '../../engine/plans.js';
@@ -42,6 +43,7 @@ export const SERVICE_PATHS = [
   '/metrics',
   '/api/v1/openapi.json',
   '/api/v1/schema.fbs',
+  ...REFERENCE_PATHS,
 ] as const;
 export type ServicePath = (typeof SERVICE_PATHS)[number];
 

@@ -1,9 +1,10 @@
-// The paths served without a key beside the API (health, version, OpenAPI, schema.fbs, /metrics),
+// The paths served without a key beside the API (health, version, OpenAPI, schema.fbs, /metrics, /docs),
 // every route's preflight and 405, and the catch-all 404: answers that read no Dataset.
 
 import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { loadReferencePage } from '../docs/reference-page.js';
 import { requestFramingProblem } from '../http/framing.js';
 import type { MetricsSources } from '../metrics/exposition.js';
 import { Problem } from '../problem.js';
@@ -71,7 +72,7 @@ function servePlain(app: TemplatedApp, ctx: ServerContext, pattern: ServicePath,
   app.any(pattern, notAllowed(ctx, route, 'GET, OPTIONS'));
 }
 
-/** Registers health, readiness, liveness, /version, /metrics (when asked), OpenAPI and schema.fbs. */
+/** Registers health, readiness, liveness, /version, /metrics (when asked), OpenAPI, schema.fbs and the reference page (/docs). */
 export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options: ServerOptions): void {
   const { state, service } = ctx;
   /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
@@ -103,6 +104,7 @@ export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options
   }
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
   servePlain(app, ctx, '/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
+  for (const [path, file] of loadReferencePage()) servePlain(app, ctx, path, false, () => file);
 }
 
 /** What /metrics reads: the options' sources, this thread's figures (or every serving thread's), the answer cache. */

@@ -235,13 +235,19 @@ describe('as_of edge cases', () => {
     }
   });
 
-  test('a malformed as_of is a 400 naming it; K-line routes do not take it', async () => {
-    for (const bad of ['2024-02-30', '20240102', 'yesterday', '', '2024-1-5']) {
+  test('a malformed as_of is a 400 naming it, YYYYMMDD is the same day; K-line routes do not take it', async () => {
+    for (const bad of ['2024-02-30', '20240230', '2024012', 'yesterday', '', '2024-1-5']) {
       const got = await full.get(`/api/v1/ashare/screen?as_of=${bad}`);
       assert.equal(got.status, 400, bad);
       assert.equal(got.body.code, 'invalid_parameter');
       assert.equal(got.body.param, 'as_of');
     }
+    const compact = await full.get('/api/v1/ashare/screen?as_of=20240603');
+    assert.deepEqual(
+      compact.body,
+      (await full.get('/api/v1/ashare/screen?as_of=2024-06-03')).body,
+      'YYYYMMDD reads as YYYY-MM-DD',
+    );
     const klines = await full.get('/api/v1/ashare/klines/sh600001?as_of=2024-06-03');
     assert.equal(klines.status, 400);
     assert.equal(klines.body.param, 'as_of');

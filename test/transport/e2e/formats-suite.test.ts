@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
 import type { FlatShapeName } from '../../../transport/serialise/to-flatbuffers.js';
 import type { TestServer } from '../../helpers/api-server.js';
@@ -137,6 +138,19 @@ function expectedCsv(shape: FlatShapeName, value: any): { columns: string[]; row
   }
 }
 
+/** The cells of an Arrow table, row by row, as the JSON answer holds them: a date32 (ms since the epoch) as YYYY-MM-DD. */
+function arrowRows(table: Table): unknown[][] {
+  const columns = table.schema.fields.map((field, k) => {
+    const vector = table.getChildAt(k)!;
+    const isDate = DataType.isDate(field.type);
+    return Array.from({ length: table.numRows }, (_, r) => {
+      const v: unknown = vector.get(r);
+      return v === null || v === undefined ? null : isDate ? new Date(v as number).toISOString().slice(0, 10) : v;
+    });
+  });
+  return Array.from({ length: table.numRows }, (_, r) => columns.map((column) => column[r]));
+}
+
 /** A CSV cell read back: empty is null; a JSON number's text is that number. */
 const cellMatches = (cell: string, value: unknown): boolean =>
   value === null || value === undefined
@@ -176,14 +190,54 @@ for (const c of CASES) {
   });
 
   if (c.shape === 'quota') {
-    test(`${c.path}: CSV is 406 not_acceptable (a record without rows)`, async () => {
-      for (const res of [await getBytes(withFormat(c.path, 'csv')), await getBytes(c.path, { accept: 'text/csv' })]) {
+    test(`${c.path}: CSV and Arrow are 406 not_acceptable (a record without rows)`, async () => {
+      for (const res of [
+        await getBytes(withFormat(c.path, 'csv')),
+        await getBytes(c.path, { accept: 'text/csv' }),
+        await getBytes(withFormat(c.path, 'arrow')),
+        await getBytes(c.path, { accept: 'application/vnd.apache.arrow.stream' }),
+      ]) {
         assert.equal(res.status, 406);
         assert.equal(res.headers['content-type'], 'application/problem+json');
         assert.equal(JSON.parse(res.body.toString()).code, 'not_acceptable');
       }
     });
   } else {
+    test(`${c.path}: Arrow read by apache-arrow holds the JSON rows (dates as date32, nulls as nulls) and its scalars as metadata`, async () => {
+      const json = await jsonOf(c.path);
+      const expected = expectedCsv(c.shape, json);
+      for (let ask = 1; ask <= 3; ask++) {
+        const res = await getBytes(ask === 2 ? c.path : withFormat(c.path, 'arrow'), {
+          accept: 'application/vnd.apache.arrow.stream',
+        });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers['content-type'], 'application/vnd.apache.arrow.stream');
+        const table = tableFromIPC(res.body) as Table;
+        assert.equal(table.batches.length <= 1, true, 'one record batch');
+        if (expected.rows.length > 0)
+          assert.deepEqual(
+            table.schema.fields.map((f) => f.name),
+            expected.columns,
+            `ask ${ask}: columns`,
+          );
+        assert.equal(table.numRows, expected.rows.length, `ask ${ask}: rows`);
+        assert.deepEqual(
+          arrowRows(table),
+          expected.rows.map((row) => row.map((cell) => cell ?? null)),
+          `ask ${ask}: cells`,
+        );
+        for (const [key, value] of Object.entries(json)) {
+          if (key === 'data') continue;
+          const text = table.schema.metadata.get(key);
+          assert.deepEqual(
+            typeof value === 'string' ? text : JSON.parse(text ?? 'undefined'),
+            value,
+            `metadata ${key}`,
+          );
+        }
+      }
+    });
+
     test(`${c.path}: CSV parsed by csv-parse holds the JSON rows, nulls as empty cells`, async () => {
       const json = await jsonOf(c.path);
       const expected = expectedCsv(c.shape, json);
@@ -209,8 +263,8 @@ for (const c of CASES) {
 
   for (const encoding of ['gzip', 'br'] as const) {
     test(`${c.path}: ${encoding} inflates to the identity bytes in every format (bodies under 1 KiB go as they are)`, async () => {
-      for (const format of ['json', 'msgpack', 'flatbuffers', 'csv']) {
-        if (format === 'csv' && c.shape === 'quota') continue;
+      for (const format of ['json', 'msgpack', 'flatbuffers', 'csv', 'arrow']) {
+        if ((format === 'csv' || format === 'arrow') && c.shape === 'quota') continue;
         const identity = await getBytes(withFormat(c.path, format));
         for (let ask = 1; ask <= 3; ask++) {
           const res = await getBytes(withFormat(c.path, format), { 'accept-encoding': encoding });

@@ -20,7 +20,7 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
 };
 /** The problem body's keys in order; `instance` (the request id) always comes last. */
-const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail', 'param', 'instance'];
+const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail', 'param', 'suggestions', 'instance'];
 
 const SUCCESS_PATHS = [
   '/api/v1/markets',
@@ -52,7 +52,7 @@ function checkProblemBody(res: ApiResponse, status: number, what: string): void 
   assert.deepEqual(
     keys,
     PROBLEM_KEYS.filter((k) => keys.includes(k)),
-    `${what}: keys in the order type, title, status, code, detail, param, instance`,
+    `${what}: keys in the order type, title, status, code, detail, param, suggestions, instance`,
   );
   assert.deepEqual(
     keys.slice(0, 5),
@@ -86,14 +86,18 @@ test('every error is application/problem+json', async () => {
   }
 });
 
-test('every problem body is {type: about:blank, title, status, code, detail[, param], instance}', async () => {
+test('every problem body is {type: about:blank, title, status, code, detail[, param][, suggestions], instance}', async () => {
   for (const [path, options, status] of ERRORS) checkProblemBody(await server.get(path, options), status, path);
 });
 
 test('a parameter problem names the parameter in param', async () => {
   const res = await server.get('/api/v1/ashare/klines/sh600001?fields=foo');
   checkProblemBody(res, 400, 'fields=foo');
-  assert.deepEqual(Object.keys(res.body), PROBLEM_KEYS, 'all seven keys');
+  assert.deepEqual(
+    Object.keys(res.body),
+    PROBLEM_KEYS.filter((k) => k !== 'suggestions'),
+    'all seven keys',
+  );
   assert.equal(res.body.param, 'fields', 'param is fields');
 });
 

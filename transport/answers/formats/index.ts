@@ -1,5 +1,6 @@
 // Every response format, in the server's order of preference: a new format is its file and one line here.
 
+import { arrow } from './arrow.js';
 import { csv } from './csv.js';
 import { flatbuffers } from './flatbuffers.js';
 import type { ResponseFormat } from './format.js';
@@ -7,7 +8,7 @@ import { json } from './json.js';
 import { msgpack } from './msgpack.js';
 
 /** The formats every data route may answer in negotiation order: Accept's ties go to the earlier, the first is the default. */
-export const FORMATS = [json, msgpack, flatbuffers, csv] as const;
+export const FORMATS = [json, msgpack, flatbuffers, csv, arrow] as const;
 
 /** A format's `format=` name. */
 export type Format = (typeof FORMATS)[number]['name'];
