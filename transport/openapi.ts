@@ -31,7 +31,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   macro_not_ready: 'the loaded snapshot holds no macro data',
   method_not_allowed: 'a method other than GET or OPTIONS (`Allow` lists them)',
   not_acceptable:
-    'no format matches `Accept` (and no `format=` was given), or CSV asked of an answer without rows (/quota)',
+    'no format matches `Accept` (and no `format=` was given), or CSV or Arrow asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty",
   quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows',
   header_too_large:
@@ -516,7 +516,7 @@ export function buildOpenApi(plans: Plans = DEFAULT_PLANS): Record<string, unkno
       title: 'Market data query service',
       version: '1.0.0',
       description: infoDescription(plans),
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: API_BASE }],
     security: [{ ApiKey: [] }, { Bearer: [] }],

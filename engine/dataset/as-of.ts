@@ -1,5 +1,5 @@
 // A market as it stood on a past day: the symbols and snapshot table a snapshot folder cut at
-// that day would give (only rows dated on or before it; root README, "API notes", `as_of`),
+// that day would give (only rows dated on or before it; docs/api-notes.md, `as_of`),
 // built from the Dataset's full history and kept in a byte-bounded cache.
 
 import { deriveSnapshots, type SnapshotTable } from '../kernels/derive-snapshot.js';

@@ -1,5 +1,5 @@
 // PLANS_FILE: the operator's plans, a JSON file read and checked whole at start, with the
-// settings; a mistake is reported as file:line. Format (README, "Operators"):
+// settings; a mistake is reported as file:line. Format (docs/operators.md, "Operators"):
 //
 //   { "free": {"rpm": 60, "daily_quota": 5000, "batch": 5, "rows_per_call": 100},
 //     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000} }

@@ -1,11 +1,11 @@
-// The README's settings table, generated from the declarations: `npm run settings-table` rewrites it, a test checks it.
+// The settings table of docs/operators.md, generated from the declarations: `npm run settings-table` rewrites it, a test checks it.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { flagForm, shownDefault } from './read-settings.js';
 import { SERVER_SETTINGS } from './settings.js';
 
-/** The lines that enclose the generated table in README.md. */
+/** The lines that enclose the generated table in docs/operators.md. */
 export const TABLE_START =
   '<!-- settings table: generated from loaders/config/settings.ts by `npm run settings-table`; a test checks it -->';
 export const TABLE_END = '<!-- end of settings table -->';
@@ -30,16 +30,18 @@ export function withSettingsTable(readme: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
   if (start < 0 || end < start)
-    throw new Error(`README.md lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
+    throw new Error(`docs/operators.md lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${settingsTable()}\n${readme.slice(end)}`;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const path = new URL('../../../README.md', import.meta.url);
+  const path = new URL('../../../docs/operators.md', import.meta.url);
   const before = readFileSync(path, 'utf8');
   const after = withSettingsTable(before);
   if (after !== before) writeFileSync(path, after);
   process.stdout.write(
-    after === before ? 'README.md: settings table already current\n' : 'README.md: settings table rewritten\n',
+    after === before
+      ? 'docs/operators.md: settings table already current\n'
+      : 'docs/operators.md: settings table rewritten\n',
   );
 }

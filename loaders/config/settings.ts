@@ -18,7 +18,7 @@ export interface Setting<T> {
    * depends on the machine (read at start, never at import), or null: unset.
    */
   readonly default: string | (() => string) | null;
-  /** How `--help` and the README show a computed default (`cores − 1`). */
+  /** How `--help` and docs/operators.md show a computed default (`cores − 1`). */
   readonly shownDefault?: string;
   /** One or two sentences: what it does, and what its values mean. */
   readonly doc: string;
@@ -338,7 +338,7 @@ export const GEN_DEMO: Program<typeof GEN_DEMO_SETTINGS> = {
 /** Every program, for --help tests. */
 export const PROGRAMS: readonly Program[] = [SERVER, LOAD, KEYS, ADMIN, GEN_DEMO];
 
-/** Every declared setting once (the README's table lists those with a variable). */
+/** Every declared setting once (docs/operators.md's table lists those with a variable). */
 export const ALL_SETTINGS: readonly Setting<unknown>[] = [
   ...new Set<Setting<unknown>>([
     ...Object.values(SERVER_SETTINGS),

@@ -1,4 +1,4 @@
-// Reads and validates a whole snapshot folder (format: root README, "The snapshot folder") into sorted columns.
+// Reads and validates a whole snapshot folder (format: docs/operators.md, "The snapshot folder") into sorted columns.
 
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';

@@ -1,4 +1,4 @@
-// Fuzzes the snapshot cell readers and the CSV cell splitter against references written from the README's "The snapshot folder" rules.
+// Fuzzes the snapshot cell readers and the CSV cell splitter against references written from "The snapshot folder" rules (docs/operators.md).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -94,7 +94,7 @@ test('numberCell round trip: every finite double, written by String(), toExponen
 
 // ---- Date cells ----
 
-/** README: `YYYY-MM-DD` or `YYYYMMDD`, a real calendar day; else null. */
+/** docs/operators.md: `YYYY-MM-DD` or `YYYYMMDD`, a real calendar day; else null. */
 function referenceSnapshotDay(text: string): number | null {
   const m = /^([0-9]{4})(-?)([0-9]{2})\2([0-9]{2})$/.exec(text);
   return m === null ? null : dayOf(Number(m[1]), Number(m[3]), Number(m[4]));

@@ -8,7 +8,7 @@ import { LineSplitter } from '../../loaders/snapshot/line-splitter.js';
 import { RowError } from '../../loaders/snapshot/snapshot-error.js';
 import { codePoint, runs } from './kit.js';
 
-const DEFAULT_MAX_LINE_BYTES = 64 * 1024; // README: a line longer than 64 KiB is refused
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024; // docs/operators.md: a line longer than 64 KiB is refused
 
 type Fault = 'too long' | 'not UTF-8';
 
@@ -28,7 +28,7 @@ interface Split {
 }
 
 /**
- * The README's rules on the whole input at once: lines end at `\n` (a `\r` before it is
+ * The snapshot folder's rules (docs/operators.md) on the whole input at once: lines end at `\n` (a `\r` before it is
  * dropped), a last line without one still counts; the first line over `maxLineBytes` bytes
  * or not UTF-8 (a U+FFFD counts as not UTF-8) is refused and nothing after it is read.
  */
@@ -137,7 +137,7 @@ function assertAsReference(got: Split, want: Expected, label: string): void {
   }
 }
 
-test('LineSplitter: any bytes in any chunks give the lines, numbers and first refused line the README rules give the whole input', () => {
+test('LineSplitter: any bytes in any chunks give the lines, numbers and first refused line the documented rules give the whole input', () => {
   fc.assert(
     fc.property(chunkedInput, maxLineBytes, ([bytes, cuts], max) => {
       const label = `${JSON.stringify(bytes.toString('latin1'))} cut at ${JSON.stringify(cuts)}, limit ${max}`;

@@ -1,4 +1,4 @@
-// Fuzzes the query parameters of every route: each rule, the raw query string and the two together, against references written from the README and the published schemas.
+// Fuzzes the query parameters of every route: each rule, the raw query string and the two together, against references written from docs/api-notes.md and the published schemas.
 
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
@@ -19,7 +19,7 @@ import { dayOf, FIRST_DAY, isoOf, LAST_DAY, referenceDecimal } from './reference
 /** Every API route as the server registers it; the guard is read only by /quota's handler, which never runs here. */
 const ROUTES: Route[] = routesFor(null as unknown as Guard);
 
-// ---- References, from the README and each parameter's published schema ----
+// ---- References, from docs/api-notes.md and each parameter's published schema ----
 
 type Outcome = { ok: true; value: unknown } | { ok: false };
 const accept = (value: unknown): Outcome => ({ ok: true, value });
@@ -32,7 +32,7 @@ function referenceDay(text: string): number | null {
   return m === null ? null : dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-/** README: digits only; past 2^53 a count is taken as 2^53 − 1; at least the schema's minimum. */
+/** API notes: digits only; past 2^53 a count is taken as 2^53 − 1; at least the schema's minimum. */
 function referenceInteger(text: string, min: number): number | null {
   if (!/^[0-9]+$/.test(text)) return null;
   const big = BigInt(text);
@@ -40,7 +40,7 @@ function referenceInteger(text: string, min: number): number | null {
   return value >= min ? value : null;
 }
 
-/** README: comma-separated, items trimmed, duplicates dropped (first wins), an empty item a 400. */
+/** API notes: comma-separated, items trimmed, duplicates dropped (first wins), an empty item a 400. */
 function referenceList(text: string): string[] | null {
   const items = text.split(',').map((item) => item.trim());
   return items.includes('') ? null : [...new Set(items)];
@@ -576,7 +576,7 @@ const formDecode = (text: string): string => new URLSearchParams(`v=${text}`).ge
 
 type QueryOutcome = { ok: true; map: Map<string, string> } | { ok: false; param: string };
 
-/** README: `+` is a space; a name given twice, or text that does not percent-decode, is a 400 naming it ('query' for a name). */
+/** API notes: `+` is a space; a name given twice, or text that does not percent-decode, is a 400 naming it ('query' for a name). */
 function referenceQuery(raw: string): QueryOutcome {
   const map = new Map<string, string>();
   for (const part of raw.split('&')) {

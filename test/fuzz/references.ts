@@ -1,4 +1,4 @@
-// Reference readers shared by the fuzz suites, written from the README's rules with Number() and Date, never with the engine's parsers.
+// Reference readers shared by the fuzz suites, written from the documented rules (docs/api-notes.md, docs/operators.md) with Number() and Date, never with the engine's parsers.
 
 export const MS_PER_DAY = 86_400_000;
 /** Days since 1970-01-01 of 0000-01-01 and 9999-12-31: the days a four-digit year can name. */

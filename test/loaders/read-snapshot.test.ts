@@ -1,4 +1,4 @@
-// The snapshot reader accepts every variation the format allows (root README, "The snapshot folder") and rejects every violation with file:line.
+// The snapshot reader accepts every variation the format allows (docs/operators.md, "The snapshot folder") and rejects every violation with file:line.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

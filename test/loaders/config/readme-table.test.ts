@@ -1,4 +1,4 @@
-// The README's settings table is the one the declarations make, and the Operators section names no undeclared variable.
+// The settings table of docs/operators.md is the one the declarations make, and the Operators section names no undeclared variable.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import { settingsTable, TABLE_END, TABLE_START, withSettingsTable } from '../../../loaders/config/readme-table.js';
 import { ALL_SETTINGS, SERVER_SETTINGS } from '../../../loaders/config/settings.js';
 
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-/** The README's Operators table and its Settings subsection (up to "### The snapshot folder", whose formats are not settings). */
+const README = readFileSync(new URL('../../../../docs/operators.md', import.meta.url), 'utf8');
+/** docs/operators.md's Operators table and its Settings subsection (up to "### The snapshot folder", whose formats are not settings). */
 const OPERATORS = README.slice(README.indexOf('## Operators'), README.indexOf('### The snapshot folder'));
 
-test('the settings table in README.md is the generated one (npm run settings-table rewrites it)', () => {
-  assert.equal(withSettingsTable(README), README, 'README.md is current');
+test('the settings table in docs/operators.md is the generated one (npm run settings-table rewrites it)', () => {
+  assert.equal(withSettingsTable(README), README, 'docs/operators.md is current');
   assert.ok(README.includes(`${TABLE_START}\n${settingsTable()}\n${TABLE_END}`));
 });
 

@@ -1,4 +1,4 @@
-// The HTTP conventions (root README, "API notes"): negotiation and 406, ETag and 304, CORS, Bearer keys,
+// The HTTP conventions (docs/api-notes.md): negotiation and 406, ETag and 304, CORS, Bearer keys,
 // request ids, X-RateLimit-Reset, Link paging and the published flatbuffers schema.
 
 import assert from 'node:assert/strict';

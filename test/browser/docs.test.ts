@@ -1,0 +1,95 @@
+// The API reference page (/docs) in a real browser (playwright-core driving Debian's Chromium):
+// it renders every operation of the served document, offline, and the screenshot is not blank.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import type { TestServer } from '../helpers/api-server.js';
+import { startAnswerServer } from '../helpers/e2e.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-sync'];
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/docs/', import.meta.url));
+
+type Playwright = typeof import('playwright-core');
+type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
+
+/** Why the browser test cannot run here, or null when it can (the skip names the reason; under CI it fails). */
+async function unavailable(): Promise<string | null> {
+  if (!existsSync(CHROMIUM))
+    return `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run does it)`;
+  try {
+    await import('playwright-core');
+  } catch (error) {
+    return `playwright-core cannot be loaded: ${(error as Error).message}`;
+  }
+  return null;
+}
+
+/** The decompressed scanlines of a PNG (its IDAT chunks inflated): what "not blank" is judged on. */
+function pngPixels(png: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return inflateSync(Buffer.concat(parts));
+}
+
+const skip = await unavailable();
+if (skip !== null) {
+  if (process.env.CI === 'true')
+    test('API reference in Chromium', () => assert.fail(`${skip}; CI must run the browser test`));
+  else test('API reference in Chromium', { skip }, () => {});
+} else
+  describe('API reference in Chromium', { timeout: 120_000 }, () => {
+    let server: TestServer;
+    let browser: Browser;
+
+    before(async () => {
+      await mkdir(ARTIFACTS, { recursive: true });
+      server = await startAnswerServer();
+      const { chromium } = await import('playwright-core');
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    test('GET /docs renders every operation of /api/v1/openapi.json, fetching nothing from elsewhere', async () => {
+      const base = `http://127.0.0.1:${server.port}`;
+      const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, object> };
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const elsewhere: string[] = [];
+      const errors: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
+        elsewhere.push(url);
+        return route.abort();
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      const res = await page.goto(`${base}/docs`);
+      assert.equal(res?.status(), 200);
+      await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+      const shown = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
+      const expected = Object.keys(doc.paths);
+      assert.deepEqual([...new Set(shown)].sort(), [...expected].sort(), 'every path of the document, and no other');
+      const title = await page.textContent('.info .title');
+      assert.match(title ?? '', /Market data query service/);
+      assert.deepEqual(elsewhere, [], 'nothing fetched from another host (no CDN, no validator)');
+      assert.deepEqual(errors, [], 'no script error');
+      const png = await page.screenshot({ fullPage: true });
+      await writeFile(join(ARTIFACTS, 'docs.png'), png);
+      const pixels = pngPixels(png);
+      const distinct = new Set(pixels.subarray(0, 1_000_000)).size;
+      assert.ok(distinct > 16, `the screenshot is not blank (${distinct} distinct byte values)`);
+      await page.close();
+    });
+  });
