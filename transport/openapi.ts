@@ -250,6 +250,10 @@ function errorResponses(route: Route): Record<string, Json> {
 
 /** The 200's content: every format the shape offers, in registry order, under its Content-Type (the JSON one with the route's example). */
 function contentOf(route: Route): Json {
+  if (route.stream !== undefined)
+    return Object.fromEntries(
+      route.stream.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    );
   const others = route.otherShapes ?? [];
   const shapes = [route.shape, ...others.map((o) => o.shape)];
   const examples = [route.example, ...others.map((o) => o.example)];

@@ -49,6 +49,8 @@ export interface Reply<R = any> {
   rows: number;
   /** Where a paged answer's page sits (for `Link: rel="next"` while rows remain). */
   page?: { offset: number; count: number; total: number };
+  /** A streamed answer (an export): its type, its attachment's name, and where its chunks come from. `rows` counts it whole. */
+  stream?: { type: string; filename: string; source: { next(): Buffer | null } };
 }
 
 export interface RouteSpec<P extends Params> {
@@ -82,6 +84,8 @@ export interface RouteSpec<P extends Params> {
   cacheable: boolean;
   /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
   mayAnswerLater?: boolean;
+  /** A route whose replies stream (an export): it names its own formats (`format`, no Accept), and these content types. */
+  stream?: { types: readonly string[] };
   /** True when replies say where their page sits (`Reply.page`): the answer then links the next page. */
   paged?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */
@@ -97,7 +101,9 @@ export interface Route extends RouteSpec<Params> {
 /** Declares a route: adds the `format` parameter and derives the path parameter names. */
 export function route<P extends Params>(spec: RouteSpec<P>): Route {
   const pathNames = [...spec.pattern.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
-  return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format: FORMAT_PARAM }, pathNames };
+  // A streaming route declares its own `format` (its formats are not the registry's).
+  const format = spec.stream !== undefined && 'format' in spec.query ? spec.query.format : FORMAT_PARAM;
+  return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format }, pathNames };
 }
 
 /** A request's path and query as `route` reads them. */

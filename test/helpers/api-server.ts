@@ -35,6 +35,8 @@ export interface TestServer {
   guard: Guard;
   /** The kernel pool, with `pool`. */
   kernels: KernelPool | null;
+  /** Resolves once no asynchronous request (a pool task, a stream) is in flight. */
+  idle(): Promise<void>;
   /** GET (or another method) with an optional key and extra headers; one connection per request. */
   get(
     path: string,
@@ -135,6 +137,7 @@ export async function startTestServer(
     guard,
     kernels,
     get,
+    idle: () => server.idle(),
     async close() {
       server.close();
       await kernels?.close();

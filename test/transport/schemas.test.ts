@@ -106,9 +106,20 @@ const SPEC_PATHS = [
 /** The API paths that charge no rows (served with none left): no 429 quota_exhausted. */
 const FREE_PATHS = ['/quota', '/macro/indicators'];
 /** The documents served without a key: the health checks, version, metrics, this document and the flatbuffers schema. */
-const KEYLESS_PATHS = ['/healthz', '/readyz', '/livez', '/version', '/metrics', '/openapi.json', '/schema.fbs'];
-/** Keyless paths whose body is not JSON. */
-const TEXT_PATHS = ['/schema.fbs', '/metrics'];
+const KEYLESS_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/livez',
+  '/version',
+  '/metrics',
+  '/openapi.json',
+  '/schema.fbs',
+  '/docs',
+];
+/** The streamed export: behind a key, in its own formats (CSV, Arrow, NDJSON), never JSON. */
+const EXPORT_PATH = '/{market}/export';
+/** Paths whose body is not JSON. */
+const TEXT_PATHS = ['/schema.fbs', '/metrics', '/docs', EXPORT_PATH];
 const operations = (): [string, any][] =>
   Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
 
@@ -142,8 +153,9 @@ test('the document survives a JSON round trip unchanged (nothing in it is not JS
 });
 
 test('every path of the spec is documented with a GET, plus the keyless service paths (health, metrics, version, documents)', () => {
-  for (const path of [...SPEC_PATHS, ...KEYLESS_PATHS]) assert.ok(doc.paths[path]?.get, `GET ${path} documented`);
-  assert.equal(Object.keys(doc.paths).length, SPEC_PATHS.length + KEYLESS_PATHS.length, 'no path beyond those');
+  for (const path of [...SPEC_PATHS, ...KEYLESS_PATHS, EXPORT_PATH])
+    assert.ok(doc.paths[path]?.get, `GET ${path} documented`);
+  assert.equal(Object.keys(doc.paths).length, SPEC_PATHS.length + KEYLESS_PATHS.length + 1, 'no path beyond those');
 });
 
 test('every $ref of the document resolves', () => {
@@ -206,6 +218,13 @@ test('operation ids are unique and every operation answers 200 with a schema for
     ['text/plain; version=0.0.4; charset=utf-8'],
     '/metrics is the Prometheus text format',
   );
+  assert.deepEqual(
+    Object.keys(doc.paths[EXPORT_PATH].get.responses['200'].content),
+    ['text/csv; charset=utf-8', 'application/vnd.apache.arrow.stream', 'application/x-ndjson'],
+    'the export streams CSV, Arrow or NDJSON',
+  );
+  const format = doc.paths[EXPORT_PATH].get.parameters.find((p: any) => p.name === 'format');
+  assert.deepEqual([format.schema.enum, format.schema.default], [['csv', 'arrow', 'ndjson'], 'csv']);
 });
 
 test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV and Arrow for shapes with rows (all but /quota)', () => {

@@ -14,7 +14,7 @@ import { type Encoding, negotiateEncoding, negotiateFormat, NO_FORMAT } from '..
 import { requestIdOf } from '../http/request-id.js';
 import { decode } from '../params/query-string.js';
 import { Problem } from '../problem.js';
-import { sendBlock, sendEmpty, sendProblem } from '../respond.js';
+import { headerBlock, sendBlock, sendEmpty, sendProblem } from '../respond.js';
 import { type ParsedRequest, parseRequest, type Reply, type Route } from '../route.js';
 import { assemble, type BodyPart } from '../serialise/assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
@@ -183,6 +183,7 @@ export class Exchange {
   private parse(): ParsedRequest {
     if (this.paged && this.path === '') this.path = this.req!.getUrl();
     const parsed = parseRequest(this.route, this.dataset!, this.rawParams, this.rawQuery);
+    if (this.route.stream !== undefined) return parsed; // an export: its own formats, by `format=` alone
     const format = (parsed.p.format as Format | null) ?? this.acceptFormat;
     if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
     const refusal = FORMAT_OF[format].refusal(this.route.shape); // e.g. CSV of an answer without rows
@@ -206,6 +207,7 @@ export class Exchange {
 
   /** Render: the reply as bytes in its format, offered to the cache, compressed, tagged. */
   private render(reply: Reply): void {
+    if (reply.stream !== undefined) return this.chargeWhole(reply);
     const format = this.format!;
     const rendered = renderFormat(reply, format);
     const link = reply.page === undefined ? null : nextLink(this.path, this.rawQuery, reply.page);
@@ -246,6 +248,82 @@ export class Exchange {
     this.after(guard.chargeShared(key, rows, this.nowMs), (remaining) =>
       this.send(a, kept, used, etag, notModified, remaining),
     );
+  }
+
+  /**
+   * Charge a streamed answer whole before its first byte: more rows than the key has left today
+   * is a 429 naming the count (nothing sent), else every row is charged now (the shared store
+   * before anything leaves), then the stream pours.
+   */
+  private chargeWhole(reply: Reply): void {
+    const { key, figures } = this;
+    const { guard } = this.ctx;
+    const left = figures?.quotaRemaining ?? null;
+    if (key !== null && left !== null && reply.rows > left)
+      throw new Problem(
+        'quota_exhausted',
+        `the export holds ${reply.rows} rows and the key has ${left} left today; narrow it (symbols, start, end, period)`,
+      );
+    if (key === null || reply.rows <= 0 || !guard.isShared(key))
+      return this.pour(reply, key === null ? null : guard.charge(key, reply.rows, this.nowMs));
+    this.after(guard.chargeShared(key, reply.rows, this.nowMs), (remaining) => this.pour(reply, remaining));
+  }
+
+  /**
+   * Pour a streamed answer: the headers, then a chunk each time the socket takes the one before
+   * (uWS `write` then `onWritable`), so one chunk is held at a time; a client that leaves stops
+   * it, and the source (one symbol's slice) goes with it.
+   */
+  private pour(reply: Reply, remaining: number | null): void {
+    const { ctx, res, dataset } = this;
+    const { type, filename, source } = reply.stream!;
+    const headers = ctx.limitHeaders(
+      ctx.baseHeaders(this.requestId, dataset, this.origin, false),
+      this.figures,
+      remaining,
+    );
+    headers.push(
+      'content-type',
+      type,
+      'content-disposition',
+      `attachment; filename="${filename}"`,
+      'cache-control',
+      'no-store',
+    );
+    ctx.hold(dataset);
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      ctx.settled(dataset);
+      ctx.observed(this.routeIndex, 200, this.key, reply.rows, null, this.started, this.nowMs, this.requestId);
+    };
+    this.watch(finish); // the client left: nothing more is made or written
+    /** Writes chunks until the socket pushes back (false: wait for onWritable) or the stream ends. */
+    const pump = (): boolean => {
+      while (!this.gone) {
+        const chunk = source.next();
+        if (chunk === null) {
+          res.end();
+          finish();
+          return true;
+        }
+        if (!res.write(chunk)) return false;
+      }
+      return true;
+    };
+    const start = (): void => {
+      const block = headerBlock(headers);
+      if (block !== null) res.writeHeader(block.name, block.value);
+      pump();
+    };
+    res.onWritable(() => {
+      let ok = true;
+      res.cork(() => (ok = pump()));
+      return ok;
+    });
+    if (this.synchronous) start();
+    else res.cork(start);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Route } from '../route.js';
 import { actionsRoute } from './actions.js';
 import { calendarRoute } from './calendar.js';
 import { detailBatchRoute, detailRoute } from './detail.js';
+import { exportRoute } from './export.js';
 import { klinesBatchRoute } from './klines-batch.js';
 import { klinesRoute } from './klines.js';
 import { macroIndicatorsRoute } from './macro-indicators.js';
@@ -25,6 +26,7 @@ export const routesFor = (guard: Guard): Route[] => [
   actionsRoute,
   klinesRoute,
   klinesBatchRoute,
+  exportRoute,
   detailRoute,
   detailBatchRoute,
   screenRoute,

@@ -1,0 +1,235 @@
+// GET /{market}/export: the rows of every paged K-line answer, concatenated, in CSV, NDJSON and Arrow;
+// the whole export counted and charged before its first byte (429 when it does not fit the quota);
+// a client that leaves midway ends it.
+
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DataType, type Table, tableFromIPC } from 'apache-arrow';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { generateDemoSnapshot } from '../../../loaders/demo/index.js';
+import { startTestServer, type TestServer } from '../../helpers/api-server.js';
+import { assertProblem, BIG_FREE_BATCH, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
+import { tempDir } from '../../helpers/snapshot-folder.js';
+
+let server: TestServer;
+before(async () => (server = await startAnswerServer()));
+after(() => server.close());
+
+type Row = Record<string, unknown>;
+
+/** GET with the pro key, the body as bytes. */
+async function bytesOf(
+  path: string,
+  key = server.keys.pro,
+): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { 'x-api-key': key } });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Every row of one symbol's K-lines for `query`, page after page along `Link: rel="next"`, as the single route answers them. */
+async function pagedRows(market: string, symbol: string, query: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  let path: string | null = `/api/v1/${market}/klines/${symbol}?${query}&start=1990-01-01&limit=7`;
+  while (path !== null) {
+    const res = await server.get(path, { key: server.keys.pro });
+    assert.equal(res.status, 200, res.text);
+    rows.push(...res.body.data);
+    const link = res.headers.link as string | undefined;
+    path = link === undefined ? null : /^<([^>]+)>/.exec(link)![1];
+  }
+  return rows;
+}
+
+/** The export's rows as the paged single-symbol answers give them: every listed symbol, ascending, each paged to its end. */
+async function expectedRows(market: string, query: string, symbols?: string[]): Promise<Row[]> {
+  const listed = (await server.get(`/api/v1/${market}/symbols?limit=500`, { key: server.keys.pro })).body.data.map(
+    (s: { symbol: string }) => s.symbol,
+  );
+  const out: Row[] = [];
+  for (const symbol of (symbols ?? listed).slice().sort()) out.push(...(await pagedRows(market, symbol, query)));
+  return out;
+}
+
+/** Arrow cells as the JSON rows hold them: a date32 as YYYY-MM-DD, nulls as null. */
+function arrowRows(table: Table): Row[] {
+  const names = table.schema.fields.map((f) => f.name);
+  const dates = table.schema.fields.map((f) => DataType.isDate(f.type));
+  return Array.from({ length: table.numRows }, (_, r) =>
+    Object.fromEntries(
+      names.map((name, k) => {
+        const v: unknown = table.getChildAt(k)!.get(r);
+        return [name, v === null ? null : dates[k] ? new Date(v as number).toISOString().slice(0, 10) : v];
+      }),
+    ),
+  );
+}
+
+const CASES = [
+  { market: 'ashare', query: '' },
+  { market: 'ashare', query: 'adj=qfq&fields=o,c,v', symbols: ['sh600001', 'sz000005'] },
+  { market: 'ashare', query: 'adj=hfq&period=month', symbols: ['sh600001', 'sh600007'] },
+  { market: 'usstock', query: 'period=week&adj=qfq' },
+  { market: 'hkstock', query: 'end=2025-03-12' },
+];
+
+for (const c of CASES) {
+  const symbols = c.symbols === undefined ? '' : `symbols=${c.symbols.join(',')}&`;
+  const path = `/api/v1/${c.market}/export?${symbols}${c.query}`;
+
+  test(`${path}: CSV holds the paged K-line rows of every symbol, ordered by symbol then date`, async () => {
+    const expected = await expectedRows(c.market, c.query, c.symbols);
+    const res = await bytesOf(path);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="[a-z]+-[a-z]+\.csv"$/);
+    const [header, ...lines] = parseCsv(res.body.toString('utf8')) as string[][];
+    const columns = expected.length > 0 ? Object.keys(expected[0]) : header;
+    assert.deepEqual(header, columns);
+    assert.deepEqual(
+      lines,
+      expected.map((row) => columns.map((k) => (row[k] === null ? '' : String(row[k])))),
+    );
+  });
+
+  test(`${path}: NDJSON lines are the paged K-line rows, key for key`, async () => {
+    const expected = await expectedRows(c.market, c.query, c.symbols);
+    const res = await bytesOf(`${path}&format=ndjson`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
+    const text = res.body.toString('utf8');
+    assert.ok(text === '' || text.endsWith('\n'), 'every line ends');
+    const rows =
+      text === ''
+        ? []
+        : text
+            .trimEnd()
+            .split('\n')
+            .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      rows.map((r) => Object.keys(r)),
+      expected.map((r) => Object.keys(r)),
+    );
+    assert.deepEqual(rows, expected);
+  });
+
+  test(`${path}: Arrow read by apache-arrow is one stream of the same rows, the row count in its metadata`, async () => {
+    const expected = await expectedRows(c.market, c.query, c.symbols);
+    const res = await bytesOf(`${path}&format=arrow`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/vnd.apache.arrow.stream');
+    const table = tableFromIPC(res.body) as Table;
+    assert.deepEqual(arrowRows(table), expected);
+    assert.equal(table.schema.metadata.get('rows'), String(expected.length));
+    assert.equal(table.schema.metadata.get('market'), c.market);
+  });
+}
+
+test('an export is charged its rows in full when it starts; X-Quota-Remaining says so', async (t) => {
+  const { server: s, clock } = await startLimitServer(t);
+  clock.advance(1000);
+  const before = (await s.get('/api/v1/quota', { key: s.keys.free })).body.used;
+  clock.advance(1000);
+  const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/hkstock/export?format=ndjson`, {
+    headers: { 'x-api-key': s.keys.free },
+  });
+  const rows = (await res.text()).trimEnd().split('\n').length;
+  assert.equal(res.status, 200);
+  clock.advance(1000);
+  const quota = (await s.get('/api/v1/quota', { key: s.keys.free })).body;
+  assert.equal(quota.used, before + rows, 'every row charged');
+  assert.equal(Number(res.headers.get('x-quota-remaining')), quota.daily_quota - quota.used);
+});
+
+test('an export larger than the rows left today is 429 quota_exhausted naming its count, before any byte, and charges nothing', async (t) => {
+  const { server: s, clock } = await startLimitServer(t);
+  const whole = (
+    await (
+      await fetch(`http://127.0.0.1:${s.port}/api/v1/ashare/export?format=ndjson`, {
+        headers: { 'x-api-key': s.keys.internal },
+      })
+    ).text()
+  )
+    .trimEnd()
+    .split('\n').length;
+  // Spend the free key's quota down to fewer rows than the export holds (but some).
+  let left = Number.POSITIVE_INFINITY;
+  while (left >= whole) {
+    clock.advance(2000);
+    const res = await s.get(BIG_FREE_BATCH, { key: s.keys.free });
+    assert.equal(res.status, 200);
+    left = Number(res.headers['x-quota-remaining']);
+  }
+  assert.ok(left > 0, `${left} rows left: some, too few`);
+  clock.advance(2000);
+  const refused = await s.get('/api/v1/ashare/export', { key: s.keys.free });
+  assertProblem(refused, 429, 'quota_exhausted');
+  assert.match(refused.body.detail, new RegExp(`holds ${whole} rows and the key has ${left} left`));
+  clock.advance(2000);
+  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).body.remaining, left, 'nothing charged');
+  clock.advance(2000);
+  const fits = await s.get('/api/v1/hkstock/export?format=ndjson&end=2025-03-06', { key: s.keys.free });
+  assert.equal(fits.status, 200, 'a smaller export still fits');
+});
+
+test('bad exports: an unknown symbol is 404 with suggestions, an unknown format or start after end is 400', async () => {
+  const unknown = await server.get('/api/v1/ashare/export?symbols=sh600001,sh60000', { key: server.keys.pro });
+  assertProblem(unknown, 404, 'unknown_symbol', 'symbols');
+  assert.ok(unknown.body.suggestions.length > 0);
+  assertProblem(
+    await server.get('/api/v1/ashare/export?format=json', { key: server.keys.pro }),
+    400,
+    'invalid_parameter',
+    'format',
+  );
+  assertProblem(
+    await server.get('/api/v1/ashare/export?start=2025-03-14&end=2025-03-01', { key: server.keys.pro }),
+    400,
+    'invalid_parameter',
+    'start',
+  );
+  assertProblem(await server.get('/api/v1/ashare/export', { key: null }), 401, 'unauthorized');
+});
+
+test('a client that stops reading and leaves midway ends the export: the server is idle again and serves the next one whole', async () => {
+  const dir = await tempDir('mdq-export-');
+  try {
+    const snapshot = join(dir.path, 'demo');
+    await generateDemoSnapshot(snapshot, { symbolScale: 0.05, years: 3, progress: false });
+    const big = await startTestServer({ snapshot });
+    try {
+      const path = '/api/v1/ashare/export?format=ndjson';
+      // Read the first bytes only, then stop reading (the socket's buffers fill: backpressure), then leave.
+      const socket = connect(big.port, '127.0.0.1');
+      let received = 0;
+      await new Promise<void>((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > 256 * 1024) socket.pause(), resolve();
+        });
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${big.keys.internal}\r\n\r\n`);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      await Promise.race([
+        big.idle(),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('the export kept running after its client left')), 5000),
+        ),
+      ]);
+      const whole = await fetch(`http://127.0.0.1:${big.port}${path}`, { headers: { 'x-api-key': big.keys.internal } });
+      const text = await whole.text();
+      assert.ok(
+        text.length > 4 * received,
+        `the whole export (${text.length} B) is more than the part read (${received} B)`,
+      );
+      assert.ok(text.endsWith('\n'));
+    } finally {
+      await big.close();
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -1,0 +1,203 @@
+// An export's bytes, made a chunk at a time as the socket takes them: CSV, NDJSON or an Arrow IPC
+// stream (one record batch per chunk), from one symbol's slice at a time.
+
+import {
+  DateDay,
+  Field,
+  Float64,
+  makeData,
+  makeVector,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  tableToIPC,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
+import { dateText } from '../../engine/calendar/date-text.js';
+import type { MarketData } from '../../engine/dataset/dataset.js';
+import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
+import type { KlineSlice } from '../../engine/queries/klines.js';
+import { fieldNames } from '../shapes/klines.js';
+import { ByteWriter } from './byte-writer.js';
+
+export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_TYPES: Readonly<Record<ExportFormat, string>> = {
+  csv: 'text/csv; charset=utf-8',
+  arrow: 'application/vnd.apache.arrow.stream',
+  ndjson: 'application/x-ndjson',
+};
+
+/** A chunk is handed to the socket once it holds this much (or its symbol ends, for Arrow's record batches). */
+const CHUNK_BYTES = 64 * 1024;
+/** Arrow's end of stream: a continuation marker and a zero length. */
+const ARROW_EOS = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+
+/** A text cell a spreadsheet would run as a formula gets a leading `'` (as every CSV answer does). */
+const csvText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/**
+ * The bytes of one export, pulled chunk by chunk (`next`), one symbol's slice in memory at a
+ * time: whatever the export's size, what it holds is one slice and one chunk.
+ */
+export class ExportStream {
+  private readonly writer = new ByteWriter(CHUNK_BYTES * 2);
+  private symbol = 0;
+  private started = false;
+  private ended = false;
+  private readonly columns: string[];
+
+  constructor(
+    private readonly m: MarketData,
+    private readonly q: ExportQuery,
+    readonly format: ExportFormat,
+    /** The answer's scalars (market, rows, fields, …): Arrow's schema metadata. */
+    private readonly metadata: Map<string, string>,
+  ) {
+    this.columns = fieldNames(q.fields);
+  }
+
+  /** The next chunk, or null once everything (and Arrow's end of stream) was given. */
+  next(): Buffer | null {
+    if (this.ended) return null;
+    const w = this.writer;
+    if (!this.started) {
+      this.started = true;
+      if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
+    }
+    while (this.symbol < this.q.symbols.length) {
+      const i = this.q.symbols[this.symbol++];
+      const slice = exportSlice(this.m, i, this.q);
+      if (slice.count === 0) continue;
+      if (this.format === 'arrow') return this.arrowBatch(slice, this.m.symbols.codes[i]);
+      this.textRows(slice, this.m.symbols.codes[i]);
+      if (w.pos >= CHUNK_BYTES) return w.take();
+    }
+    this.ended = true;
+    if (this.format === 'arrow') return this.arrowBatch(null, '');
+    return w.pos > 0 ? w.take() : null;
+  }
+
+  /** CSV lines or NDJSON objects of one slice, into the writer. */
+  private textRows(slice: KlineSlice, code: string): void {
+    const w = this.writer;
+    const { fields } = this.q;
+    const values = fields.map((f) => slice.values[f]!);
+    const csv = this.format === 'csv';
+    const symbolCell = csv ? csvText(code) : `{"symbol":"${code}","date":"`; // codes are [A-Za-z0-9._-]
+    const keys = fields.map((f) => `,"${f}":`);
+    for (let r = 0; r < slice.count; r++) {
+      w.ascii(symbolCell);
+      if (csv) w.ascii(',');
+      w.ascii(dateText(slice.date[r]));
+      if (!csv) w.ascii('"');
+      for (let f = 0; f < values.length; f++) {
+        const x = values[f][r];
+        if (csv) {
+          w.ascii(',');
+          if (x === x) w.number(x); // null: an empty cell
+        } else {
+          w.ascii(keys[f]);
+          w.number(x); // NaN is written null
+        }
+      }
+      w.ascii(csv ? ',' : ',"adj_factor":');
+      w.number(slice.adjFactor[r]);
+      w.ascii(csv ? '\r\n' : '}\n');
+    }
+  }
+
+  /**
+   * One record batch of a slice (the schema before the first, the end of stream after the last:
+   * `slice` null). apache-arrow writes each as a whole stream; the schema message of the later
+   * ones and every end-of-stream marker but the last are cut, so the export is one stream.
+   */
+  private arrowBatch(slice: KlineSlice | null, code: string): Buffer {
+    let out: Buffer;
+    if (slice === null)
+      out = this.wroteSchema ? ARROW_EOS : Buffer.concat([withoutEos(streamOf(this.emptyBatch())), ARROW_EOS]);
+    else {
+      const bytes = withoutEos(streamOf(this.batchOf(slice, code)));
+      out = this.wroteSchema ? bytes.subarray(schemaLength(bytes)) : bytes;
+    }
+    this.wroteSchema = true;
+    return out;
+  }
+
+  private wroteSchema = false;
+
+  private schema(): Schema {
+    const fields = [
+      new Field('symbol', new Utf8(), false),
+      new Field('date', new DateDay(), false),
+      ...this.q.fields.map((f) => new Field(f, new Float64(), true)),
+      new Field('adj_factor', new Float64(), false),
+    ];
+    return new Schema(fields, this.metadata);
+  }
+
+  private batchOf(slice: KlineSlice, code: string): RecordBatch {
+    const n = slice.count;
+    const columns = [
+      repeatedText(code, n),
+      makeData({ type: new DateDay(), length: n, nullCount: 0, data: slice.date }),
+      ...this.q.fields.map((f) => float64Data(slice.values[f]!)),
+      makeData({ type: new Float64(), length: n, nullCount: 0, data: slice.adjFactor }),
+    ];
+    const schema = this.schema();
+    return new RecordBatch(
+      schema,
+      makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children: columns }),
+    );
+  }
+
+  private emptyBatch(): RecordBatch {
+    const schema = this.schema();
+    const empty = schema.fields.map((f) => makeVector(vectorFromArray([], f.type)).data[0]);
+    return new RecordBatch(
+      schema,
+      makeData({ type: new Struct(schema.fields), length: 0, nullCount: 0, children: empty }),
+    );
+  }
+}
+
+/** A utf8 column of `n` times the same text (a slice's symbol), made directly: no builder per row. */
+function repeatedText(text: string, n: number) {
+  const bytes = Buffer.from(text);
+  const offsets = new Int32Array(n + 1);
+  const data = new Uint8Array(n * bytes.length);
+  for (let i = 0; i < n; i++) {
+    offsets[i + 1] = (i + 1) * bytes.length;
+    data.set(bytes, i * bytes.length);
+  }
+  return makeData({ type: new Utf8(), length: n, nullCount: 0, valueOffsets: offsets, data });
+}
+
+/** A float64 column of `values`, NaN as Arrow nulls (a validity bitmap only when there is one). */
+function float64Data(values: Float64Array) {
+  let nulls = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nulls++;
+  if (nulls === 0) return makeData({ type: new Float64(), length: values.length, nullCount: 0, data: values });
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) bitmap[i >> 3] |= 1 << (i & 7);
+  return makeData({ type: new Float64(), length: values.length, nullCount: nulls, nullBitmap: bitmap, data: values });
+}
+
+/** One record batch as a whole IPC stream (schema, batch, end of stream). */
+const streamOf = (batch: RecordBatch): Buffer => {
+  const bytes = tableToIPC(new Table(batch.schema, batch), 'stream');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+};
+
+/** A stream's bytes without its closing end-of-stream marker. */
+const withoutEos = (bytes: Buffer): Buffer => bytes.subarray(0, bytes.length - ARROW_EOS.length);
+
+/** The bytes of a stream's first message (the schema): continuation, length, metadata. */
+function schemaLength(bytes: Buffer): number {
+  const continued = bytes.readUInt32LE(0) === 0xffffffff;
+  const length = bytes.readInt32LE(continued ? 4 : 0);
+  return (continued ? 8 : 4) + length;
+}
