@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,memory,data-path,editions] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,memory,data-path,editions,export] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Memory part: --requests N (default 200,000; quick 20,000) --memory-threads N (default 2).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
@@ -28,6 +28,7 @@ import { DEMO_SNAPSHOT, ensureSnapshot, REPO } from './http/servers.js';
 import { formatLevelTable, LEVELS_FULL, LEVELS_QUICK, levelSweep } from './micro/levels.js';
 import { FULL, measureAll, QUICK } from './micro/measure.js';
 import { formatPoolTable, poolCrossover } from './micro/pool-crossover.js';
+import { formatExport, runExport } from './http/export.js';
 import { formatSizeTable, measureSizes } from './micro/sizes.js';
 import { formatMicroTable } from './micro/table.js';
 
@@ -46,6 +47,7 @@ const PARTS = [
   'memory',
   'data-path',
   'editions',
+  'export',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -295,6 +297,17 @@ try {
 Editions${quick ? ' (quick: scales 0.25 and 1, 3 runs)' : ''}
 ${out.trimEnd()}`);
     result.editions = JSON.parse(readFileSync(join(REPO, 'bench/results/editions.json'), 'utf8'));
+  }
+  if (runs('export')) {
+    log(
+      "part f: export (ashare's whole history as CSV and Arrow, memory sampled; a 1 MB/s reader beside K-line requests)",
+    );
+    await ensureSnapshot(snapshotDir, log);
+    const exported = await runExport({ stateDir, snapshotDir, slowSeconds: quick ? 3 : 10, log });
+    console.log(
+      `\nExport of ashare's whole history (one serving thread pinned to one core, internal key)\n${formatExport(exported)}`,
+    );
+    result.export = exported;
   }
   const dir = join(REPO, 'bench/results');
   mkdirSync(dir, { recursive: true });

@@ -91,7 +91,9 @@ export interface MemoryResult {
   samples: MemorySample[];
 }
 
-function procFigures(pid: number): { rss: number; anon: number; file: number; hwm: number; pss: number | null } | null {
+export function procFigures(
+  pid: number,
+): { rss: number; anon: number; file: number; hwm: number; pss: number | null } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string): number =>

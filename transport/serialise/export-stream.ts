@@ -60,10 +60,16 @@ export class ExportStream {
     this.columns = fieldNames(q.fields);
   }
 
-  /** The next chunk, or null once everything (and Arrow's end of stream) was given. */
+  /**
+   * The next chunk, or null once everything (and Arrow's end of stream) was given. A CSV or
+   * NDJSON chunk is a view of the stream's one buffer, written over by the next call: uWS has
+   * sent it or copied it by then (`write` takes what the socket does not), so an export makes
+   * no garbage per chunk.
+   */
   next(): Buffer | null {
     if (this.ended) return null;
     const w = this.writer;
+    w.pos = 0;
     if (!this.started) {
       this.started = true;
       if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
@@ -74,11 +80,11 @@ export class ExportStream {
       if (slice.count === 0) continue;
       if (this.format === 'arrow') return this.arrowBatch(slice, this.m.symbols.codes[i]);
       this.textRows(slice, this.m.symbols.codes[i]);
-      if (w.pos >= CHUNK_BYTES) return w.take();
+      if (w.pos >= CHUNK_BYTES) return w.buf.subarray(0, w.pos);
     }
     this.ended = true;
     if (this.format === 'arrow') return this.arrowBatch(null, '');
-    return w.pos > 0 ? w.take() : null;
+    return w.pos > 0 ? w.buf.subarray(0, w.pos) : null;
   }
 
   /** CSV lines or NDJSON objects of one slice, into the writer. */
