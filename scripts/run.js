@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,19 +20,23 @@ const STAMP = join(ROOT, 'dist', '.build-stamp');
 
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
 
-/** Newest modification time of the TypeScript sources the build reads (tsconfig's include) and of tsconfig.json. */
+/** Sources built after tsc: the TypeScript client (its generated types aside). */
+const CLIENT_SOURCES = ['clients/typescript/src'];
+const GENERATED = new Set(['schema.d.ts']);
+
+/** Newest modification time of the TypeScript sources the build reads (tsconfig's include, the client's) and of tsconfig.json. */
 function newestSource() {
   const tsconfig = join(ROOT, 'tsconfig.json');
   const { include } = JSON.parse(readFileSync(tsconfig, 'utf8'));
-  let newest = mtime(tsconfig);
+  let newest = Math.max(mtime(tsconfig), mtime(join(ROOT, 'clients/typescript/tsconfig.json')));
   const walk = (path) => {
     const s = statSync(path, { throwIfNoEntry: false });
     if (s === undefined) return;
     if (s.isDirectory()) {
       for (const name of readdirSync(path)) if (name !== 'node_modules' && name !== 'dist') walk(join(path, name));
-    } else if (path.endsWith('.ts') && s.mtimeMs > newest) newest = s.mtimeMs;
+    } else if (path.endsWith('.ts') && !GENERATED.has(basename(path)) && s.mtimeMs > newest) newest = s.mtimeMs;
   };
-  for (const entry of include) walk(join(ROOT, entry));
+  for (const entry of [...include, ...CLIENT_SOURCES]) walk(join(ROOT, entry));
   return newest;
 }
 
@@ -54,11 +58,13 @@ function buildIfStale(entry) {
   const started = new Date();
   const result = spawnSync(process.execPath, [tsc, '-p', ROOT], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  // The response serialisers as standalone code (transport/serialise/write-compiled.ts, as `npm run build`): a start then never loads their compiler.
-  const writeCompiled = join(ROOT, 'dist', 'transport', 'serialise', 'write-compiled.js');
-  if (existsSync(writeCompiled)) {
-    const compiled = spawnSync(process.execPath, [writeCompiled], { stdio: 'inherit' });
-    if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+  // The steps after tsc, as `npm run build` runs them: the response serialisers as standalone code
+  // (a start then never loads their compiler), then the OpenAPI document and the TypeScript client.
+  for (const step of [['serialise', 'write-compiled.js'], ['build-clients.js']]) {
+    const script = join(ROOT, 'dist', 'transport', ...step);
+    if (!existsSync(script)) continue;
+    const done = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+    if (done.status !== 0) process.exit(done.status ?? 1);
   }
   closeSync(openSync(STAMP, 'a'));
   utimesSync(STAMP, started, started); // a source saved during the build is newer than the stamp: the next run builds again

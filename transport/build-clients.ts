@@ -1,0 +1,24 @@
+// Build step (after tsc): the OpenAPI document written to dist/openapi.json, the TypeScript
+// client's types generated from it (openapi-typescript), and the client compiled. The types are
+// never written by hand: a route or shape changed here changes the client's types at the next build.
+
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { buildOpenApi } from './openapi.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const CLIENT = fileURLToPath(new URL('clients/typescript/', ROOT));
+
+const document = buildOpenApi();
+writeFileSync(new URL('dist/openapi.json', ROOT), `${JSON.stringify(document, null, 2)}\n`);
+const types = astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]));
+writeFileSync(
+  `${CLIENT}src/schema.d.ts`,
+  `// Generated from the service's OpenAPI document by openapi-typescript at build time: do not edit.\n${types}`,
+);
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const built = spawnSync(process.execPath, [tsc, '-p', CLIENT], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
