@@ -1,0 +1,10 @@
+"""The market data query service from Python: standard library only, pandas optional.
+
+    from mdq_client import Client
+    client = Client("http://127.0.0.1:8080", key)
+    bars = client.klines_batch("ashare", ["600000.SH", "000001.SZ"], period="month", adj="qfq").to_pandas()
+"""
+
+from .client import Answer, Client, MdqError
+
+__all__ = ["Answer", "Client", "MdqError"]

@@ -1,0 +1,230 @@
+"""Client, answers and problems. Lists go out comma-separated (``symbols=a,b``), screen bounds as
+their own parameters (``min_pe_ratio=5``), pages are followed along ``Link: rel="next"``."""
+
+import json
+import shutil
+import urllib.error
+import urllib.parse
+import urllib.request
+
+API = "/api/v1"
+
+
+class MdqError(Exception):
+    """An RFC 9457 problem the service answered: ``status``, ``code``, ``param``, ``detail``,
+    ``suggestions`` (codes it may have meant, for an unknown symbol) and ``instance`` (the
+    request id to quote)."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        self.status = problem.get("status")
+        self.code = problem.get("code")
+        self.param = problem.get("param")
+        self.detail = problem.get("detail")
+        self.suggestions = problem.get("suggestions")
+        self.instance = problem.get("instance")
+        super().__init__("%s %s: %s" % (self.status, self.code, self.detail))
+
+
+def query_string(query):
+    """``?a=1&symbols=x,y`` from keyword arguments: lists joined with commas, ``bounds`` spread
+    into ``min_<column>`` / ``max_<column>``, None left out."""
+    pairs = []
+    for name, value in query.items():
+        if value is None:
+            continue
+        if name == "bounds":
+            for column, limits in value.items():
+                for side in ("min", "max"):
+                    if limits.get(side) is not None:
+                        pairs.append(("%s_%s" % (side, column), _text(limits[side])))
+        elif isinstance(value, (list, tuple)):
+            if value:
+                pairs.append((name, ",".join(_text(v) for v in value)))
+        else:
+            pairs.append((name, _text(value)))
+    return "" if not pairs else "?" + urllib.parse.urlencode(pairs, safe=",")
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def next_link(header):
+    """The target of ``Link: <...>; rel="next"``, or None."""
+    for part in (header or "").split(","):
+        pieces = [p.strip() for p in part.split(";")]
+        if len(pieces) >= 2 and pieces[0].startswith("<") and pieces[0].endswith(">"):
+            if any(p.replace('"', "") == "rel=next" for p in pieces[1:]):
+                return pieces[0][1:-1]
+    return None
+
+
+class Answer(dict):
+    """A JSON answer (a dict), with its rows as a pandas DataFrame on demand."""
+
+    def rows(self):
+        """The answer's rows: ``data`` as a list (batch answers keyed by symbol flattened in order)."""
+        data = self.get("data")
+        if isinstance(data, dict):
+            values = list(data.values())
+            if values and isinstance(values[0], list):
+                return [row for rows in values for row in rows]
+            return values
+        return list(data or [])
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame, columns in the answer's order, ``date`` columns as
+        datetime64 (``fields`` orders the columns where the answer has it)."""
+        return rows_to_pandas(self.rows(), self.get("fields"))
+
+
+def rows_to_pandas(rows, fields=None):
+    import pandas
+
+    frame = pandas.DataFrame.from_records(rows, columns=fields if rows or fields else None)
+    for column in frame.columns:
+        if column == "date" or column.endswith("_date"):
+            frame[column] = pandas.to_datetime(frame[column])
+    return frame
+
+
+class Client:
+    """``Client(base_url, key)``: one method per endpoint (keyword arguments are the query
+    parameters), ``pages``/``rows`` for Link paging, ``frame`` for a CSV answer as a DataFrame,
+    ``export`` to a file or a DataFrame. Problems raise MdqError."""
+
+    def __init__(self, base_url, key, timeout=60):
+        self.base_url = base_url.rstrip("/")
+        self.key = key
+        self.timeout = timeout
+
+    # ---- one method per endpoint ------------------------------------------------------
+
+    def markets(self):
+        return self.get("/markets")
+
+    def symbols(self, market, **query):
+        return self.get("/%s/symbols" % _seg(market), **query)
+
+    def klines(self, market, symbol, **query):
+        return self.get("/%s/klines/%s" % (_seg(market), _seg(symbol)), **query)
+
+    def klines_batch(self, market, symbols, **query):
+        return self.get("/%s/klines" % _seg(market), symbols=list(symbols), **query)
+
+    def cross_section(self, market, date, **query):
+        return self.get("/%s/klines" % _seg(market), date=date, **query)
+
+    def detail(self, market, symbol, **query):
+        return self.get("/%s/detail/%s" % (_seg(market), _seg(symbol)), **query)
+
+    def detail_batch(self, market, symbols, **query):
+        return self.get("/%s/detail" % _seg(market), symbols=list(symbols), **query)
+
+    def screen(self, market, **query):
+        """``bounds={"pe_ratio": {"min": 0, "max": 15}}`` for the min_/max_ parameters."""
+        return self.get("/%s/screen" % _seg(market), **query)
+
+    def calendar(self, market, **query):
+        return self.get("/%s/calendar" % _seg(market), **query)
+
+    def actions(self, market, symbol, **query):
+        return self.get("/%s/actions/%s" % (_seg(market), _seg(symbol)), **query)
+
+    def macro(self, **query):
+        return self.get("/macro", **query)
+
+    def macro_indicators(self):
+        return self.get("/macro/indicators")
+
+    def quota(self):
+        return self.get("/quota")
+
+    # ---- paging -----------------------------------------------------------------------
+
+    def pages(self, path, **query):
+        """Each page (an Answer) from ``path`` on, following ``Link: rel="next"``."""
+        url = self._url(path, query)
+        while url is not None:
+            with self._open(url, "application/json") as res:
+                page = Answer(json.load(res))
+                link = next_link(res.headers.get("Link"))
+            yield page
+            url = None if link is None else urllib.parse.urljoin(self.base_url + "/", link)
+
+    def rows(self, path, **query):
+        """Every row of every page."""
+        for page in self.pages(path, **query):
+            for row in page.rows():
+                yield row
+
+    def all(self, path, **query):
+        """Every row of every page, as an Answer of the first page's figures with all the rows."""
+        pages = list(self.pages(path, **query))
+        first = pages[0] if pages else Answer()
+        whole = Answer(first)
+        whole["data"] = [row for page in pages for row in page.rows()]
+        whole["count"] = len(whole["data"])
+        return whole
+
+    # ---- pandas and export ------------------------------------------------------------
+
+    def frame(self, path, **query):
+        """A row-shaped answer fetched as CSV and read by pandas (dates as datetime64)."""
+        import pandas
+
+        with self._open(self._url(path, dict(query, format="csv")), "text/csv") as res:
+            frame = pandas.read_csv(res, keep_default_na=True)
+        for column in frame.columns:
+            if column == "date" or column.endswith("_date"):
+                frame[column] = pandas.to_datetime(frame[column])
+        return frame
+
+    def export(self, market, file=None, **query):
+        """``GET /{market}/export`` (CSV unless ``format=``): streamed into ``file`` (a path or a
+        binary file object) when given, else read into a pandas DataFrame (CSV only)."""
+        url = self._url("/%s/export" % _seg(market), query)
+        with self._open(url, "*/*") as res:
+            if file is None:
+                import pandas
+
+                frame = pandas.read_csv(res)
+                if "date" in frame.columns:
+                    frame["date"] = pandas.to_datetime(frame["date"])
+                return frame
+            if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+                with open(file, "wb") as out:
+                    shutil.copyfileobj(res, out, 1 << 20)
+            else:
+                shutil.copyfileobj(res, file, 1 << 20)
+        return file
+
+    # ---- the one request --------------------------------------------------------------
+
+    def get(self, path, **query):
+        """GET ``/api/v1<path>`` with the query; the JSON answer as an Answer."""
+        with self._open(self._url(path, query), "application/json") as res:
+            return Answer(json.load(res))
+
+    def _url(self, path, query):
+        return self.base_url + API + path + query_string(query)
+
+    def _open(self, url, accept):
+        request = urllib.request.Request(url, headers={"X-API-Key": self.key, "Accept": accept})
+        try:
+            return urllib.request.urlopen(request, timeout=self.timeout)
+        except urllib.error.HTTPError as error:
+            body = error.read()
+            try:
+                problem = json.loads(body)
+            except ValueError:
+                problem = {"status": error.code, "code": "http_error", "detail": body[:200].decode("utf-8", "replace")}
+            raise MdqError(problem) from None
+
+
+def _seg(text):
+    return urllib.parse.quote(str(text), safe="")
+
