@@ -33,7 +33,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   not_acceptable:
     'no format matches `Accept` (and no `format=` was given), or CSV or Arrow asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty",
-  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows',
+  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (or fewer than an export holds)',
   header_too_large:
     'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   http_version_not_supported:

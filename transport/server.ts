@@ -76,7 +76,7 @@ export interface ServerLog {
 
 export interface RunningServer {
   port: number;
-  /** Stops listening; open connections stay until they close or the process exits. */
+  /** Stops listening and cuts the exports in progress; other open connections stay until they close or the process exits. */
   close(): void;
   /** Closes every connection too (a serving thread ending: its event loop must hold no socket when it is torn down). */
   closeAll(): void;

@@ -10,28 +10,36 @@ export interface SymbolLabels {
 /** Exchange suffixes of mainland codes (`.SS` is Yahoo's name for Shanghai) → the code's prefix. */
 const MAINLAND_SUFFIX: Readonly<Record<string, string>> = { sh: 'sh', ss: 'sh', sz: 'sz', bj: 'bj' };
 
+/** Alias keys of Hong Kong numbers start with a character no typed text keeps (typedKeys makes them). */
+const HK = '\u0000hk';
+
 /**
  * The alias keys of one lower-cased canonical code: `600000.sh` and `600000` for `sh600000`;
- * `#700` (a number, leading zeros dropped) for `hk00700`; `aapl` and `aapl.us` for usstock's
- * `usaapl`. Crypto pairs need none: their forms differ from the code only by a separator.
+ * the number with its leading zeros dropped for `hk00700` (in any market: an index may be one);
+ * `aapl` and `aapl.us` for usstock's `usaapl`. Crypto pairs need none: their forms differ from
+ * the code only by a separator.
  */
 function aliasKeys(code: string, market: string): string[] {
   const mainland = /^(sh|sz|bj)(\d+)$/.exec(code);
   if (mainland !== null) return [`${mainland[2]}.${mainland[1]}`, mainland[2]];
   const hk = /^hk(\d+)$/.exec(code);
-  if (hk !== null) return [`#${Number(hk[1])}`];
+  if (hk !== null) return [`${HK}${Number(hk[1])}`];
   if (market === 'usstock' && code.startsWith('us')) return [code.slice(2), `${code.slice(2)}.us`];
   return [];
 }
 
-/** The alias keys a typed text may match (lower-cased): the forms of aliasKeys, and a crypto pair without its separator. */
+/**
+ * The alias keys a typed text (lower-cased) may match: an exchange suffix read as its code's
+ * key, a bare number as a mainland number or a Hong Kong one, a pair of letters and digits
+ * with one separator (`btc-usdt`, `btc/usdt`, `btc_usdt`) without it, anything else as it is.
+ */
 function typedKeys(text: string): string[] {
   const suffixed = /^([0-9]+)\.(sh|ss|sz|bj|hk)$/.exec(text);
   if (suffixed !== null)
-    return suffixed[2] === 'hk' ? [`#${Number(suffixed[1])}`] : [`${suffixed[1]}.${MAINLAND_SUFFIX[suffixed[2]]}`];
-  if (/^[0-9]+$/.test(text)) return [text, `#${Number(text)}`];
-  const pair = text.replace(/[-/_]/g, '');
-  return pair === text ? [text] : [text, pair];
+    return suffixed[2] === 'hk' ? [`${HK}${Number(suffixed[1])}`] : [`${suffixed[1]}.${MAINLAND_SUFFIX[suffixed[2]]}`];
+  if (/^[0-9]+$/.test(text)) return [text, `${HK}${Number(text)}`];
+  const pair = /^([a-z0-9]*[a-z][a-z0-9]*)[-/_]([a-z0-9]*[a-z][a-z0-9]*)$/.exec(text);
+  return pair === null ? [text] : [text, pair[1] + pair[2]];
 }
 
 export class SymbolIndex {
@@ -69,28 +77,29 @@ export class SymbolIndex {
   }
 
   /**
-   * Position of `text` matched case-insensitively (`SH600000` finds `sh600000`), or through
-   * exactly one symbol's alias (`600000.SH`, `700`, `AAPL`, `BTC-USDT`); -1 for none or several.
+   * Position of `text`: its canonical code as written, else the one symbol it names in any case
+   * or through an alias (`SH600000`, `600000.SH`, `700`, `AAPL`, `BTC-USDT`); -1 for none, or for
+   * text that names two (`000001` for sh000001 and sz000001; `USO` for usO and usUSO's ticker).
    */
   find(text: string): number {
-    const found = this.exact.get(text) ?? this.folded.get(text.toLowerCase());
-    if (found !== undefined) return found;
+    const exact = this.exact.get(text);
+    if (exact !== undefined) return exact;
     const matches = this.matches(text);
     return matches.length === 1 ? matches[0] : -1;
   }
 
-  /** Every position `text` names as a code or an alias, ascending: none, one, or several (an ambiguous bare code). */
+  /** Every position `text` names, as a code in any case or as an alias, ascending: none, one, or several (ambiguous). */
   matches(text: string): number[] {
     const lower = text.toLowerCase();
-    const found = this.folded.get(lower);
-    if (found !== undefined) return [found];
     const all = new Set<number>();
+    const code = this.folded.get(lower);
+    if (code !== undefined) all.add(code);
     for (const key of typedKeys(lower)) {
-      const code = this.folded.get(key);
-      if (code !== undefined) all.add(code);
+      const pair = this.folded.get(key);
+      if (pair !== undefined) all.add(pair);
       for (const i of this.aliases.get(key) ?? []) all.add(i);
     }
-    return [...all].sort((a, b) => a - b);
+    return all.size === 1 ? [...all] : [...all].sort((a, b) => a - b);
   }
 
   name(i: number): string | null {

@@ -98,6 +98,11 @@ test('a problem is thrown as MdqError with its status, code, parameter and sugge
     assert.deepEqual([e.status, e.code], [400, 'invalid_parameter']);
     return true;
   });
+  assert.throws(
+    () => client.klinesBatch('ashare', []),
+    /at least one symbol/,
+    'an empty batch is not sent as a cross-section',
+  );
   const stranger = new mdq.Client({ baseUrl: `http://127.0.0.1:${server.port}`, key: 'mdq_wrong' });
   await assert.rejects(stranger.markets(), (e: AnyClient) => e.status === 401 && e.code === 'unauthorized');
 });

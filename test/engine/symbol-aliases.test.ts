@@ -82,10 +82,32 @@ test('usstock: the bare ticker and TICKER.US in any case, only in usstock', () =
   assert.equal(found(crypto, 'DCUSDT'), null);
 });
 
+test('a ticker that is also another code in another case names both: no answer of the wrong company', () => {
+  const us = indexOf('usstock', ['usO', 'usUSO']);
+  assert.equal(found(us, 'usO'), 'usO', 'the canonical code as written');
+  assert.equal(found(us, 'usUSO'), 'usUSO');
+  assert.equal(found(us, 'USO.US'), 'usUSO', 'the ticker with its suffix is one');
+  for (const text of ['USO', 'uso'])
+    assert.deepEqual(
+      us.matches(text).map((i) => us.codes[i]),
+      ['usO', 'usUSO'],
+      `${text}: usO in another case, or the ticker of usUSO`,
+    );
+  assert.equal(found(us, 'USO'), null);
+});
+
+test('separators and internal keys are not forms: 600-000, #700 and a NUL prefix name nothing', () => {
+  const ashare = indexOf('ashare', ['sh600000']);
+  const hk = indexOf('hkstock', ['hk00700']);
+  for (const text of ['600-000', '6_0_0_0_0_0', '600/000']) assert.equal(found(ashare, text), null, text);
+  for (const text of ['#700', '\u0000hk700', '%23700']) assert.equal(found(hk, text), null, text);
+});
+
 test('crypto: BTC-USDT, BTC/USDT and BTC_USDT in any case name BTCUSDT', () => {
   const crypto = indexOf('crypto', ['BTCUSDT', 'ETHBTC', 'ETHUSDT']);
   for (const text of ['BTC-USDT', 'btc/usdt', 'Btc_Usdt', 'btcusdt'])
     assert.equal(found(crypto, text), 'BTCUSDT', text);
   assert.equal(found(crypto, 'ETH-BTC'), 'ETHBTC');
   assert.equal(found(crypto, 'BTC-ETH'), null);
+  assert.equal(found(indexOf('crypto', ['1INCHUSDT']), '1INCH-USDT'), '1INCHUSDT', 'a pair with digits');
 });

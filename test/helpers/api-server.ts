@@ -37,6 +37,8 @@ export interface TestServer {
   kernels: KernelPool | null;
   /** Resolves once no asynchronous request (a pool task, a stream) is in flight. */
   idle(): Promise<void>;
+  /** Stops listening and cuts the exports in progress (what a drain does first), keeping the rest up. */
+  stopListening(): void;
   /** GET (or another method) with an optional key and extra headers; one connection per request. */
   get(
     path: string,
@@ -138,6 +140,7 @@ export async function startTestServer(
     kernels,
     get,
     idle: () => server.idle(),
+    stopListening: () => server.close(),
     async close() {
       server.close();
       await kernels?.close();

@@ -8,7 +8,8 @@ import { FORMAT_PARAM, formatFromAccept, NO_FORMAT } from '../../transport/http/
 import { buildOpenApi } from '../../transport/openapi.js';
 import { routesFor } from '../../transport/routes/index.js';
 
-const ROUTES = routesFor(new Guard());
+/** The routes answering in the registry's formats (the export names its own: test/transport/schemas.test.ts checks it). */
+const ROUTES = routesFor(new Guard()).filter((r) => r.stream === undefined);
 const DOC = buildOpenApi() as { info: { description: string }; paths: Record<string, { get: any }> };
 /** The OpenAPI operation of each data route, by its operationId. */
 const OPERATIONS = new Map(Object.values(DOC.paths).map((p) => [p.get.operationId as string, p.get]));

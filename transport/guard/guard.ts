@@ -85,6 +85,14 @@ export type UsageVisitor = (
  * guard of another serving thread attaches to the same slots and takes the table with the
  * owner's assignments (`setKeys(records, assignments)`).
  */
+/** What charging a streamed answer whole found: whether it fit, the rows left after, and when the quota resets. */
+export interface WholeCharge {
+  fits: boolean;
+  remaining: number | null;
+  /** Seconds until the quota day resets (when it did not fit). */
+  retryAfter: number;
+}
+
 export class Guard {
   private readonly clock: QuotaDay;
   private readonly byId = new Map<string, KeyState>();
@@ -308,6 +316,52 @@ export class Guard {
     slots.unlock(key.slot);
     const q = key.plan.dailyQuota;
     return q === null ? null : rowsLeft(q, used);
+  }
+
+  /**
+   * Charges a streamed answer's `rows` whole before its first byte, only when they fit in what
+   * the key has left today (checked and charged under the key's lock, so two at once cannot both
+   * take the last rows); one that does not fit is counted as a quota_exhausted refusal.
+   */
+  chargeWhole(key: KeyState, rows: number, nowMs: number): WholeCharge {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    rollDay(key, this.clock, nowMs);
+    const q = key.plan.dailyQuota;
+    const fits = q === null || rows <= rowsLeft(q, key.used);
+    if (fits) key.used += rows;
+    else key.quotaExhausted++;
+    const used = key.used;
+    slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    return this.wholeCharge(fits, q, used, nowMs);
+  }
+
+  /** `chargeWhole` for a key whose limits are shared: checked and charged in one script, atomic across instances. */
+  async chargeWholeShared(key: KeyState, rows: number, nowMs: number): Promise<WholeCharge> {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    rollDay(key, this.clock, nowMs);
+    const label = key.dayLabel;
+    slots.unlock(key.slot);
+    const q = key.plan.dailyQuota;
+    const answer = await this.shared!.charge(key.id, label, rows, q);
+    const fits = answer >= 0;
+    const used = fits ? answer : -answer - 1;
+    slots.lock(key.slot);
+    if (used > key.used) key.used = used;
+    if (!fits) key.quotaExhausted++;
+    slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    return this.wholeCharge(fits, q, used, nowMs);
+  }
+
+  private wholeCharge(fits: boolean, quota: number | null, used: number, nowMs: number): WholeCharge {
+    return {
+      fits,
+      remaining: quota === null ? null : rowsLeft(quota, used),
+      retryAfter: fits ? 0 : secondsToReset(this.clock, nowMs),
+    };
   }
 
   /** The `/quota` record of a key (allocates; not for the per-request path). */

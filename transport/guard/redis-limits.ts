@@ -59,13 +59,20 @@ return {refused, units, used, tonumber(c[1]), tonumber(c[2] or '0'), tonumber(c[
 
 /**
  * KEYS: usage. ARGV: rows, usage TTL (s), the Redis time after which nothing is charged (0:
- * none). Returns the rows used after the charge, or -1 when it came too late to count.
+ * none), the quota the rows must fit in (-1: charge whatever is used; an export's check).
+ * Returns the rows used after the charge, -1 when it came too late to count, or -2 − used
+ * when the rows do not fit (nothing charged).
  */
 const CHARGE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local deadline = tonumber(ARGV[3])
 if deadline > 0 and now > deadline then return -1 end
+local quota = tonumber(ARGV[4])
+if quota >= 0 then
+  local before = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
+  if before + tonumber(ARGV[1]) > quota then return -2 - before end
+end
 local used = redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return used
@@ -105,7 +112,7 @@ interface LimitCommands {
     rows: number,
     deadline: number,
   ): Promise<number[]>;
-  mdqCharge(usage: string, rows: number, ttl: number, deadline: number): Promise<number>;
+  mdqCharge(usage: string, rows: number, ttl: number, deadline: number, quota: number): Promise<number>;
   mdqRefund(usage: string, rows: number): Promise<null>;
 }
 
@@ -180,14 +187,18 @@ export class RedisLimits implements SharedLimits {
     };
   }
 
-  async charge(id: string, day: string, rows: number): Promise<number> {
+  /**
+   * Charges `rows`; with `quota` (an export's whole charge) only when they fit in it. Resolves to
+   * the rows used after, or to −(used + 1) when they do not fit (nothing charged).
+   */
+  async charge(id: string, day: string, rows: number, quota: number | null = null): Promise<number> {
     const usage = this.usageKey(id, day);
     const used = await this.call(
-      () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now())),
+      () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now()), quota ?? -1),
       (late) => late >= 0 && this.refund(usage, rows),
     );
-    if (used < 0) throw new LimitsUnavailable('the rows reached Redis after their deadline');
-    return used;
+    if (used === -1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
+    return used <= -2 ? used + 1 : used;
   }
 
   /** ROWS_DEADLINE_MS after `sentMs`, in Redis time (0, no deadline, before any admit told the clocks' offset). */

@@ -37,8 +37,12 @@ export interface SharedLimits {
     seen: { used: number; requests: number },
     rows?: number,
   ): Promise<AdmitReply>;
-  /** Adds `rows` to the day's usage; resolves to the rows used after it. */
-  charge(id: string, day: string, rows: number): Promise<number>;
+  /**
+   * Adds `rows` to the day's usage; resolves to the rows used after it. With `quota` (an
+   * export charged whole) only when they fit in it, else nothing is charged and it resolves
+   * to −(rows used + 1).
+   */
+  charge(id: string, day: string, rows: number, quota?: number | null): Promise<number>;
 }
 
 /** The shared store did not answer (down, unreachable, or slower than its timeout). */

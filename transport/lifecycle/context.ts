@@ -81,6 +81,8 @@ export class ServerContext {
   private readonly holds = new Map<Dataset, number>();
   private readonly releaseWaiters = new Map<Dataset, (() => void)[]>();
   private idleWaiters: (() => void)[] = [];
+  /** Each streamed answer in progress (an export): how to cut it, which closing the server does. */
+  readonly streams = new Set<() => void>();
 
   constructor(options: ServerOptions) {
     this.guard = options.guard;

@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Plan } from '../../engine/plans.js';
 import { FORMAT_OF, type Format } from '../answers/formats/index.js';
-import type { KeyState, Verdict } from '../guard/guard.js';
+import type { KeyState, Verdict, WholeCharge } from '../guard/guard.js';
 import { contentEtag, etagOf, noneMatch } from '../http/conditional.js';
 import { framingProblem } from '../http/framing.js';
 import { readHeaders, unauthorizedDetail } from '../http/incoming.js';
@@ -251,28 +251,32 @@ export class Exchange {
   }
 
   /**
-   * Charge a streamed answer whole before its first byte: more rows than the key has left today
-   * is a 429 naming the count (nothing sent), else every row is charged now (the shared store
-   * before anything leaves), then the stream pours.
+   * Charge a streamed answer whole before its first byte: only when its rows fit in what the key
+   * has left today (checked and charged in one step, the shared store's in one script), else a
+   * 429 naming the count, nothing sent or charged; then the stream pours.
    */
   private chargeWhole(reply: Reply): void {
-    const { key, figures } = this;
+    const { key } = this;
     const { guard } = this.ctx;
-    const left = figures?.quotaRemaining ?? null;
-    if (key !== null && left !== null && reply.rows > left)
-      throw new Problem(
-        'quota_exhausted',
-        `the export holds ${reply.rows} rows and the key has ${left} left today; narrow it (symbols, start, end, period)`,
-      );
-    if (key === null || reply.rows <= 0 || !guard.isShared(key))
-      return this.pour(reply, key === null ? null : guard.charge(key, reply.rows, this.nowMs));
-    this.after(guard.chargeShared(key, reply.rows, this.nowMs), (remaining) => this.pour(reply, remaining));
+    if (key === null) return this.pour(reply, null);
+    const poured = (c: WholeCharge): void => {
+      if (!c.fits)
+        throw new Problem(
+          'quota_exhausted',
+          `the export holds ${reply.rows} rows and the key has ${c.remaining} left today; narrow it (symbols, start, end, period)`,
+          { retryAfter: c.retryAfter },
+        );
+      this.pour(reply, c.remaining);
+    };
+    if (!guard.isShared(key)) return poured(guard.chargeWhole(key, reply.rows, this.nowMs));
+    this.after(guard.chargeWholeShared(key, reply.rows, this.nowMs), poured);
   }
 
   /**
    * Pour a streamed answer: the headers, then a chunk each time the socket takes the one before
-   * (uWS `write` then `onWritable`), so one chunk is held at a time; a client that leaves stops
-   * it, and the source (one symbol's slice) goes with it.
+   * (uWS `write`, then `onWritable`), so one chunk is held at a time. It ends when the source
+   * does, when the client leaves, when the server drains (the connection closes mid-body: the
+   * client sees an incomplete transfer), or when making a chunk throws (logged, closed likewise).
    */
   private pour(reply: Reply, remaining: number | null): void {
     const { ctx, res, dataset } = this;
@@ -295,14 +299,30 @@ export class Exchange {
     const finish = (): void => {
       if (finished) return;
       finished = true;
+      ctx.streams.delete(cut);
       ctx.settled(dataset);
       ctx.observed(this.routeIndex, 200, this.key, reply.rows, null, this.started, this.nowMs, this.requestId);
     };
+    /** Closes the connection mid-body (the response cannot turn into a problem once it began). */
+    const cut = (): void => {
+      if (finished || this.gone) return finish();
+      this.gone = true;
+      res.close();
+      finish();
+    };
+    ctx.streams.add(cut);
     this.watch(finish); // the client left: nothing more is made or written
     /** Writes chunks until the socket pushes back (false: wait for onWritable) or the stream ends. */
     const pump = (): boolean => {
       while (!this.gone) {
-        const chunk = source.next();
+        let chunk: Buffer | null;
+        try {
+          chunk = source.next();
+        } catch (error) {
+          ctx.internalError(error, this.route.pattern, this.requestId); // logged
+          cut();
+          return true;
+        }
         if (chunk === null) {
           res.end();
           finish();

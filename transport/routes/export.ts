@@ -3,12 +3,15 @@
 import { type ExportQuery, exportRows } from '../../engine/queries/export.js';
 import { list, oneOf } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
-import { badParam, Problem } from '../problem.js';
+import { badParam } from '../problem.js';
 import { route } from '../route.js';
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, ExportStream } from '../serialise/export-stream.js';
 import { klinesShape } from '../shapes/klines.js';
 import { ADJ, KLINE_WINDOW, PERIOD } from './kline-params.js';
-import { checkRange, marketOf, suggestionsFor } from './lookup.js';
+import { checkRange, marketOf, unknownSymbol } from './lookup.js';
+
+/** The attachment's extension: `.arrows` is an Arrow IPC stream's (`.arrow` is the file format's). */
+const FILE_EXTENSIONS = { csv: 'csv', arrow: 'arrows', ndjson: 'ndjson' } as const;
 
 /** Symbols one export may name: a market's whole list fits; the request line bounds it anyway. */
 const MAX_EXPORT_SYMBOLS = 10_000;
@@ -58,13 +61,7 @@ export const exportRoute = route({
       const found = new Set<number>();
       for (const text of p.symbols) {
         const i = m.symbols.find(text);
-        if (i < 0) {
-          const suggestions = suggestionsFor(m.symbols, text);
-          throw new Problem('unknown_symbol', `symbols: '${text}' does not exist in ${m.market}`, {
-            param: 'symbols',
-            suggestions,
-          });
-        }
+        if (i < 0) throw unknownSymbol(m, text, 'symbols', 'does not exist');
         found.add(i);
       }
       symbols = Int32Array.from([...found].sort((a, b) => a - b));
@@ -85,7 +82,7 @@ export const exportRoute = route({
       rows,
       stream: {
         type: EXPORT_TYPES[format],
-        filename: `${m.market}-${p.period === 'day' ? 'klines' : `${p.period}ly`}.${format === 'ndjson' ? 'ndjson' : format}`,
+        filename: `${m.market}-${p.period === 'day' ? 'klines' : `${p.period}ly`}.${FILE_EXTENSIONS[format]}`,
         source: new ExportStream(m, q, format, metadata),
       },
     };

@@ -51,13 +51,18 @@ export function unknownSymbol(
   param: string,
   why: string,
 ): Problem {
+  const named = m.symbols.matches(text).length;
   const suggestions = suggestionsFor(m.symbols, text);
-  const several = m.symbols.matches(text).length > 1;
-  const what = several
-    ? `names ${suggestions.length} symbols in ${m.market} (${suggestions.join(', ')})`
-    : `${why} in ${m.market}`;
+  const more = named > suggestions.length ? ', …' : '';
+  const what =
+    named > 1 ? `names ${named} symbols in ${m.market} (${suggestions.join(', ')}${more})` : `${why} in ${m.market}`;
+  return withSuggestions(`${param}: '${text}' ${what}`, param, suggestions);
+}
+
+/** The unknown_symbol problem with `detail`, its suggestions, the first of them named. */
+function withSuggestions(detail: string, param: string, suggestions: string[]): Problem {
   const hint = suggestions.length > 0 ? `; did you mean ${suggestions[0]}?` : '';
-  return new Problem('unknown_symbol', `${param}: '${text}' ${what}${hint}`, { param, suggestions });
+  return new Problem('unknown_symbol', `${detail}${hint}`, { param, suggestions });
 }
 
 export interface BatchSymbols {
@@ -102,11 +107,7 @@ export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
 export function requireSome(batch: BatchSymbols, m: Pick<SnapshotView, 'market' | 'symbols'>): void {
   if (batch.found.length > 0) return;
   const suggestions = suggestionsFor(m.symbols, batch.missing[0]);
-  const hint = suggestions.length > 0 ? `; did you mean ${suggestions[0]}?` : '';
-  throw new Problem('unknown_symbol', `symbols: none of ${batch.missing.join(', ')} exists in ${m.market}${hint}`, {
-    param: 'symbols',
-    suggestions,
-  });
+  throw withSuggestions(`symbols: none of ${batch.missing.join(', ')} exists in ${m.market}`, 'symbols', suggestions);
 }
 
 /** `limit` clamped to `max` (the response shows the value used). */

@@ -136,11 +136,13 @@ export class ExportStream {
   private wroteSchema = false;
 
   private schema(): Schema {
+    // Every field nullable, as in `format=arrow` answers; the symbol is plain utf8 here (one
+    // symbol a record batch: a dictionary per batch would be a replacement each time).
     const fields = [
-      new Field('symbol', new Utf8(), false),
-      new Field('date', new DateDay(), false),
+      new Field('symbol', new Utf8(), true),
+      new Field('date', new DateDay(), true),
       ...this.q.fields.map((f) => new Field(f, new Float64(), true)),
-      new Field('adj_factor', new Float64(), false),
+      new Field('adj_factor', new Float64(), true),
     ];
     return new Schema(fields, this.metadata);
   }

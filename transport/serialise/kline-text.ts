@@ -14,7 +14,7 @@ import { ByteWriter } from './byte-writer.js';
  * windows end there: the latest 100 rows are one chunk.
  */
 const CHUNK = 256;
-/** At most this many rows of a chunk not kept yet are rendered for the answer alone. */
+/** At most this many rows of a chunk not kept yet are rendered for the answer alone (a day or a few of a symbol). */
 const FEW_ROWS = 4;
 
 interface Chunk {
@@ -240,6 +240,7 @@ export function renderSliceRows(
 ): void {
   if (slice.count === 0) return;
   const w = answerWriter;
+  w.pos = 0; // a render that threw midway left nothing for this one
   const head = `{"symbol":"${code}","date":"`;
   const keys = fields.map((field) => `,"${field}":`);
   const columns = fields.map((field) => slice.values[field]!);
@@ -308,6 +309,7 @@ export function renderRowsOf(
 ): void {
   if (rows.length === 0) return;
   const w = answerWriter;
+  w.pos = 0;
   const writer = new RowWriter(m, adj, fields);
   for (let n = 0; n < rows.length; n++) {
     if (n > 0) w.ascii(',');
@@ -317,7 +319,7 @@ export function renderRowsOf(
 }
 
 /** At most this many rows per symbol are written by renderWindowsOf rather than from the kept chunks. */
-export const FEW_ROWS_EACH = 4;
+export const FEW_ROWS_EACH = FEW_ROWS;
 
 /**
  * `"code":[rows],…` of several symbols' windows of at most FEW_ROWS_EACH rows (a batch on one
@@ -331,6 +333,7 @@ export function renderWindowsOf(
   pieces: (string | Buffer)[],
 ): void {
   const w = answerWriter;
+  w.pos = 0;
   const writer = new RowWriter(m, adj, fields);
   for (let n = 0; n < windows.length; n++) {
     const { i, from, to } = windows[n];

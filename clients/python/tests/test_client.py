@@ -84,6 +84,8 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(MdqError) as caught:
             Client(URL, "mdq_wrong").markets()
         self.assertEqual(caught.exception.status, 401)
+        with self.assertRaises(ValueError):
+            self.client.klines_batch("ashare", [])  # not sent: without symbols it would ask for a cross-section
 
     def test_to_pandas_holds_the_rows_with_dates(self):
         answer = self.client.klines_batch("ashare", ["sh600001", "sz000002"], period="month", adj="qfq", limit=500)
@@ -108,6 +110,11 @@ class ClientTest(unittest.TestCase):
         frame = self.client.export("ashare", symbols=["sh600001"], fields=["c"])
         self.assertEqual(len(frame), plain("/ashare/klines/sh600001?limit=1")["total"])
         self.assertEqual(list(frame.columns), ["symbol", "date", "close", "adj_factor"])
+        lines = self.client.export("ashare", symbols=["sh600001"], fields=["c"], format="ndjson")
+        self.assertEqual(list(lines["close"]), list(frame["close"]))
+        self.assertEqual(list(lines["date"]), list(frame["date"]))
+        with self.assertRaises(ValueError):
+            self.client.export("ashare", format="arrow")  # an Arrow stream goes to a file
 
     def test_the_example_runs(self):
         run = subprocess.run(

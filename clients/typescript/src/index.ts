@@ -91,7 +91,7 @@ export class Client {
     symbols: readonly string[],
     query: Omit<Query<'/{market}/klines'>, 'symbols'> = {},
   ): Promise<Schemas['KlinesBatch']> {
-    return this.get(`/${seg(market)}/klines`, { ...query, symbols });
+    return this.get(`/${seg(market)}/klines`, { ...query, symbols: some(symbols) });
   }
   /** Every symbol's row of one day (a page of it: see `crossSectionRows`). */
   crossSection(
@@ -113,7 +113,7 @@ export class Client {
     symbols: readonly string[],
     query: Omit<Query<'/{market}/detail'>, 'symbols'> = {},
   ): Promise<Answer<'/{market}/detail'>> {
-    return this.get(`/${seg(market)}/detail`, { ...query, symbols });
+    return this.get(`/${seg(market)}/detail`, { ...query, symbols: some(symbols) });
   }
   screen(
     market: string,
@@ -244,6 +244,12 @@ export class Client {
     if (type.startsWith('application/msgpack')) return unpack(new Uint8Array(await res.arrayBuffer()));
     return res.json();
   }
+}
+
+/** A batch's symbols: an empty list is a mistake here (sent as nothing, it would ask another question). */
+function some(symbols: readonly string[]): readonly string[] {
+  if (symbols.length === 0) throw new TypeError('a batch names at least one symbol');
+  return symbols;
 }
 
 /** Screen bounds spread into min_/max_ parameters. */

@@ -166,11 +166,79 @@ test('an export larger than the rows left today is 429 quota_exhausted naming it
   const refused = await s.get('/api/v1/ashare/export', { key: s.keys.free });
   assertProblem(refused, 429, 'quota_exhausted');
   assert.match(refused.body.detail, new RegExp(`holds ${whole} rows and the key has ${left} left`));
+  assert.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After: when the quota day resets');
   clock.advance(2000);
   assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).body.remaining, left, 'nothing charged');
   clock.advance(2000);
   const fits = await s.get('/api/v1/hkstock/export?format=ndjson&end=2025-03-06', { key: s.keys.free });
   assert.equal(fits.status, 200, 'a smaller export still fits');
+});
+
+test('two exports at once that fit the rows left one at a time but not together: one is served, the other is 429', async (t) => {
+  const { server: s, clock } = await startLimitServer(t);
+  const path = '/api/v1/hkstock/export?format=ndjson';
+  const size = (
+    await (await fetch(`http://127.0.0.1:${s.port}${path}`, { headers: { 'x-api-key': s.keys.internal } })).text()
+  )
+    .trimEnd()
+    .split('\n').length;
+  // Spend the free key down to between one and two exports' rows.
+  let left = Number.POSITIVE_INFINITY;
+  while (left >= 2 * size) {
+    clock.advance(2000);
+    const res = await s.get('/api/v1/hkstock/klines?symbols=hk00700,hk09988&limit=100', { key: s.keys.free });
+    assert.equal(res.status, 200);
+    left = Number(res.headers['x-quota-remaining']);
+  }
+  if (left < size) return t.skip(`the fixture's batches overshot: ${left} rows left, an export holds ${size}`);
+  clock.advance(2000);
+  const both = await Promise.all([s.get(path, { key: s.keys.free }), s.get(path, { key: s.keys.free })]);
+  assert.deepEqual(both.map((r) => r.status).sort(), [200, 429]);
+  clock.advance(2000);
+  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).body.remaining, left - size, 'one export charged');
+});
+
+test('stopping the listener (a drain) cuts an export in progress: the server is idle at once', async () => {
+  const dir = await tempDir('mdq-export-drain-');
+  try {
+    const snapshot = join(dir.path, 'demo');
+    await generateDemoSnapshot(snapshot, { symbolScale: 0.05, years: 3, progress: false });
+    const big = await startTestServer({ snapshot });
+    try {
+      const whole = (
+        await (
+          await fetch(`http://127.0.0.1:${big.port}/api/v1/ashare/export`, {
+            headers: { 'x-api-key': big.keys.internal },
+          })
+        ).arrayBuffer()
+      ).byteLength;
+      const socket = connect(big.port, '127.0.0.1');
+      let received = 0;
+      let paused = false;
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await new Promise<void>((resolve, reject) => {
+        socket.on('error', () => {}); // the cut may reset the connection
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > 64 * 1024 && !paused) (paused = true), socket.pause(), resolve();
+        });
+        setTimeout(() => reject(new Error('no bytes of the export arrived')), 5000);
+        socket.write(`GET /api/v1/ashare/export HTTP/1.1\r\nHost: x\r\nX-API-Key: ${big.keys.internal}\r\n\r\n`);
+      });
+      big.stopListening();
+      await Promise.race([
+        big.idle(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('the export held the drain')), 2000)),
+      ]);
+      socket.resume(); // what the kernel holds arrives, then the end: short of the whole export
+      await closed;
+      assert.ok(received < whole, `the connection ended after ${received} of the export's ${whole} bytes`);
+    } finally {
+      await big.close();
+    }
+  } finally {
+    await dir.cleanup();
+  }
 });
 
 test('bad exports: an unknown symbol is 404 with suggestions, an unknown format or start after end is 400', async () => {

@@ -113,7 +113,7 @@ class Client:
         return self.get("/%s/klines/%s" % (_seg(market), _seg(symbol)), **query)
 
     def klines_batch(self, market, symbols, **query):
-        return self.get("/%s/klines" % _seg(market), symbols=list(symbols), **query)
+        return self.get("/%s/klines" % _seg(market), symbols=_some(symbols), **query)
 
     def cross_section(self, market, date, **query):
         return self.get("/%s/klines" % _seg(market), date=date, **query)
@@ -122,7 +122,7 @@ class Client:
         return self.get("/%s/detail/%s" % (_seg(market), _seg(symbol)), **query)
 
     def detail_batch(self, market, symbols, **query):
-        return self.get("/%s/detail" % _seg(market), symbols=list(symbols), **query)
+        return self.get("/%s/detail" % _seg(market), symbols=_some(symbols), **query)
 
     def screen(self, market, **query):
         """``bounds={"pe_ratio": {"min": 0, "max": 15}}`` for the min_/max_ parameters."""
@@ -185,13 +185,17 @@ class Client:
 
     def export(self, market, file=None, **query):
         """``GET /{market}/export`` (CSV unless ``format=``): streamed into ``file`` (a path or a
-        binary file object) when given, else read into a pandas DataFrame (CSV only)."""
+        binary file object) when given, else read into a pandas DataFrame (CSV or NDJSON; an
+        Arrow export goes to a file, or read it with pyarrow)."""
+        fmt = query.get("format", "csv")
+        if file is None and fmt not in ("csv", "ndjson"):
+            raise ValueError("a DataFrame is read from a CSV or NDJSON export; pass file= for format=%s" % fmt)
         url = self._url("/%s/export" % _seg(market), query)
         with self._open(url, "*/*") as res:
             if file is None:
                 import pandas
 
-                frame = pandas.read_csv(res)
+                frame = pandas.read_csv(res) if fmt == "csv" else pandas.read_json(res, lines=True, dtype=False)
                 if "date" in frame.columns:
                     frame["date"] = pandas.to_datetime(frame["date"])
                 return frame
@@ -223,6 +227,14 @@ class Client:
             except ValueError:
                 problem = {"status": error.code, "code": "http_error", "detail": body[:200].decode("utf-8", "replace")}
             raise MdqError(problem) from None
+
+
+def _some(symbols):
+    """A batch's symbols as a list: an empty one is a mistake here (sent as nothing it would ask another question)."""
+    symbols = [symbols] if isinstance(symbols, str) else list(symbols)
+    if not symbols:
+        raise ValueError("a batch names at least one symbol")
+    return symbols
 
 
 def _seg(text):
