@@ -34,6 +34,7 @@ function aliasKeys(code: string, market: string): string[] {
  * with one separator (`btc-usdt`, `btc/usdt`, `btc_usdt`) without it, anything else as it is.
  */
 function typedKeys(text: string): string[] {
+  if (!/^[a-z0-9._/-]+$/.test(text)) return []; // no form holds anything else (an internal key's NUL, a space)
   const suffixed = /^([0-9]+)\.(sh|ss|sz|bj|hk)$/.exec(text);
   if (suffixed !== null)
     return suffixed[2] === 'hk' ? [`${HK}${Number(suffixed[1])}`] : [`${suffixed[1]}.${MAINLAND_SUFFIX[suffixed[2]]}`];
