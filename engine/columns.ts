@@ -170,7 +170,7 @@ export const MACRO_KEYS: Readonly<Record<MacroIndicator, readonly string[]>> = {
   pmi: ['PMI_MANUFACTURING', 'PMI_NON_MANUFACTURING'],
 };
 
-/** Units of the series keys decisions §4 gives one; every other key (the rest of §4's, any a snapshot adds) has none (null). */
+/** Units of the series keys the API notes give one (GDP in 100 million CNY, its growth rates in %); every other key (CPI, PPI, PMI, any a snapshot adds) has none (null). */
 export const MACRO_UNITS: Readonly<Record<string, string>> = {
   GDP_GDP: '100 million CNY',
   GDP_GDP_YOY: '%',

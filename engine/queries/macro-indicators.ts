@@ -13,7 +13,7 @@ export interface MacroIndicatorInfo {
   /** First and last release (days since epoch). */
   start: number;
   end: number;
-  /** Series keys: decisions §4's in its order, then any others ascending; the unit §4 gives, or null. */
+  /** Series keys: the documented ones in their order (GDP, CPI & PPI, PMI keys), then any others ascending; each one's unit, or null. */
   keys: { key: string; unit: string | null }[];
 }
 

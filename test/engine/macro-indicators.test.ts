@@ -1,4 +1,4 @@
-// macroIndicators and macroFrequency: indicators in listing order, keys with §4's units, first and last dates, the frequency rule.
+// macroIndicators and macroFrequency: indicators in listing order, keys with their documented units, first and last dates, the frequency rule.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -25,7 +25,7 @@ test('a missed month, mixed gaps, other regular gaps and a single release are ir
   assert.equal(macroFrequency([]), 'irregular');
 });
 
-test('indicators in listing order (gdp before cpi_ppi, whatever the row order), §4 keys in §4 order then others ascending, with §4 units or null, first and last dates', () => {
+test('indicators in listing order (gdp before cpi_ppi, whatever the row order), documented keys in their order then others ascending, with their units or null, first and last dates', () => {
   const rows: MacroRow[] = [
     { indicator: 'cpi_ppi', date: dayOf('2025-01-31'), data: { PPI_PPI_YOY: -2.3, CPI_CPI_YOY: 0.5, A_KEY: 1 } },
     { indicator: 'cpi_ppi', date: dayOf('2025-02-28'), data: { constructor: 1 } },

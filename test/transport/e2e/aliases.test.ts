@@ -1,4 +1,4 @@
-// The forms users type for a symbol (decisions §12): exchange suffixes, bare codes, any case, on every route that takes one; unknown symbols suggest.
+// The forms users type for a symbol: exchange suffixes, bare codes, any case, on every route that takes one; unknown symbols suggest.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -21,7 +21,7 @@ after(() => server.close());
 const api = (path: string): Promise<ApiResponse> => server.get(`/api/v1${path}`);
 
 /**
- * Every alias form of §12 for the three markets the fixture fills: [market, text as typed,
+ * Every alias form for the three markets the fixture fills: [market, text as typed,
  * canonical code]. Codes are the fixture's own (ashare sh600001, sh600006, sh600008 — listed
  * without K-lines —, sz000002, sz000003, sz000004 — K-lines without a symbols.csv line —,
  * sz000005; hkstock hk00700, hk09988; usstock usAAPL, usMSFT).
@@ -144,7 +144,7 @@ function assertSuggests(res: ApiResponse, expected: string[], message: string): 
     );
 }
 
-/** The first three of the §4 symbol search ranking for `text`: what unknown_symbol suggests. */
+/** The first three of the symbol search's ranking for `text`: what unknown_symbol suggests. */
 const top3 = (market: string, text: string): string[] =>
   symbolMatches(market, text)
     .slice(0, 3)
@@ -246,7 +246,7 @@ test('unknown_symbol suggests the first three of the symbol search ranking for a
     ['hkstock', '样本', ['hk00700', 'hk09988']],
   ];
   for (const [market, given, expected] of cases) {
-    // The hand-written lists are the §4 ranking: exact code, code prefix, code substring, name substring.
+    // The hand-written lists are the search ranking: exact code, code prefix, code substring, name substring.
     assert.deepStrictEqual(top3(market, given), expected, `the fixture ranks ${given} so`);
     assertSuggests(await api(`/${market}/klines/${q(given)}`), expected, `klines ${market}/${given}`);
     assertSuggests(await api(`/${market}/detail/${q(given)}`), expected, `detail ${market}/${given}`);

@@ -1,4 +1,4 @@
-// GET /{market}/klines?date=D without symbols: one day's rows of every symbol (decisions §12), and YYYYMMDD dates, against the fixture CSV.
+// GET /{market}/klines?date=D without symbols: one day's rows of every symbol , and YYYYMMDD dates, against the fixture CSV.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -97,7 +97,7 @@ test('every symbol with a row that day, ordered by symbol; symbols without one a
 });
 
 test('without fields, rows carry every K-line field, as single K-lines do', async () => {
-  // §12: "rows as in single K-lines": read as the single route's default (all six fields), not the batch's close and volume.
+  // "Rows as in single K-lines": read as the single route's default (all six fields), not the batch's close and volume.
   await check(`/ashare/klines?date=${LAST_DAY}`, expected('ashare', LAST_DAY, { limit: 100 }), 'default fields');
 });
 

@@ -1,4 +1,4 @@
-// period=week|month|quarter|year on single and batch K-lines (decisions §12), against bars aggregated here from the fixture CSV.
+// period=week|month|quarter|year on single and batch K-lines, against bars aggregated here from the fixture CSV.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -439,7 +439,7 @@ test('an unknown period is 400 invalid_parameter naming period', async () => {
 });
 
 test('a period other than day with batch date=D, or with qfq_base, is 400 invalid_parameter', async () => {
-  // §12 does not say which parameter the problem names: `period` or the one it collides with are both read as right.
+  // The rule does not say which parameter the problem names: `period` or the one it collides with are both read as right.
   const cases: [path: string, names: string[]][] = [
     ['/ashare/klines?symbols=sh600001&period=week&date=2025-03-14', ['period', 'date']],
     ['/ashare/klines?symbols=sh600001&period=month&date=2025-03-14', ['period', 'date']],
