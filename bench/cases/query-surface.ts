@@ -6,7 +6,13 @@ import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { type DayRows, rowsOfDay } from '../../engine/queries/cross-section.js';
 import { periodSlice } from '../../engine/queries/klines.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
-import { renderRowsOf, renderSliceRows } from '../../transport/serialise/kline-text.js';
+import {
+  fieldMask,
+  KlineTextCache,
+  periodSeries,
+  renderRowsOf,
+  seriesRows,
+} from '../../transport/serialise/kline-text.js';
 import { klineRows } from '../../transport/serialise/rows.js';
 import { bodyText, type MicroCase, thousands } from './case.js';
 import { symbolWithRows } from './klines.js';
@@ -17,8 +23,8 @@ const WHOLE = { start: null, end: null, offset: 0, limit: 1_000_000 };
 /** A cross-section page as the bench's HTTP case asks it. */
 const PAGE = 500;
 
-/** Monthly qfq bars of the longest ashare history: the kernel and the route's renderer, against row objects + JSON.stringify. */
-function monthlyBars(m: MarketData): MicroCase {
+/** Monthly qfq bars of a whole ashare history: the route's kept series (hot, and made cold), against row objects + JSON.stringify. */
+function monthlyBars(dataset: Dataset, m: MarketData): MicroCase {
   const i = symbolWithRows(m, 2_500);
   const code = m.symbols.codes[i];
   const days = m.klines.offsets[i + 1] - m.klines.offsets[i];
@@ -29,10 +35,20 @@ function monthlyBars(m: MarketData): MicroCase {
     detail: `${code}: ${thousands(days)} days → ${thousands(bars)} bars, qfq`,
     variants: [
       {
-        name: 'bars kernel + render',
+        name: 'kept rendered series (hot)',
         run: () => {
           const parts: BodyPart[] = [];
-          renderSliceRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS, parts);
+          const series = periodSeries(dataset, m, i, 'month', 'qfq', FIELDS);
+          seriesRows(series, 0, series.dates.length, parts);
+          return assemble(parts);
+        },
+      },
+      {
+        name: 'bars kernel + render series (cold)',
+        run: () => {
+          const parts: BodyPart[] = [];
+          const series = new KlineTextCache(64 << 20).series(m, i, 'month', 'qfq', FIELDS, fieldMask(FIELDS));
+          seriesRows(series, 0, series.dates.length, parts);
           return assemble(parts);
         },
       },
@@ -104,5 +120,5 @@ function aliasLookups(m: MarketData): MicroCase {
 export function querySurfaceCases(dataset: Dataset): MicroCase[] {
   const m = dataset.markets.ashare;
   if (m.symbols.size === 0) return [];
-  return [monthlyBars(m), crossSectionPage(m), aliasLookups(m)];
+  return [monthlyBars(dataset, m), crossSectionPage(m), aliasLookups(m)];
 }

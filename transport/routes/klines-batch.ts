@@ -5,11 +5,11 @@ import type { MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { rowsOfDay } from '../../engine/queries/cross-section.js';
-import { periodSlice } from '../../engine/queries/klines.js';
 import { date, list } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { type Reply, route } from '../route.js';
+import { periodSeries } from '../serialise/kline-text.js';
 import { type CrossSectionResult, crossSectionShape } from '../shapes/cross-section.js';
 import { klinesBatchShape } from '../shapes/klines-batch.js';
 import { ADJ, BATCH_SIZE, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD } from './kline-params.js';
@@ -96,17 +96,28 @@ export const klinesBatchRoute = route({
     let count = 0;
     const windows = batch.found.map((i) => {
       if (p.period !== 'day') {
-        const bars = periodSlice(m, i, window, p.period, p.adj, p.fields);
-        count += bars.count;
-        return { i, from: 0, to: bars.count, bars };
+        const series = periodSeries(dataset, m, i, p.period, p.adj, p.fields);
+        const { from, to } = klineWindow(series.dates, 0, series.dates.length, window);
+        count += to - from;
+        return { i, from, to, series };
       }
       const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], window);
       count += to - from;
-      return { i, from, to, bars: null };
+      return { i, from, to, series: null };
     });
     return {
       shape: klinesBatchShape,
-      result: { dataset, m, window, adj: p.adj, fields: p.fields, windows, count, missing: batch.missing },
+      result: {
+        dataset,
+        m,
+        window,
+        adj: p.adj,
+        fields: p.fields,
+        period: p.period,
+        windows,
+        count,
+        missing: batch.missing,
+      },
       rows: count,
     };
   },

@@ -5,8 +5,8 @@ import { qfqBaseRow } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
+import { periodSeries } from '../serialise/kline-text.js';
 import { type KlinesResult, klinesShape } from '../shapes/klines.js';
-import { periodSlice } from '../../engine/queries/klines.js';
 import { badParam } from '../problem.js';
 import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD, QFQ_BASE } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
@@ -82,12 +82,26 @@ export const klinesRoute = route({
     const base = qfqBaseRow(k.date, k.offsets[i], k.offsets[i + 1], p.qfq_base);
     if (base < 0 && k.offsets[i + 1] > k.offsets[i])
       throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
-    const bars = p.period === 'day' ? null : periodSlice(m, i, window, p.period, p.adj, p.fields);
+    // Bars are windowed by their dates, as rows are; the rendered series is kept with the rendered rows.
+    const series = p.period === 'day' ? null : periodSeries(dataset, m, i, p.period, p.adj, p.fields);
     const { from, to, total } =
-      bars === null
+      series === null
         ? klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window)
-        : { from: 0, to: bars.count, total: bars.total };
-    const result: KlinesResult = { dataset, m, i, window, from, to, total, adj: p.adj, base, fields: p.fields, bars };
+        : klineWindow(series.dates, 0, series.dates.length, window);
+    const result: KlinesResult = {
+      dataset,
+      m,
+      i,
+      window,
+      from,
+      to,
+      total,
+      adj: p.adj,
+      base,
+      fields: p.fields,
+      period: p.period,
+      series,
+    };
     return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };
   },
 });

@@ -6,7 +6,8 @@ import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { type Market, MARKETS } from '../../engine/markets.js';
 import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
 import { round4 } from '../../engine/kernels/round.js';
-import type { KlineSlice } from '../../engine/queries/klines.js';
+import type { Period } from '../../engine/kernels/periods.js';
+import { periodSlice } from '../../engine/queries/klines.js';
 import { ByteWriter } from './byte-writer.js';
 
 /**
@@ -33,7 +34,8 @@ interface Chunk {
  */
 const CHUNK_OVERHEAD_BYTES = 2500;
 /** What chunk `c` counts against the budget. */
-const costOf = (c: Chunk): number => c.bytes.length + c.starts.byteLength + CHUNK_OVERHEAD_BYTES;
+const costOf = (c: Chunk): number =>
+  c.bytes.length + c.starts.byteLength + ((c as Partial<PeriodSeries>).dates?.byteLength ?? 0) + CHUNK_OVERHEAD_BYTES;
 
 const ADJ_INDEX: Record<AdjustMode, number> = { bfq: 0, qfq: 1, hfq: 2 };
 const MARKET_INDEX = new Map(MARKETS.map((m, i) => [m, i]));
@@ -100,6 +102,23 @@ export class KlineTextCache {
     }
   }
 
+  /**
+   * Every bar of symbol `i`'s `period` series (all its history, adjusted, the fields of `mask`)
+   * as `,{row}` text with where each starts, and the bars' dates to window them by: built once
+   * and kept like a chunk, so each window of the series is a view of it.
+   */
+  series(
+    m: MarketData,
+    i: number,
+    period: Exclude<Period, 'day'>,
+    adj: AdjustMode,
+    fields: readonly KlineField[],
+    mask: number,
+  ): PeriodSeries {
+    const key = chunkKey(m.market, i, SERIES_SLOT + PERIOD_INDEX[period], adj, mask);
+    return this.kept(key, () => renderSeries(this.writer, m, i, period, adj, fields)) as PeriodSeries;
+  }
+
   private chunk(
     m: MarketData,
     i: number,
@@ -108,16 +127,20 @@ export class KlineTextCache {
     fields: readonly KlineField[],
     mask: number,
   ): Chunk {
-    const key = chunkKey(m.market, i, c, adj, mask);
+    return this.kept(chunkKey(m.market, i, c, adj, mask), () => renderChunk(this.writer, m, i, c, adj, fields));
+  }
+
+  /** The entry kept under `key`, or `make`'s, kept from now on (the oldest unread ones leave to stay in budget). */
+  private kept(key: number, make: () => Chunk): Chunk {
     const hit = this.chunks.get(key);
     if (hit !== undefined) {
       hit.used = true;
       return hit;
     }
-    const made = renderChunk(this.writer, m, i, c, adj, fields);
+    const made = make();
     this.chunks.set(key, made);
     this.size += costOf(made);
-    // Evict from the oldest end; a chunk read since it was last passed gets a second chance.
+    // Evict from the oldest end; an entry read since it was last passed gets a second chance.
     for (const [oldKey, old] of this.chunks) {
       if (this.size <= this.budgetBytes || old === made) break;
       this.chunks.delete(oldKey);
@@ -130,6 +153,65 @@ export class KlineTextCache {
     }
     return made;
   }
+}
+
+/** A symbol's period bars, rendered: the text and offsets of a chunk, and each bar's date. */
+export interface PeriodSeries extends Chunk {
+  dates: Int32Array;
+}
+
+/** Chunk numbers from here on name period series (a symbol never has 60,000 chunks of 256 rows). */
+const SERIES_SLOT = 60_000;
+const PERIOD_INDEX: Record<Exclude<Period, 'day'>, number> = { week: 0, month: 1, quarter: 2, year: 3 };
+const WHOLE_HISTORY = { start: null, end: null, offset: 0, limit: Number.MAX_SAFE_INTEGER };
+
+/** Renders every bar of symbol `i`'s `period` series, as renderRows writes rows. */
+function renderSeries(
+  w: ByteWriter,
+  m: MarketData,
+  i: number,
+  period: Exclude<Period, 'day'>,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+): PeriodSeries {
+  const bars = periodSlice(m, i, WHOLE_HISTORY, period, adj, fields);
+  const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`;
+  const keys = fields.map((field) => `,"${field}":`);
+  const columns = fields.map((field) => bars.values[field]!);
+  const starts = new Int32Array(bars.count + 1);
+  w.pos = 0;
+  for (let r = 0; r < bars.count; r++) {
+    starts[r] = w.pos;
+    w.ascii(head);
+    w.ascii(dateText(bars.date[r]));
+    w.ascii('"');
+    for (let f = 0; f < columns.length; f++) {
+      w.ascii(keys[f]);
+      w.number(columns[f][r]);
+    }
+    w.ascii(',"adj_factor":');
+    w.number(bars.adjFactor[r]);
+    w.ascii('}');
+  }
+  starts[bars.count] = w.pos;
+  return { bytes: w.takeOwn(), starts, used: false, dates: bars.date.slice() };
+}
+
+/** JSON of bars [from, to) of a series (`{row},{row}…`) appended to `pieces` as a view of the kept text. */
+export function seriesRows(series: PeriodSeries, from: number, to: number, pieces: (string | Buffer)[]): void {
+  if (to > from) pieces.push(series.bytes.subarray(series.starts[from] + 1, series.starts[to]));
+}
+
+/** The `period` series of symbol `i` from the Dataset's rendered-row cache (made on first use). */
+export function periodSeries(
+  dataset: Dataset,
+  m: MarketData,
+  i: number,
+  period: Exclude<Period, 'day'>,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+): PeriodSeries {
+  return klineTextCacheOf(dataset, budgetBytes).series(m, i, period, adj, fields, fieldMask(fields));
 }
 
 /** Renders chunk `c` of symbol `i`: its rows as renderRows writes them, qfq to the latest day. */
@@ -230,35 +312,6 @@ export function renderKlineRows(
 
 /** One writer for answers rendered whole (bars, cross-sections): its bytes are copied out per answer. */
 const answerWriter = new ByteWriter(1 << 16);
-
-/** JSON rows of a slice (`{row},{row}…`: symbol, date, fields, adj_factor) appended to `pieces`: period bars, computed per answer. */
-export function renderSliceRows(
-  slice: KlineSlice,
-  code: string,
-  fields: readonly KlineField[],
-  pieces: (string | Buffer)[],
-): void {
-  if (slice.count === 0) return;
-  const w = answerWriter;
-  w.pos = 0; // a render that threw midway left nothing for this one
-  const head = `{"symbol":"${code}","date":"`;
-  const keys = fields.map((field) => `,"${field}":`);
-  const columns = fields.map((field) => slice.values[field]!);
-  for (let r = 0; r < slice.count; r++) {
-    if (r > 0) w.ascii(',');
-    w.ascii(head);
-    w.ascii(dateText(slice.date[r]));
-    w.ascii('"');
-    for (let f = 0; f < columns.length; f++) {
-      w.ascii(keys[f]);
-      w.number(columns[f][r]);
-    }
-    w.ascii(',"adj_factor":');
-    w.number(slice.adjFactor[r]);
-    w.ascii('}');
-  }
-  pieces.push(w.take());
-}
 
 /** How one answer writes rows of many symbols: field keys and which fields adjust, worked out once. */
 class RowWriter {

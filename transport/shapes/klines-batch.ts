@@ -4,11 +4,18 @@ import type { KlineField } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import { type KlineSlice, klineSlice } from '../../engine/queries/klines.js';
+import type { Period } from '../../engine/kernels/periods.js';
+import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { FEW_ROWS_EACH, renderKlineRows, renderSliceRows, renderWindowsOf } from '../serialise/kline-text.js';
+import {
+  FEW_ROWS_EACH,
+  type PeriodSeries,
+  renderKlineRows,
+  renderWindowsOf,
+  seriesRows,
+} from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
 import type { Shape } from './shape.js';
@@ -19,8 +26,10 @@ export interface KlinesBatchResult {
   window: WindowQuery;
   adj: AdjustMode;
   fields: KlineField[];
-  /** Per found symbol, in request order: its position and rows [from, to), or its period bars. */
-  windows: { i: number; from: number; to: number; bars: KlineSlice | null }[];
+  /** The bars' length: `day` (rows), or a period (each window then counts bars of its `series`). */
+  period: Period;
+  /** Per found symbol, in request order: its position and rows [from, to), or bars [from, to) of its rendered series. */
+  windows: { i: number; from: number; to: number; series: PeriodSeries | null }[];
   /** Total rows over all symbols. */
   count: number;
   /** Requested codes that exist nowhere, as given. */
@@ -46,12 +55,12 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const body: BodyPart[] = [
       `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`,
     ];
-    if (r.windows.every((w) => w.bars === null && w.to - w.from <= FEW_ROWS_EACH))
+    if (r.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS_EACH))
       renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a day or a few of each symbol: written, not chunked
     else
       r.windows.forEach((w, n) => {
         body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
-        if (w.bars !== null) renderSliceRows(w.bars, m.symbols.codes[w.i], r.fields, body);
+        if (w.series !== null) seriesRows(w.series, w.from, w.to, body);
         else renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
         body.push(']');
       });
@@ -62,7 +71,11 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const data: Record<string, unknown> = {};
     for (const w of r.windows) {
       const code = r.m.symbols.codes[w.i];
-      data[code] = klineRows(w.bars ?? klineSlice(r.m, w.i, r.window, r.adj, r.fields), code, r.fields);
+      const slice =
+        r.period === 'day'
+          ? klineSlice(r.m, w.i, r.window, r.adj, r.fields)
+          : periodSlice(r.m, w.i, r.window, r.period, r.adj, r.fields);
+      data[code] = klineRows(slice, code, r.fields);
     }
     const value: Record<string, unknown> = {
       market: r.m.market,

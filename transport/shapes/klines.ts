@@ -4,11 +4,12 @@ import type { KlineField } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import { type KlineSlice, klineSlice } from '../../engine/queries/klines.js';
+import type { Period } from '../../engine/kernels/periods.js';
+import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderKlineRows, renderSliceRows } from '../serialise/kline-text.js';
+import { type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import type { Shape } from './shape.js';
 
@@ -27,8 +28,10 @@ export interface KlinesResult {
   /** The row whose factor qfq divides by (the latest unless `qfq_base` chose another). */
   base: number;
   fields: KlineField[];
-  /** Period bars (computed per answer) instead of the rows [from, to): `from`/`to` then count bars. */
-  bars: KlineSlice | null;
+  /** The bars' length: `day` (rows), or a period whose bars [from, to) of `series` are answered. */
+  period: Period;
+  /** The rendered bars of the symbol's series (kept with the rendered rows), when `period` is not day. */
+  series: PeriodSeries | null;
 }
 
 /** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
@@ -52,14 +55,17 @@ export const klinesShape: Shape<KlinesResult> = {
       `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
         `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`,
     ];
-    if (r.bars !== null) renderSliceRows(r.bars, r.m.symbols.codes[r.i], r.fields, pieces);
+    if (r.series !== null) seriesRows(r.series, r.from, r.to, pieces);
     else renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
     pieces.push(']}');
     return pieces;
   },
   value(r) {
     const code = r.m.symbols.codes[r.i];
-    const slice = r.bars ?? klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base);
+    const slice =
+      r.period === 'day'
+        ? klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base)
+        : periodSlice(r.m, r.i, r.window, r.period, r.adj, r.fields);
     return {
       market: r.m.market,
       symbol: code,
