@@ -8,19 +8,9 @@ import { round4 } from './round.js';
 export const PERIODS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type Period = (typeof PERIODS)[number];
 
-/** Bars as columns, ascending: element b of every array belongs to bar b. NaN is null. */
-export interface Bars {
+/** Bars as columns, ascending: the K-line columns' own (element b of each belongs to bar b; NaN is null), `date` the last trading day of each bar's period, `adj_factor` that day's. */
+export interface Bars extends Omit<KlineColumns, 'offsets'> {
   count: number;
-  /** The last trading day of each bar's period in the data. */
-  date: Int32Array;
-  /** That day's factor. */
-  adj_factor: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
-  amount: Float64Array;
 }
 
 /** Decimal scales a sum is tried at: the first at which every cell is a whole number is exact. */

@@ -1,5 +1,6 @@
 // flatc's TypeScript readers of the published mdq.fbs, generated and loaded at test time, and a decoder built on them alone.
 
+import { FLATBUFFER_TABLES } from '../../transport/answers/formats/flatbuffers.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -87,7 +88,7 @@ async function generate(): Promise<Generated> {
 
 /** The root table of a buffer of `shape`, as flatc's generated class reads it. */
 export async function flatbuffersRoot(shape: FlatShapeName, bytes: Uint8Array): Promise<Table> {
-  const table = TABLES[shape];
+  const table = FLATBUFFER_TABLES[shape];
   const reader = (await generatedReaders())[table];
   assert.ok(reader, `flatc generated a ${table} class`);
   return reader[`getRootAs${table}`](new ByteBuffer(bytes));
@@ -102,22 +103,6 @@ export async function flatbuffersRoot(shape: FlatShapeName, bytes: Uint8Array): 
 export async function decodeFlatbuffers(shape: FlatShapeName, bytes: Uint8Array): Promise<unknown> {
   return DECODERS[shape](await flatbuffersRoot(shape, bytes));
 }
-
-const TABLES: Record<FlatShapeName, string> = {
-  markets: 'Markets',
-  symbols: 'Symbols',
-  calendar: 'Calendar',
-  actions: 'Actions',
-  klines: 'Klines',
-  klinesBatch: 'KlinesBatch',
-  crossSection: 'CrossSection',
-  detail: 'Detail',
-  detailBatch: 'DetailBatch',
-  screen: 'Screen',
-  macro: 'Macro',
-  macroIndicators: 'MacroIndicators',
-  quota: 'Quota',
-};
 
 // ---- reading helpers -------------------------------------------------------------------
 

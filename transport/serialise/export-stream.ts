@@ -21,6 +21,7 @@ import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
 import { ByteWriter } from './byte-writer.js';
+import { float64Data } from './to-arrow.js';
 
 export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -182,16 +183,6 @@ function repeatedText(text: string, n: number) {
     data.set(bytes, i * bytes.length);
   }
   return makeData({ type: new Utf8(), length: n, nullCount: 0, valueOffsets: offsets, data });
-}
-
-/** A float64 column of `values`, NaN as Arrow nulls (a validity bitmap only when there is one). */
-function float64Data(values: Float64Array) {
-  let nulls = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nulls++;
-  if (nulls === 0) return makeData({ type: new Float64(), length: values.length, nullCount: 0, data: values });
-  const bitmap = new Uint8Array((values.length + 7) >> 3);
-  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) bitmap[i >> 3] |= 1 << (i & 7);
-  return makeData({ type: new Float64(), length: values.length, nullCount: nulls, nullBitmap: bitmap, data: values });
 }
 
 /** One record batch as a whole IPC stream (schema, batch, end of stream). */

@@ -175,25 +175,9 @@ function renderSeries(
   fields: readonly KlineField[],
 ): PeriodSeries {
   const bars = periodSlice(m, i, WHOLE_HISTORY, period, adj, fields);
-  const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`;
-  const keys = fields.map((field) => `,"${field}":`);
   const columns = fields.map((field) => bars.values[field]!);
-  const starts = new Int32Array(bars.count + 1);
   w.pos = 0;
-  for (let r = 0; r < bars.count; r++) {
-    starts[r] = w.pos;
-    w.ascii(head);
-    w.ascii(dateText(bars.date[r]));
-    w.ascii('"');
-    for (let f = 0; f < columns.length; f++) {
-      w.ascii(keys[f]);
-      w.number(columns[f][r]);
-    }
-    w.ascii(',"adj_factor":');
-    w.number(bars.adjFactor[r]);
-    w.ascii('}');
-  }
-  starts[bars.count] = w.pos;
+  const starts = writeRows(w, m.symbols.codes[i], fields, bars.count, bars.date, bars.adjFactor, columns);
   return { bytes: w.takeOwn(), starts, used: false, dates: bars.date.slice() };
 }
 
@@ -250,23 +234,47 @@ function renderRows(
       ? adjustPrices(k[field], k.adj_factor, from, to, adj, baseRow, new Float64Array(to - from))
       : k[field].subarray(from, to),
   );
+  return writeRows(
+    w,
+    m.symbols.codes[i],
+    fields,
+    to - from,
+    k.date.subarray(from, to),
+    k.adj_factor.subarray(from, to),
+    columns,
+  );
+}
+
+/**
+ * Writes `count` rows of one symbol as `,{row}` each (symbol, date, `columns` under `fields`' keys,
+ * adj_factor; every array indexed 0 … count−1); returns where each row's comma starts, and its end last.
+ */
+function writeRows(
+  w: ByteWriter,
+  code: string,
+  fields: readonly KlineField[],
+  count: number,
+  dates: Int32Array,
+  adjFactor: Float64Array,
+  columns: readonly Float64Array[],
+): Int32Array {
   const keys = fields.map((field) => `,"${field}":`);
-  const head = `,{"symbol":"${m.symbols.codes[i]}","date":"`; // codes are [A-Za-z0-9._-]: nothing to escape
-  const starts = new Int32Array(to - from + 1);
-  for (let r = 0; r < to - from; r++) {
+  const head = `,{"symbol":"${code}","date":"`; // codes are [A-Za-z0-9._-]: nothing to escape
+  const starts = new Int32Array(count + 1);
+  for (let r = 0; r < count; r++) {
     starts[r] = w.pos;
     w.ascii(head);
-    w.ascii(dateText(k.date[from + r]));
+    w.ascii(dateText(dates[r]));
     w.ascii('"');
     for (let f = 0; f < columns.length; f++) {
       w.ascii(keys[f]);
       w.number(columns[f][r]);
     }
     w.ascii(',"adj_factor":');
-    w.number(k.adj_factor[from + r]);
+    w.number(adjFactor[r]);
     w.ascii('}');
   }
-  starts[to - from] = w.pos;
+  starts[count] = w.pos;
   return starts;
 }
 

@@ -54,14 +54,8 @@ const dayOf = (text: string): number => Date.parse(text) / MS_PER_DAY;
 /** Column `c` as an Arrow vector; null and undefined cells are Arrow nulls. A dictionary's id is its column's position, so the same answer is the same bytes. */
 function columnOf(kind: Kind, cells: readonly unknown[], c: number): Vector {
   const n = cells.length;
-  if (kind === 'number') {
-    const values = new Float64Array(n);
-    const valid = validity(cells);
-    for (let i = 0; i < n; i++) values[i] = typeof cells[i] === 'number' ? (cells[i] as number) + 0 : 0;
-    return makeVector(
-      makeData({ type: new Float64(), length: n, nullCount: valid.nulls, nullBitmap: valid.bitmap, data: values }),
-    );
-  }
+  if (kind === 'number')
+    return makeVector(float64Data(Float64Array.from(cells, (x) => (typeof x === 'number' ? x + 0 : Number.NaN))));
   if (kind === 'date') {
     const values = new Int32Array(n);
     const valid = validity(cells);
@@ -75,6 +69,16 @@ function columnOf(kind: Kind, cells: readonly unknown[], c: number): Vector {
   return distinct < n
     ? vectorFromArray(texts, new Dictionary(new Utf8(), new Int32(), c))
     : vectorFromArray(texts, new Utf8());
+}
+
+/** A float64 column of `values` (an answer's cells, or K-line columns read in place), NaN as Arrow nulls: a validity bitmap only when there is one. */
+export function float64Data(values: Float64Array) {
+  let nulls = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nulls++;
+  if (nulls === 0) return makeData({ type: new Float64(), length: values.length, nullCount: 0, data: values });
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) bitmap[i >> 3] |= 1 << (i & 7);
+  return makeData({ type: new Float64(), length: values.length, nullCount: nulls, nullBitmap: bitmap, data: values });
 }
 
 /** The validity bitmap of `cells` (bit set: a value), or none when every cell holds one. */

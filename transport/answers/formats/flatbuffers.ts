@@ -4,8 +4,8 @@ import { flatbuffersView } from '../../serialise/to-flatbuffers.js';
 import type { ShapeName } from '../../shapes/shape.js';
 import type { ResponseFormat } from './format.js';
 
-/** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds. */
-const TABLES: Record<ShapeName, string> = {
+/** Which root table of /api/v1/schema.fbs a flatbuffers answer of each shape holds (readers pick their accessor by it). */
+export const FLATBUFFER_TABLES: Readonly<Record<ShapeName, string>> = {
   markets: 'Markets',
   symbols: 'Symbols',
   calendar: 'Calendar',
@@ -31,7 +31,7 @@ export const flatbuffers: ResponseFormat<'flatbuffers'> = {
     schema: {
       type: 'string',
       format: 'binary',
-      description: `A FlatBuffer whose root is table ${shapes.map((s) => `\`mdq.${TABLES[s.name]}\``).join(' or ')} of /api/v1/schema.fbs.`,
+      description: `A FlatBuffer whose root is table ${shapes.map((s) => `\`mdq.${FLATBUFFER_TABLES[s.name]}\``).join(' or ')} of /api/v1/schema.fbs.`,
     },
   }),
   write({ shape, result }) {
