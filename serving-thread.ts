@@ -70,7 +70,7 @@ try {
     busyPollMs: settings.busyPollMs,
     meter,
     corsOrigins: settings.corsOrigins,
-    mount: (app) => forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }),
+    mount: (app, problemOf) => forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }, problemOf),
   });
   const postFigures = (): void => tell({ type: 'figures', meter: meter.state() });
   const figures = setInterval(postFigures, 500);

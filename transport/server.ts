@@ -8,12 +8,13 @@ import type { Guard } from './guard/guard.js';
 import { guardHandlers } from './http/guarded-app.js';
 import type { AccessLog } from './log.js';
 import { ServerContext } from './lifecycle/context.js';
-import { serve } from './lifecycle/exchange.js';
+import { serve } from './lifecycle/data-exchange.js';
 import { listenServer } from './lifecycle/listen.js';
 import { mountNotFound, mountServicePaths, notAllowed, preflight } from './lifecycle/service-paths.js';
 import type { MetricsSources } from './metrics/exposition.js';
 import type { RequestMetrics, RequestStorage } from './metrics/request-metrics.js';
 import type { PoolUse } from './route.js';
+import type { ProblemOf } from './lifecycle/exchange.js';
 import type { ResponseCacheOptions } from './serialise/response-cache.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
@@ -55,8 +56,8 @@ export interface ServerOptions {
    * milliseconds at p99; the price is a busy core while requests keep coming. 0: off.
    */
   busyPollMs?: number;
-  /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404. */
-  mount?: ((app: TemplatedApp) => void) | null;
+  /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404; their exchanges map thrown values to problems with `problemOf`. */
+  mount?: ((app: TemplatedApp, problemOf: ProblemOf) => void) | null;
   /**
    * One of several serving threads on this port (THREADS): listens with SO_REUSEPORT, so the
    * kernel spreads connections over the threads. Off: the port is this server's alone.
@@ -127,7 +128,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.any(route.pattern, notAllowed(ctx, index, 'GET, OPTIONS'));
   }
   mountServicePaths(app, ctx, options);
-  options.mount?.(app); // more routes (the dashboard's) before the catch-all 404
+  options.mount?.(app, ctx.problemOf); // more routes (the dashboard's) before the catch-all 404
   mountNotFound(app, ctx);
   return listenServer(app, ctx, options);
 }

@@ -1,8 +1,11 @@
-// One dashboard request: read synchronously, onAborted first, body via onData, then answer once (corked).
+// One dashboard request as an exchange: read once in the handler, framing and Host checked, the
+// body via onData, then one answer (corked), any throw one problem answer.
 
-import { clientAddress } from '../http/forwarded.js';
-import { requestIdOf } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { clientAddress } from '../http/forwarded.js';
+import { requestFramingProblem } from '../http/framing.js';
+import { requestIdOf } from '../http/request-id.js';
+import { Exchange, type ProblemOf } from '../lifecycle/exchange.js';
 import { Problem } from '../problem.js';
 import { type HeaderList, send, sendProblem } from '../respond.js';
 
@@ -48,66 +51,89 @@ export function cookieValue(header: string, name: string): string | null {
   return null;
 }
 
-/** Copies what the dashboard needs out of `req`: it is gone once the handler returns. */
-export function readRequest(res: HttpResponse, req: HttpRequest, paramCount: number): AdminRequest {
-  const params: string[] = [];
-  for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i) ?? '');
-  const header = (name: string): string | null => {
-    const v = req.getHeader(name);
-    return v === '' ? null : v;
-  };
-  const cookieHeader = header('cookie');
-  return {
-    method: req.getMethod(),
-    url: req.getUrl(),
-    params,
-    cookie: cookieHeader === null ? null : cookieValue(cookieHeader, COOKIE),
-    origin: header('origin'),
-    host: req.getHeader('host'),
-    csrf: header('x-csrf-token'),
-    contentType: req.getHeader('content-type'),
-    ip: clientAddress(res, req),
-    requestId: requestIdOf(req.getHeader('x-request-id')),
-  };
+/** What a dashboard exchange reads of the server: the Host check, the data version, the server's problem mapping. */
+export interface AdminHost {
+  checkHost(host: string): Problem | null;
+  versionHeaders(): HeaderList;
+  problemOf: ProblemOf;
 }
 
 /**
- * The answering side of one request. `onAborted` is registered at construction (before any
- * await); after an abort or the first answer, further answers are dropped, so `res` is
- * never touched again. Every answer corks (respond.ts), as async answers must.
+ * One dashboard request: framing and the Host check first (every dashboard path), then `run`,
+ * which answers with `send` or throws its problem; bodies and asynchronous steps go on through
+ * `after`. Answers once: after an abort or the first answer, further answers are dropped.
  */
-export class Reply {
-  private state: 'open' | 'aborted' | 'done' = 'open';
+export class AdminExchange extends Exchange {
+  /** What the dashboard's handlers read, copied before the handler returns. */
+  readonly request: AdminRequest;
+  private readonly refused: Problem | null;
+  private answered = false;
 
   constructor(
-    private readonly res: HttpResponse,
-    private readonly extra: () => HeaderList,
-    private readonly requestId: string,
+    private readonly host: AdminHost,
+    private readonly pattern: string,
+    private readonly run: (x: AdminExchange) => void,
+    paramCount: number,
+    res: HttpResponse,
+    req: HttpRequest,
   ) {
-    res.onAborted(() => {
-      this.state = 'aborted';
-    });
+    super(res, req);
+    // Two Host or Content-Length fields (a body's length must be unambiguous), strictly as a serving thread refuses what it cannot forward here; then the Host check.
+    this.refused = requestFramingProblem(req, true) ?? host.checkHost(req.getHeader('host'));
+    const params: string[] = [];
+    for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i) ?? '');
+    const header = (name: string): string | null => {
+      const v = req.getHeader(name);
+      return v === '' ? null : v;
+    };
+    const cookieHeader = header('cookie');
+    this.request = {
+      method: req.getMethod(),
+      url: req.getUrl(),
+      params,
+      cookie: cookieHeader === null ? null : cookieValue(cookieHeader, COOKIE),
+      origin: header('origin'),
+      host: req.getHeader('host'),
+      csrf: header('x-csrf-token'),
+      contentType: req.getHeader('content-type'),
+      ip: clientAddress(res, req),
+      requestId: requestIdOf(req.getHeader('x-request-id')),
+    };
   }
 
-  get open(): boolean {
-    return this.state === 'open';
+  protected stages(): void {
+    if (this.refused !== null) throw this.refused; // a misframed request's problem closes the connection (problem.ts)
+    this.run(this);
+  }
+
+  /** The request body, collected from now (uWS hands chunks over only to a reader registered in the handler). */
+  body(): Promise<Buffer> {
+    const body = readBody(this.res);
+    body.catch(() => {}); // a refused request may never look at its body
+    return body;
   }
 
   private headers(more: HeaderList): HeaderList {
-    return [...SECURITY_HEADERS, 'x-request-id', this.requestId, ...this.extra(), ...more];
+    return [...SECURITY_HEADERS, 'x-request-id', this.request.requestId, ...this.host.versionHeaders(), ...more];
   }
 
   /** A 200 (or other status) with a body of `contentType`. */
-  send(status: number, contentType: string, body: string | Buffer, more: HeaderList = [], close = false): void {
-    if (this.state !== 'open') return;
-    this.state = 'done';
-    send(this.res, status, contentType, body, this.headers(more), close);
+  send(status: number, contentType: string, body: string | Buffer, more: HeaderList = []): void {
+    if (this.gone || this.answered) return;
+    this.answered = true;
+    send(this.res, status, contentType, body, this.headers(more));
   }
 
-  problem(problem: Problem, more: HeaderList = [], close = false): void {
-    if (this.state !== 'open') return;
-    this.state = 'done';
-    sendProblem(this.res, problem, this.headers(more), close, false, this.requestId);
+  protected problemOf(error: unknown): Problem {
+    return this.host.problemOf(error, this.pattern, this.request.requestId);
+  }
+
+  /** A problem: the security headers, the request id (also the body's `instance`), the data version. An oversized body closes rather than reads the rest. */
+  protected answerProblem(problem: Problem): void {
+    if (this.answered) return;
+    this.answered = true;
+    const close = problem.param === 'body';
+    sendProblem(this.res, problem, this.headers([]), close, this.request.method === 'head', this.request.requestId);
   }
 }
 

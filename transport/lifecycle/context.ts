@@ -152,13 +152,12 @@ export class ServerContext {
    * The one mapping of a thrown value to the problem it answers: a Problem is itself, the
    * shared limits store failing is a 503, anything else a logged 500.
    */
-  problemOf(error: unknown, route: string, requestId: string): Problem {
-    return error instanceof Problem
+  readonly problemOf = (error: unknown, route: string, requestId: string): Problem =>
+    error instanceof Problem
       ? error
       : error instanceof LimitsUnavailable
         ? this.limitsUnavailable(error)
         : this.internalError(error, route, requestId);
-  }
 
   /** An unexpected exception: logged with its stack and request id, answered as a plain 500 problem. */
   internalError(error: unknown, route: string, requestId: string): Problem {

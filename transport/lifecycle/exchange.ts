@@ -1,430 +1,84 @@
-// One data request's way through the server, as named stages in order: frame → route →
-// authenticate → admit → cache → parse → handle → render → charge → send → observe. `serve` is
-// that sequence; an `Exchange` holds what the request read once and what each stage found.
+// What every request's exchange shares, whatever answers it (a data route, a service path, the
+// dashboard, a path forwarded to the main thread): the request read once in the handler, the
+// stages run inside one guard, one error handler turning any thrown value into one problem
+// answer, and one continuation for the asynchronous steps, which never touches a response whose
+// client left.
 
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Dataset } from '../../engine/dataset/dataset.js';
-import type { Plan } from '../../engine/plans.js';
-import { FORMAT_OF, type Format } from '../answers/formats/index.js';
-import type { KeyState, Verdict, WholeCharge } from '../guard/guard.js';
-import { contentEtag, etagOf, noneMatch } from '../http/conditional.js';
-import { framingProblem } from '../http/framing.js';
-import { readHeaders, unauthorizedDetail } from '../http/incoming.js';
-import { type Encoding, negotiateEncoding, negotiateFormat, NO_FORMAT } from '../http/negotiate.js';
-import { requestIdOf } from '../http/request-id.js';
-import { decode } from '../params/query-string.js';
-import { Problem } from '../problem.js';
-import { headerBlock, sendBlock, sendEmpty, sendProblem } from '../respond.js';
-import { type ParsedRequest, parseRequest, type Reply, type Route } from '../route.js';
-import { assemble, type BodyPart } from '../serialise/assemble.js';
-import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
-import { render as renderFormat } from '../serialise/render.js';
-import {
-  type Answer,
-  type CachedAnswer,
-  ENCODING_SLOTS,
-  encodingOf,
-  type ResponseCache,
-} from '../serialise/response-cache.js';
-import { NO_CACHE, type ServerContext } from './context.js';
+import type { Problem } from '../problem.js';
 
 /**
- * GET of a data route (uWS matched it: the route stage): the request read once, then the stages
- * in order. The local path runs to its answer before this returns; the shared limits store and
- * the pool continue it later (`Exchange.after`, `Exchange.answerLater`). Any throw is one problem
- * answer (`Exchange.fail`).
+ * The one mapping of a thrown value to the problem it answers, which every exchange answers
+ * with: a Problem is itself, anything unexpected a logged 500 (`ServerContext.problemOf`).
  */
-export function serve(
-  ctx: ServerContext,
-  route: Route,
-  routeIndex: number,
-  paged: boolean,
-  res: HttpResponse,
-  req: HttpRequest,
-): void {
-  const exchange = new Exchange(ctx, route, routeIndex, paged, res, req);
-  try {
-    exchange.frame();
-    if (route.auth) exchange.admit(exchange.authenticate());
-    else exchange.proceed();
-  } catch (error) {
-    exchange.fail(error);
-  } finally {
-    exchange.synchronous = false;
-    exchange.req = null;
-  }
-}
+export type ProblemOf = (error: unknown, route: string, requestId: string) => Problem;
 
 /**
- * One data request: one object, its stages prototype methods, so a request makes no closure of its
- * own except on its asynchronous paths (the shared limits store, the pool).
+ * One request. A subclass reads what it needs of `req` in its constructor (it is gone once the
+ * handler returns), then `enter` runs its `stages`; a throw there, or in a continuation
+ * (`after`), is answered by `fail`.
  */
-export class Exchange {
-  /** True until `serve` returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
+export abstract class Exchange {
+  /** True until the handler returns: uWS corks a handler's own writes, later ones must cork (respond.ts). */
   synchronous = true;
-  /** Readable only until `serve` returns (null after): everything else is read from it in the constructor. */
+  /** Readable only until the handler returns (null after). */
   req: HttpRequest | null;
   /** The client left while an asynchronous step ran: `res` must not be touched again. */
-  private gone = false;
+  protected gone = false;
   private onGone: (() => void) | null = null;
   private watching = false;
-  readonly nowMs: number;
-  readonly started: number;
-  private readonly rawQuery: string;
-  private readonly rawParams: string[];
-  /** Read only when the answer is not kept: only a fresh answer makes its Link. */
-  private path = '';
-  private readonly misframed: Problem | null;
-  private readonly presented: string | null;
-  private readonly ifNoneMatch: string;
-  private readonly origin: string;
-  readonly requestId: string;
-  private readonly acceptFormat: Format | null;
-  private readonly encoding: Encoding;
-  /** This request's Dataset to the end, whatever a reload swaps in. */
-  private readonly dataset: Dataset | null;
-  private key: KeyState | null = null;
-  /** The admission's verdict (a copy of it once the request waits on the pool: the local one is reused). */
-  private figures: Verdict | null = null;
-  private format: Format | null = null;
-  private cache: ResponseCache | null = null;
-  private cacheKey = '';
-  private requestKey = '';
+  readonly started = performance.now();
 
-  constructor(
-    private readonly ctx: ServerContext,
-    private readonly route: Route,
-    private readonly routeIndex: number,
-    private readonly paged: boolean,
-    private readonly res: HttpResponse,
+  protected constructor(
+    protected readonly res: HttpResponse,
     req: HttpRequest,
   ) {
-    // Everything is read from `req` now: it is gone once `serve` returns.
     this.req = req;
-    this.nowMs = ctx.now();
-    this.started = performance.now();
-    ctx.arrived(this.started);
-    this.rawQuery = req.getQuery() ?? '';
-    const params: string[] = new Array(route.pathNames.length); // a loop, not map(): no closure per request
-    for (let i = 0; i < params.length; i++) params[i] = req.getParameter(i) ?? '';
-    this.rawParams = params;
-    const h = readHeaders(req);
-    this.misframed = framingProblem(h);
-    this.presented = route.auth ? h.key : null;
-    this.ifNoneMatch = h.ifNoneMatch;
-    this.origin = h.origin;
-    this.requestId = requestIdOf(h.requestId);
-    this.acceptFormat = negotiateFormat(h.accept);
-    this.encoding = negotiateEncoding(h.acceptEncoding);
-    this.dataset = ctx.state.dataset;
   }
 
-  /** Frame: a request two parsers could read differently, no data yet, or draining. */
-  frame(): void {
-    if (this.misframed !== null) throw this.misframed;
-    if (this.dataset === null) throw new Problem('not_ready');
-    if (this.ctx.state.draining) throw new Problem('shutting_down');
-  }
+  /** This request's stages, in order, as far as they run in the handler. */
+  protected abstract stages(): void;
 
-  /** Authenticate: the presented key, or a 401. */
-  authenticate(): KeyState {
-    const key = (this.key = this.ctx.guard.authenticate(this.presented));
-    if (key === null) throw new Problem('unauthorized', unauthorizedDetail(this.presented));
-    return key;
-  }
+  /** The problem a thrown value answers (a Problem is itself; anything else is logged by the host). */
+  protected abstract problemOf(error: unknown): Problem;
 
-  /**
-   * Admit: the token bucket and the quota, from the local store (a verdict now) or the shared one
-   * (a promise; `req` is gone when it answers, so the path is read first). With shared limits a
-   * kept answer is looked up first: its rows are charged with the admit.
-   */
-  admit(key: KeyState): void {
-    const { guard } = this.ctx;
-    // The local verdict is a reused object: read before any other admit.
-    if (!guard.isShared(key)) return this.admitted(guard.admit(key, this.nowMs, this.route.charges));
-    const hit = this.kept(key.plan);
-    if (hit !== undefined) return this.admitKept(key, hit);
-    this.path = this.paged ? this.req!.getUrl() : '';
-    this.admitted(guard.admitShared(key, this.nowMs, this.route.charges));
-  }
+  /** Writes `problem` as this exchange's answer, observes it, and returns its body. */
+  protected abstract answerProblem(problem: Problem): void;
 
-  /** Admission's one continuation, whichever store gave the verdict: a verdict now goes on at once (no microtask). */
-  private admitted(verdict: Verdict | Promise<Verdict>): void {
-    if (!(verdict instanceof Promise)) {
-      this.figures = verdict;
-      return this.proceed();
+  /** Runs the stages in the handler; any throw is one problem answer; then `req` is gone. */
+  enter(): void {
+    try {
+      this.stages();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.synchronous = false;
+      this.req = null;
     }
-    this.after(verdict, (v) => {
-      this.figures = v;
-      this.proceed();
-    });
   }
 
-  /** Everything after admission: refusal, then cache → parse → handle. */
-  proceed(): void {
-    refuseIf(this.figures);
-    const plan = this.key?.plan ?? this.ctx.keylessPlan;
-    const hit = this.kept(plan);
-    if (hit !== undefined) return this.answerKept(hit);
-    this.handle(this.parse(), plan);
-  }
-
-  /** Cache: the kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
-  private kept(plan: Plan): CachedAnswer | undefined {
-    if (!this.route.cacheable || this.requestKey !== '') return undefined;
-    // The plan is in the key, by name and the figures that shape answers: it clamps limits and bounds batches. So is the format Accept asks for.
-    this.requestKey = `${this.route.pattern} ${plan.answerKey} ${this.rawParams.join('/')}?${this.rawQuery}`;
-    if ((this.cache = this.ctx.cacheOf(this.dataset!)) === null) return undefined;
-    this.cacheKey = `${this.acceptFormat} ${this.requestKey}`;
-    return this.cache.get(this.cacheKey);
-  }
-
-  /** Parse: path and query parameters (400s), then the format they and Accept ask for (406s). */
-  private parse(): ParsedRequest {
-    if (this.paged && this.path === '') this.path = this.req!.getUrl();
-    const parsed = parseRequest(this.route, this.dataset!, this.rawParams, this.rawQuery);
-    if (this.route.stream !== undefined) return parsed; // an export: its own formats, by `format=` alone
-    const format = (parsed.p.format as Format | null) ?? this.acceptFormat;
-    if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
-    const refusal = FORMAT_OF[format].refusal(this.route.shape); // e.g. CSV of an answer without rows
-    if (refusal !== null) throw new Problem('not_acceptable', refusal);
-    this.format = format;
-    return parsed;
-  }
-
-  /** Handle: the route's work; a reply now is rendered at once, a promised one (the pool) later. */
-  private handle({ params, query, p }: ParsedRequest, plan: Plan): void {
-    let abort: AbortController | null = null;
-    const signal = this.route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
-    const { dataset, key, nowMs } = this;
-    const reply = this.route.handle(
-      { dataset: dataset!, params, query, key, plan, nowMs, signal, pool: this.ctx.pool },
-      p as never,
-    );
-    if (!(reply instanceof Promise)) return this.render(reply);
-    this.answerLater(reply, () => (abort as AbortController | null)?.abort());
-  }
-
-  /** Render: the reply as bytes in its format, offered to the cache, compressed, tagged. */
-  private render(reply: Reply): void {
-    if (reply.stream !== undefined) return this.chargeWhole(reply);
-    const format = this.format!;
-    const rendered = renderFormat(reply, format);
-    const link = reply.page === undefined ? null : nextLink(this.path, this.rawQuery, reply.page);
-    const tag = this.route.cacheable ? `${this.dataset!.version}\n${this.requestKey}\n${format}` : null;
-    const fresh: Answer = { rows: reply.rows, type: rendered.type, link, body: rendered.body, format, tag };
-    const kept = this.cache === null ? null : this.cache.offer(this.cacheKey, fresh);
-    if (kept !== null) return this.answerKept(kept);
-    // Bytes are joined here only when they must be read: to compress them, or to tag them by content (/quota).
-    const { encoding } = this;
-    let body = encoding !== 'identity' || tag === null ? bytesOf(rendered.body) : rendered.body;
-    let used: Encoding = 'identity';
-    if (encoding !== 'identity' && (body as Buffer).length >= MIN_COMPRESSED_BYTES)
-      (body = compress(body as Buffer, encoding)), (used = encoding);
-    const etag = tag !== null ? etagOf(tag, used) : contentEtag(body as Buffer, used);
-    this.charge(fresh, body, used, etag);
-  }
-
-  /** A kept answer in the encoding asked for, with its ETag, on to the charge. */
-  private answerKept(kept: CachedAnswer): void {
-    const used = encodingOf(kept, this.encoding);
-    this.charge(kept, this.cache!.bodyIn(kept, used), used, keptEtag(kept, used));
-  }
-
-  /**
-   * Charge: 304 when If-None-Match names `etag` (no rows charged), else the answer's rows. The
-   * local store charges now; the shared one before the answer leaves, so the key's next request
-   * on any instance sees them. The body is copied first: a joined body is a view of the reused
-   * assembly buffer, which the next answer overwrites.
-   */
-  private charge(a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string): void {
-    const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
-    const rows = notModified ? 0 : a.rows;
-    const { key } = this;
-    const { guard } = this.ctx;
-    if (key === null || rows <= 0 || !guard.isShared(key))
-      return this.send(a, body, used, etag, notModified, key === null ? null : guard.charge(key, rows, this.nowMs));
-    const kept = typeof body === 'string' ? body : Buffer.from(bytesOf(body));
-    this.after(guard.chargeShared(key, rows, this.nowMs), (remaining) =>
-      this.send(a, kept, used, etag, notModified, remaining),
-    );
-  }
-
-  /**
-   * Charge a streamed answer whole before its first byte: only when its rows fit in what the key
-   * has left today (checked and charged in one step, the shared store's in one script), else a
-   * 429 naming the count, nothing sent or charged; then the stream pours.
-   */
-  private chargeWhole(reply: Reply): void {
-    const { key } = this;
-    const { guard } = this.ctx;
-    if (key === null) return this.pour(reply, null);
-    const poured = (c: WholeCharge): void => {
-      if (!c.fits)
-        throw new Problem(
-          'quota_exhausted',
-          `the export holds ${reply.rows} rows and the key has ${c.remaining} left today; narrow it (symbols, start, end, period)`,
-          { retryAfter: c.retryAfter },
-        );
-      this.pour(reply, c.remaining);
-    };
-    if (!guard.isShared(key)) return poured(guard.chargeWhole(key, reply.rows, this.nowMs));
-    this.after(guard.chargeWholeShared(key, reply.rows, this.nowMs), poured);
-  }
-
-  /**
-   * Pour a streamed answer: the headers, then a chunk each time the socket takes the one before
-   * (uWS `write`, then `onWritable`), so one chunk is held at a time. It ends when the source
-   * does, when the client leaves, when the server drains (the connection closes mid-body: the
-   * client sees an incomplete transfer), or when making a chunk throws (logged, closed likewise).
-   */
-  private pour(reply: Reply, remaining: number | null): void {
-    const { ctx, res, dataset } = this;
-    const { type, filename, source } = reply.stream!;
-    const headers = ctx.limitHeaders(
-      ctx.baseHeaders(this.requestId, dataset, this.origin, false),
-      this.figures,
-      remaining,
-    );
-    headers.push(
-      'content-type',
-      type,
-      'content-disposition',
-      `attachment; filename="${filename}"`,
-      'cache-control',
-      'no-store',
-    );
-    ctx.hold(dataset);
-    let finished = false;
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      ctx.streams.delete(cut);
-      ctx.settled(dataset);
-      ctx.observed(this.routeIndex, 200, this.key, reply.rows, null, this.started, this.nowMs, this.requestId);
-    };
-    /** Closes the connection mid-body (the response cannot turn into a problem once it began). */
-    const cut = (): void => {
-      if (finished || this.gone) return finish();
-      this.gone = true;
-      res.close();
-      finish();
-    };
-    ctx.streams.add(cut);
-    this.watch(finish); // the client left: nothing more is made or written
-    /** Writes chunks until the socket pushes back (false: wait for onWritable) or the stream ends. */
-    const pump = (): boolean => {
-      while (!this.gone) {
-        let chunk: Buffer | null;
-        try {
-          chunk = source.next();
-        } catch (error) {
-          ctx.internalError(error, this.route.pattern, this.requestId); // logged
-          cut();
-          return true;
-        }
-        if (chunk === null) {
-          res.end();
-          finish();
-          return true;
-        }
-        if (!res.write(chunk)) return false;
-      }
-      return true;
-    };
-    const start = (): void => {
-      const block = headerBlock(headers);
-      if (block !== null) res.writeHeader(block.name, block.value);
-      pump();
-    };
-    res.onWritable(() => {
-      let ok = true;
-      res.cork(() => (ok = pump()));
-      return ok;
-    });
-    if (this.synchronous) start();
-    else res.cork(start);
-  }
-
-  /**
-   * Shared limits and a kept answer: its rows are known, so the admit charges them in the
-   * same round trip, and the answer leaves when the store has counted them.
-   */
-  private admitKept(key: KeyState, hit: CachedAnswer): void {
-    const used = encodingOf(hit, this.encoding);
-    const body = this.cache!.bodyIn(hit, used);
-    const etag = keptEtag(hit, used);
-    const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
-    const rows = notModified ? 0 : hit.rows;
-    this.after(this.ctx.guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
-      this.figures = v;
-      refuseIf(v);
-      const remaining = v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows);
-      this.send(hit, body, used, etag, notModified, remaining);
-    });
-  }
-
-  /** Send: 200 with the body (a kept answer keeps its header block per encoding) or 304; then observe. */
-  private send(
-    a: Answer | CachedAnswer,
-    body: Answer['body'],
-    used: Encoding,
-    etag: string,
-    notModified: boolean,
-    remaining: number | null,
-  ): void {
-    const { ctx, dataset } = this;
-    const headers = ctx.limitHeaders(
-      ctx.baseHeaders(this.requestId, null, this.origin, false),
-      this.figures,
-      remaining,
-    );
-    if (!notModified) {
-      // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
-      const slot = ENCODING_SLOTS[used];
-      const head =
-        'heads' in a
-          ? (a.heads[slot] ?? this.cache!.keepHead(a, slot, ctx.answerHead(a, dataset!.version, etag, used)))
-          : ctx.answerHead(a, dataset!.version, etag, used);
-      sendBlock(this.res, 200, head, body, headers, ctx.state.draining, false, this.synchronous);
-      return ctx.observed(this.routeIndex, 200, this.key, a.rows, body, this.started, this.nowMs, this.requestId);
-    }
-    headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', ctx.vary);
-    if (a.link !== null) headers.push('link', a.link);
-    sendEmpty(this.res, 304, headers, ctx.state.draining);
-    ctx.observed(this.routeIndex, 304, this.key, 0, null, this.started, this.nowMs, this.requestId);
-  }
-
-  /** The one error handler of an exchange: any thrown value as its problem's answer (a zero charge), observed. */
+  /** The one error handler: any thrown value as its problem's answer (nothing when the client left). */
   fail(error: unknown): void {
-    const { ctx, key } = this;
-    const problem = ctx.problemOf(error, this.route.pattern, this.requestId);
-    const remaining = key === null ? null : ctx.guard.charge(key, 0, this.nowMs);
-    // Connection: close while draining, and after a problem whose code always closes (a misframed request).
-    const body = sendProblem(
-      this.res,
-      problem,
-      ctx.limitHeaders(ctx.baseHeaders(this.requestId, this.dataset, this.origin), this.figures, remaining),
-      ctx.state.draining,
-      false,
-      this.requestId,
-    );
-    ctx.observed(this.routeIndex, problem.status, key, 0, body, this.started, this.nowMs, this.requestId);
+    if (!this.gone) this.answerProblem(this.problemOf(error));
   }
 
   /** uWS needs onAborted before a handler returns without answering; one handler per request. */
-  private watch(then: (() => void) | null): void {
+  protected watch(then: (() => void) | null): void {
     this.onGone = then;
     if (!this.watching) (this.watching = true), this.res.onAborted(() => ((this.gone = true), this.onGone?.()));
   }
 
+  /** An asynchronous step began (the data exchange holds its Dataset until it settles). */
+  protected hold(): void {}
+  protected settle(): void {}
+
   /**
-   * A round trip to the shared limits store: the abort handler first, the Dataset held until it
-   * settles, then `then` unless the client left; a refusal or a throw is one problem answer.
+   * An asynchronous step: the abort handler first, then `then` with its value unless the client
+   * left; a rejection, or a throw in `then`, is one problem answer.
    */
-  private after<T>(pending: Promise<T>, then: (value: T) => void): void {
+  after<T>(pending: Promise<T>, then: (value: T) => void): void {
     this.watch(null);
-    this.ctx.hold(this.dataset);
+    this.hold();
     pending
       .then(
         (value) => {
@@ -435,78 +89,8 @@ export class Exchange {
             this.fail(error);
           }
         },
-        (error: unknown) => this.gone || this.fail(error),
+        (error: unknown) => this.fail(error),
       )
-      .finally(() => this.ctx.settled(this.dataset));
+      .finally(() => this.settle());
   }
-
-  /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
-  private answerLater(pending: Promise<Reply>, abort: () => void): void {
-    if (this.figures !== null) this.figures = { ...this.figures };
-    let answered = false;
-    const { ctx, dataset } = this;
-    ctx.hold(dataset);
-    this.watch(() => {
-      answered = true; // the client left: never touch `res` again
-      abort();
-    });
-    const timer = setTimeout(() => {
-      if (answered) return;
-      answered = true;
-      abort();
-      this.fail(new Problem('deadline_exceeded', `the request took longer than ${ctx.deadlineMs} ms`));
-    }, ctx.deadlineMs);
-    pending
-      .then(
-        (reply) => {
-          if (answered) return;
-          answered = true;
-          try {
-            this.render(reply);
-          } catch (error) {
-            this.fail(error); // e.g. a serialiser refusing the value: still one answer
-          }
-        },
-        (error: unknown) => {
-          if (!answered) (answered = true), this.fail(error);
-        },
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        ctx.settled(dataset);
-      });
-  }
-}
-
-/** A kept answer's ETag in the encoding it goes out in: made on the first such answer, kept with it. */
-const keptEtag = (kept: CachedAnswer, used: Encoding): string =>
-  (kept.etags[ENCODING_SLOTS[used]] ??= etagOf(kept.tag!, used));
-
-/** A 429 when the verdict refuses. */
-function refuseIf(v: Verdict | null): void {
-  if (v !== null && !v.ok) throw new Problem(v.code!, undefined, { retryAfter: v.retryAfter });
-}
-
-/** A body as one run of bytes (a view of the reused assembly buffer for pieces: valid until the next assembly). */
-const bytesOf = (body: string | Buffer | BodyPart[]): Buffer =>
-  typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? assemble(body) : body;
-
-/** The decoded name of one `name=value` part of a query string that parsed (so it decodes). */
-function queryName(part: string): string {
-  const eq = part.indexOf('=');
-  return decode(eq < 0 ? part : part.slice(0, eq), 'query');
-}
-
-/** `Link: <path?query with offset moved on>; rel="next"` (RFC 8288) while rows remain after this page. */
-function nextLink(
-  path: string,
-  rawQuery: string,
-  page: { offset: number; count: number; total: number },
-): string | null {
-  const next = page.offset + page.count;
-  if (page.count === 0 || next >= page.total) return null;
-  // Names compared decoded: `%6Fffset=2` is offset too, and kept it would make the next request name offset twice (a 400).
-  const kept = rawQuery.split('&').filter((part) => part !== '' && queryName(part) !== 'offset');
-  kept.push(`offset=${next}`);
-  return `<${path}?${kept.join('&')}>; rel="next"`;
 }

@@ -8,15 +8,24 @@ import { loadReferencePage } from '../docs/reference-page.js';
 import { requestFramingProblem } from '../http/framing.js';
 import type { MetricsSources } from '../metrics/exposition.js';
 import { Problem } from '../problem.js';
-import { JSON_TYPE, send, sendEmpty, sendProblem } from '../respond.js';
+import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from '../respond.js';
+import { requestIdOf } from '../http/request-id.js';
 import { SCHEMAS } from '../schemas/responses.js';
 import { compileJson } from '../serialise/compile-json.js';
 import { FLATBUFFERS_SCHEMA_PATH } from '../serialise/to-flatbuffers.js';
 import type { ServerOptions } from '../server.js';
 import { type ServerContext, type ServicePath, UNMATCHED } from './context.js';
+import { Exchange } from './exchange.js';
 
-/** What a path needing no key answers: the 200 body, or a problem. */
-type Make = (req: HttpRequest) => Problem | { type: string; body: string };
+/** A 200 (or a 204 with its own headers: a preflight) of a path needing no key; a problem is thrown. */
+interface Made {
+  status?: 200 | 204;
+  type: string;
+  body: string;
+  headers?: HeaderList;
+}
+/** What a path needing no key answers, read from its exchange while the handler runs (or a promise of it: /metrics). */
+type Make = (x: ServiceExchange) => Made | Promise<Made>;
 type Handler = (res: HttpResponse, req: HttpRequest) => void;
 
 const healthJson = compileJson(SCHEMAS.health);
@@ -25,44 +34,81 @@ const LIVE_BODY = JSON.stringify({ status: 'ok' });
 /** /metrics refuses what a serving thread could not forward to this one (http/framing.ts), whichever thread it reaches. */
 const strictFraming = (ctx: ServerContext, route: number): boolean => ctx.requests.routes[route] === '/metrics';
 
-/** A handler answering without a key: `make` gives the 200 body or a problem. */
+/** A request to a path needing no key: frame → handle (`make`) → send → observe, any throw one problem answer. */
+export class ServiceExchange extends Exchange {
+  readonly nowMs: number;
+  readonly requestId: string;
+  /** The Origin when the answer carries CORS, else null. */
+  readonly origin: string | null;
+  private readonly misframed: Problem | null;
+  private readonly headOnly: boolean;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly route: number,
+    withCors: boolean,
+    private readonly make: Make,
+    res: HttpResponse,
+    req: HttpRequest,
+  ) {
+    super(res, req);
+    this.nowMs = ctx.now();
+    this.requestId = requestIdOf(req.getHeader('x-request-id'));
+    this.origin = withCors ? req.getHeader('origin') : null;
+    this.misframed = requestFramingProblem(req, strictFraming(ctx, route));
+    this.headOnly = req.getMethod() === 'head';
+  }
+
+  protected stages(): void {
+    if (this.misframed !== null) throw this.misframed;
+    const made = this.make(this);
+    if (made instanceof Promise) this.after(made, (m) => this.send(m));
+    else this.send(made);
+  }
+
+  private headers(): HeaderList {
+    return this.ctx.baseHeaders(this.requestId, this.ctx.state.dataset, this.origin);
+  }
+
+  private send(made: Made): void {
+    const { ctx } = this;
+    const headers = this.headers();
+    if (made.headers !== undefined) for (const part of made.headers) headers.push(part);
+    if (made.status === 204) sendEmpty(this.res, 204, headers);
+    else send(this.res, 200, made.type, made.body, headers, ctx.state.draining, this.headOnly);
+    ctx.observed(this.route, made.status ?? 200, null, 0, made.body, this.started, this.nowMs, this.requestId);
+  }
+
+  protected problemOf(error: unknown): Problem {
+    return this.ctx.problemOf(error, this.ctx.requests.routes[this.route], this.requestId);
+  }
+
+  protected answerProblem(problem: Problem): void {
+    const { ctx } = this;
+    const body = sendProblem(this.res, problem, this.headers(), ctx.state.draining, this.headOnly, this.requestId);
+    ctx.observed(this.route, problem.status, null, 0, body, this.started, this.nowMs, this.requestId);
+  }
+}
+
+/** A handler answering without a key: `make` gives the answer, or throws its problem. */
 export const plain =
   (ctx: ServerContext, route: number, withCors: boolean, make: Make): Handler =>
-  (res, req) => {
-    const started = performance.now();
-    const nowMs = ctx.now();
-    const { headers, requestId } = ctx.plainHeaders(req, withCors);
-    const misframed = requestFramingProblem(req, strictFraming(ctx, route));
-    const made = misframed ?? make(req);
-    const headOnly = req.getMethod() === 'head';
-    if (made instanceof Problem) {
-      const body = sendProblem(res, made, headers, ctx.state.draining, headOnly, requestId);
-      return ctx.observed(route, made.status, null, 0, body, started, nowMs, requestId);
-    }
-    send(res, 200, made.type, made.body, headers, ctx.state.draining, headOnly);
-    ctx.observed(route, 200, null, 0, made.body, started, nowMs, requestId);
-  };
+  (res, req) =>
+    new ServiceExchange(ctx, route, withCors, make, res, req).enter();
 
 /** Any method but the ones served: 405 with Allow. */
 export const notAllowed = (ctx: ServerContext, route: number, allow: string): Handler =>
-  plain(ctx, route, true, () => new Problem('method_not_allowed', `only ${allow} is served`, { allow }));
+  plain(ctx, route, true, () => {
+    throw new Problem('method_not_allowed', `only ${allow} is served`, { allow });
+  });
 
 /** OPTIONS: the CORS preflight (204). */
-export const preflight =
-  (ctx: ServerContext, route: number): Handler =>
-  (res, req) => {
-    const started = performance.now();
-    const { headers, requestId } = ctx.plainHeaders(req, false);
-    const misframed = requestFramingProblem(req, strictFraming(ctx, route));
-    if (misframed !== null) {
-      const body = sendProblem(res, misframed, headers, false, false, requestId);
-      return ctx.observed(route, misframed.status, null, 0, body, started, ctx.now(), requestId);
-    }
-    headers.push('allow', 'GET, OPTIONS');
-    ctx.cors.preflight(req.getHeader('origin'), headers);
-    sendEmpty(res, 204, headers);
-    ctx.observed(route, 204, null, 0, null, started, ctx.now(), requestId);
-  };
+export const preflight = (ctx: ServerContext, route: number): Handler =>
+  plain(ctx, route, false, (x) => {
+    const headers: HeaderList = ['allow', 'GET, OPTIONS'];
+    ctx.cors.preflight(x.req!.getHeader('origin'), headers);
+    return { status: 204, type: '', body: '', headers };
+  });
 
 /** GET (and OPTIONS) of a path needing no key; any other method is a 405. */
 function servePlain(app: TemplatedApp, ctx: ServerContext, pattern: ServicePath, withCors: boolean, make: Make): void {
@@ -76,9 +122,9 @@ function servePlain(app: TemplatedApp, ctx: ServerContext, pattern: ServicePath,
 export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options: ServerOptions): void {
   const { state, service } = ctx;
   /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
-  const readiness = (): Problem | { type: string; body: string } => {
-    if (state.draining) return new Problem('shutting_down');
-    if (state.dataset === null) return new Problem('not_ready');
+  const readiness = (): Made => {
+    if (state.draining) throw new Problem('shutting_down');
+    if (state.dataset === null) throw new Problem('not_ready');
     return { type: JSON_TYPE, body: healthJson({ status: 'ok', data_version: state.dataset.version }) };
   };
   servePlain(app, ctx, '/healthz', true, readiness);
@@ -124,49 +170,22 @@ function metricsSources(ctx: ServerContext, options: ServerOptions): MetricsSour
   };
 }
 
-/** GET /metrics: the exposition is written asynchronously (prom-client), so the answer corks once it is ready. */
+/** GET /metrics: the exposition is written asynchronously (prom-client), so it answers when that is ready. */
 function mountMetrics(app: TemplatedApp, ctx: ServerContext, sources: MetricsSources): void {
   // prom-client is loaded beside the start (50 ms of imports), not before it: ready by the first scrape.
   const registered: Promise<Registry> = import('../metrics/exposition.js').then((m) => m.metricsRegistry(sources));
-  const route = ctx.serviceRoute('/metrics');
-  app.get('/metrics', (res, req) => {
-    const started = performance.now();
-    const { headers, requestId } = ctx.plainHeaders(req, false);
-    const misframed = requestFramingProblem(req, true);
-    if (misframed !== null) {
-      const body = sendProblem(res, misframed, headers, false, false, requestId);
-      return ctx.observed(route, misframed.status, null, 0, body, started, ctx.now(), requestId);
-    }
-    let aborted = false;
-    res.onAborted(() => (aborted = true));
-    const done = (status: number, body: string): void =>
-      ctx.observed(route, status, null, 0, body, started, ctx.now(), requestId);
-    registered
-      .then(async (registry) => ({ text: await registry.metrics(), type: registry.contentType }))
-      .then(
-        ({ text, type }) => aborted || (send(res, 200, type, text, headers), done(200, text)),
-        (error: unknown) =>
-          aborted ||
-          done(
-            500,
-            sendProblem(res, ctx.internalError(error, '/metrics', requestId), headers, false, false, requestId),
-          ),
-      );
-  });
-  app.options('/metrics', preflight(ctx, route));
-  app.any('/metrics', notAllowed(ctx, route, 'GET, OPTIONS'));
+  servePlain(app, ctx, '/metrics', false, () =>
+    registered.then(async (registry) => ({ type: registry.contentType, body: await registry.metrics() })),
+  );
 }
 
 /** The catch-all 404 (registered last): a problem naming the method and path. */
 export function mountNotFound(app: TemplatedApp, ctx: ServerContext): void {
   const unmatched = ctx.requests.routeIndex(UNMATCHED);
-  app.any('/*', (res, req) => {
-    const url = req.getUrl();
-    plain(
-      ctx,
-      unmatched,
-      url.startsWith('/api/'),
-      () => new Problem('not_found', `no route for ${req.getMethod().toUpperCase()} ${url}`),
-    )(res, req);
-  });
+  const notFound = (x: ServiceExchange): Made => {
+    throw new Problem('not_found', `no route for ${x.req!.getMethod().toUpperCase()} ${x.req!.getUrl()}`);
+  };
+  app.any('/*', (res, req) =>
+    new ServiceExchange(ctx, unmatched, req.getUrl().startsWith('/api/'), notFound, res, req).enter(),
+  );
 }

@@ -12,6 +12,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { MAX_BODY } from '../admin/exchange.js';
 import { requestFramingProblem } from '../http/framing.js';
 import { requestIdOf } from '../http/request-id.js';
+import { Exchange, type ProblemOf } from '../lifecycle/exchange.js';
 import { Problem } from '../problem.js';
 import { sendProblem } from '../respond.js';
 import type { ForwardAnswer, ForwardRequest } from './messages.js';
@@ -34,121 +35,161 @@ export interface ForwardChannel {
 /** A space or control character in a request target: uWS hands none over, and node:http would refuse to send it. */
 const NOT_IN_TARGET = /[\u0000-\u0020\u007f]/;
 
-/** Registers MAIN_THREAD_PATHS on `app`, each answered by the main thread over `channel`. */
-export function forwardToMain(app: TemplatedApp, channel: ForwardChannel, waitMs = FORWARD_WAIT_MS): void {
-  const raised = new Int32Array(channel.signal);
-  let lastId = 0;
-  /** Requests whose answer is sent when it arrives: their responses, by request id (dropped when the client leaves). */
-  const later = new Map<number, { res: HttpResponse; request: ForwardRequest; requestId: string }>();
-  const deliver = (answer: ForwardAnswer): void => {
-    const waiting = later.get(answer.id);
+/** Registers MAIN_THREAD_PATHS on `app`, each answered by the main thread over `channel`; a throw answers through `problemOf`. */
+export function forwardToMain(
+  app: TemplatedApp,
+  channel: ForwardChannel,
+  problemOf: ProblemOf,
+  waitMs = FORWARD_WAIT_MS,
+): void {
+  const forwarder = new Forwarder(channel, waitMs);
+  for (const path of MAIN_THREAD_PATHS)
+    app.any(path, (res, req) => new ForwardExchange(forwarder, problemOf, path, res, req).enter());
+}
+
+/** This thread's end of the hand-over: requests out on the port, answers back by request id. */
+class Forwarder {
+  private readonly raised: Int32Array;
+  private lastId = 0;
+  /** Requests whose answer is sent when it arrives (dropped when the client leaves). */
+  private readonly later = new Map<number, ForwardExchange>();
+
+  constructor(
+    private readonly channel: ForwardChannel,
+    private readonly waitMs: number,
+  ) {
+    this.raised = new Int32Array(channel.signal);
+    channel.port.on('message', (answer: ForwardAnswer) => this.deliver(answer)); // answers that come while this thread is not waiting
+    channel.port.unref();
+  }
+
+  nextId(): number {
+    return ++this.lastId;
+  }
+
+  private deliver(answer: ForwardAnswer): void {
+    const waiting = this.later.get(answer.id);
     if (waiting === undefined) return; // its client left
-    later.delete(answer.id);
-    waiting.res.cork(() => send(waiting.res, waiting.request, answer, waiting.requestId));
-  };
-  channel.port.on('message', deliver); // answers that come while this thread is not waiting for them
-  channel.port.unref();
+    this.later.delete(answer.id);
+    waiting.relay(answer);
+  }
 
   /** The main thread's answer to `request`, or null when it takes longer than `waitMs`. */
-  function ask(request: ForwardRequest): ForwardAnswer | null {
-    const deadline = performance.now() + waitMs;
-    channel.port.postMessage(request);
+  ask(request: ForwardRequest): ForwardAnswer | null {
+    const { port } = this.channel;
+    const deadline = performance.now() + this.waitMs;
+    port.postMessage(request);
     for (;;) {
       // Lowered before the port is read: an answer posted after this read raises it again, so the wait below returns.
-      Atomics.store(raised, 0, 0);
-      for (let m = receiveMessageOnPort(channel.port); m !== undefined; m = receiveMessageOnPort(channel.port)) {
+      Atomics.store(this.raised, 0, 0);
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
         const answer = m.message as ForwardAnswer;
         if (answer.id === request.id) return answer;
-        deliver(answer); // an answer to a request sent on when it came
+        this.deliver(answer); // an answer to a request sent on when it came
       }
       const left = deadline - performance.now();
       if (left <= 0) return null;
-      Atomics.wait(raised, 0, 0, left);
+      Atomics.wait(this.raised, 0, 0, left);
     }
   }
 
-  /** Writes the main thread's answer as this thread's own (inside a cork). */
-  function send(res: HttpResponse, request: ForwardRequest, back: ForwardAnswer, requestId: string): void {
-    const headOnly = request.method === 'HEAD';
-    if (back.failure !== undefined)
-      return void sendProblem(
-        res,
-        new Problem('internal_error', `the main thread did not answer: ${back.failure}`),
-        ['x-request-id', requestId],
-        false,
-        headOnly,
-        requestId,
-      );
-    res.writeStatus(`${back.status} ${back.statusText}`);
-    for (const [name, value] of back.headers) res.writeHeader(name, value);
-    // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
-    if (headOnly) back.close ? res.end('', true) : res.endWithoutBody();
-    else res.end(back.body, back.close);
+  waitFor(x: ForwardExchange): void {
+    this.later.set(x.request.id, x);
   }
 
-  /** Answers `request` now if the main thread answers within `waitMs`, else when it does. */
-  function answer(res: HttpResponse, request: ForwardRequest, requestId: string): void {
-    if (NOT_IN_TARGET.test(request.target))
-      return void res.cork(() =>
-        sendProblem(
-          res,
-          new Problem('malformed_request', 'the request target holds a control character'),
-          ['x-request-id', requestId],
-          false,
-          request.method === 'HEAD',
-          requestId,
-        ),
-      );
-    const back = ask(request);
-    if (back !== null) return void res.cork(() => send(res, request, back, requestId));
-    later.set(request.id, { res, request, requestId });
-    res.onAborted(() => later.delete(request.id));
+  forget(id: number): void {
+    this.later.delete(id);
   }
+}
 
-  const forward = (res: HttpResponse, req: HttpRequest): void => {
-    const requestId = requestIdOf(req.getHeader('x-request-id'));
+/** One request for the main thread: frame → (its body) → forward → relay the answer, any throw one problem answer. */
+class ForwardExchange extends Exchange {
+  readonly request: ForwardRequest;
+  private readonly requestId: string;
+  private readonly misframed: Problem | null;
+
+  constructor(
+    private readonly forwarder: Forwarder,
+    private readonly problems: ProblemOf,
+    private readonly pattern: string,
+    res: HttpResponse,
+    req: HttpRequest,
+  ) {
+    super(res, req);
+    this.requestId = requestIdOf(req.getHeader('x-request-id'));
     // Refused here as the main thread would (a forward would send one of two Host fields, or could not send a field at all).
-    const misframed = requestFramingProblem(req, true);
-    if (misframed !== null)
-      return void sendProblem(
-        res,
-        misframed,
-        ['x-request-id', requestId],
-        false,
-        req.getMethod() === 'head',
-        requestId,
-      );
+    this.misframed = requestFramingProblem(req, true);
     const query = req.getQuery();
     const headers: [string, string][] = [];
     req.forEach((name, value) => void (name !== 'x-request-id' && headers.push([name, value])));
-    headers.push(['x-request-id', requestId]); // the id this thread would answer with, whoever answers
-    const request: ForwardRequest = {
-      id: ++lastId,
+    headers.push(['x-request-id', this.requestId]); // the id this thread would answer with, whoever answers
+    this.request = {
+      id: forwarder.nextId(),
       method: req.getCaseSensitiveMethod(),
       target: query ? `${req.getUrl()}?${query}` : req.getUrl(),
       headers,
       address: Buffer.from(res.getRemoteAddressAsText()).toString(),
       body: null,
     };
-    const method = request.method.toUpperCase();
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE')
-      return answer(res, request, requestId);
+  }
+
+  protected stages(): void {
+    if (this.misframed !== null) throw this.misframed;
+    const method = this.request.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE') return this.forward();
     // A body: answered when its last byte arrives (within this packet, that is still before any request pipelined behind it).
     const chunks: Buffer[] = [];
     let size = 0;
-    let gone = false;
-    res.onAborted(() => ((gone = true), later.delete(request.id)));
-    res.onData((chunk, last) => {
-      if (gone) return;
+    let read = false;
+    this.watch(() => this.forwarder.forget(this.request.id));
+    this.res.onData((chunk, last) => {
+      if (read || this.gone) return;
       chunks.push(Buffer.from(new Uint8Array(chunk).slice())); // uWS reuses the chunk's memory
       size += chunk.byteLength;
       // A body over the limit goes as its first MAX_BODY + 1 bytes: the main thread refuses it as it
       // refuses one sent to it directly, in the same order of checks (the session before the body).
       if (!last && size <= MAX_BODY) return;
-      gone = true;
-      request.body = Buffer.concat(chunks).subarray(0, MAX_BODY + 1);
-      answer(res, request, requestId);
+      read = true;
+      this.request.body = Buffer.concat(chunks).subarray(0, MAX_BODY + 1);
+      try {
+        this.forward();
+      } catch (error) {
+        this.fail(error);
+      }
     });
-  };
-  for (const path of MAIN_THREAD_PATHS) app.any(path, forward);
+  }
+
+  /** Answers now if the main thread answers within the wait, else when it does. */
+  private forward(): void {
+    if (NOT_IN_TARGET.test(this.request.target))
+      throw new Problem('malformed_request', 'the request target holds a control character');
+    const back = this.forwarder.ask(this.request);
+    if (back !== null) return this.relay(back);
+    this.forwarder.waitFor(this);
+    this.watch(() => this.forwarder.forget(this.request.id));
+  }
+
+  /** Writes the main thread's answer as this thread's own. */
+  relay(back: ForwardAnswer): void {
+    if (back.failure !== undefined)
+      return this.fail(new Problem('internal_error', `the main thread did not answer: ${back.failure}`));
+    const { res } = this;
+    const headOnly = this.request.method.toUpperCase() === 'HEAD';
+    res.cork(() => {
+      res.writeStatus(`${back.status} ${back.statusText}`);
+      for (const [name, value] of back.headers) res.writeHeader(name, value);
+      // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
+      if (headOnly) back.close ? res.end('', true) : res.endWithoutBody();
+      else res.end(back.body, back.close);
+    });
+  }
+
+  protected problemOf(error: unknown): Problem {
+    return this.problems(error, this.pattern, this.requestId);
+  }
+
+  protected answerProblem(problem: Problem): void {
+    const headOnly = this.request.method.toUpperCase() === 'HEAD';
+    sendProblem(this.res, problem, ['x-request-id', this.requestId], false, headOnly, this.requestId);
+  }
 }
