@@ -90,7 +90,7 @@ export async function startTestServer(
     responseCache?: ResponseCacheOptions | null;
     busyPollMs?: number;
     corsOrigins?: string;
-  } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service'> = {},
+  } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service' | 'openapi'> = {},
 ): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeEdition(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
@@ -114,7 +114,7 @@ export async function startTestServer(
     guard,
     state,
     now: options.now,
-    openapi: JSON.stringify(buildOpenApi()),
+    openapi: options.openapi ?? JSON.stringify(buildOpenApi()),
     pool,
     deadlineMs: options.deadlineMs,
     responseCache: options.responseCache,

@@ -16,7 +16,7 @@ import { createAdmin } from '../../../transport/admin/mount.js';
 import type { RouteCount } from '../../../transport/admin/ports.js';
 import { ReloadLog } from '../../../transport/admin/reload-log.js';
 import { Guard } from '../../../transport/guard/guard.js';
-import { type RunningServer, startServer, type ServerState } from '../../../transport/server.js';
+import { type RunningServer, type ServerLog, startServer, type ServerState } from '../../../transport/server.js';
 import { httpRequest } from '../../helpers/api-server.js';
 import { fixtureCopy } from '../../helpers/fixture-copy.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
@@ -86,6 +86,8 @@ export interface AdminServerOptions {
   adminOrigin?: string | null;
   /** Start again on the state folder of this server, closed with `keepState`: same keys, snapshot folder and clock. */
   restartOf?: AdminServer;
+  /** The server's own log (its internal errors, the dashboard's included); none by default. */
+  logger?: ServerLog | null;
 }
 
 export async function startAdminServer(options: AdminServerOptions = {}): Promise<AdminServer> {
@@ -151,7 +153,16 @@ export async function startAdminServer(options: AdminServerOptions = {}): Promis
     log: () => {},
     routes: options.routes ?? null,
   });
-  server = await startServer({ host: '127.0.0.1', port: 0, guard, state, now, meter, mount: admin.mount });
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    guard,
+    state,
+    now,
+    meter,
+    mount: admin.mount,
+    logger: options.logger ?? null,
+  });
   const origin = `http://127.0.0.1:${server.port}`;
 
   const call: AdminServer['call'] = (path, o = {}) => {
