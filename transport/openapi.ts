@@ -314,33 +314,40 @@ function operation(route: Route): Json {
   };
 }
 
-/** The paths that need no key: the health check (outside the base), this document and the flatbuffers schema. */
-function unauthenticatedPaths(): Record<string, Json> {
-  const plain = (
-    operationId: string,
-    summary: string,
-    type: string,
-    schema: Json,
-    example: unknown,
-    tag: string,
-  ): Json => ({
-    description: ANY_OTHER_METHOD,
-    get: {
-      operationId,
-      summary,
-      description: 'Needs no key.',
-      tags: [tag],
-      security: [],
-      responses: {
-        '200': { description: 'OK', headers: headerRefs('X-Request-Id'), content: { [type]: { schema, example } } },
+/** A GET that needs no key, answering 200 with `example` of `schema` in `type`. */
+function serviceGet(o: {
+  operationId: string;
+  summary: string;
+  description?: string;
+  type?: string;
+  schema: Json;
+  example: unknown;
+}): Json {
+  return {
+    operationId: o.operationId,
+    summary: o.summary,
+    description: o.description ?? 'Needs no key.',
+    tags: ['Service'],
+    security: [],
+    responses: {
+      '200': {
+        description: 'OK',
+        headers: headerRefs('X-Request-Id'),
+        content: { [o.type ?? JSON_TYPE]: { schema: o.schema, example: o.example } },
       },
     },
-  });
-  const outsideBase = {
-    servers: [{ url: '/', description: 'The service endpoints live outside the API base.' }],
-    description: ANY_OTHER_METHOD,
   };
-  const health = {
+}
+
+/** Where the service paths outside the API base are documented from. */
+const OUTSIDE_BASE = {
+  servers: [{ url: '/', description: 'The service endpoints live outside the API base.' }],
+  description: ANY_OTHER_METHOD,
+};
+
+/** /healthz (and /readyz): ready once a snapshot is loaded, 503 before and while draining. */
+function healthGet(): Json {
+  return {
     operationId: 'health',
     summary: 'Readiness and loaded data version',
     description: 'Needs no key. 200 once a snapshot is loaded, 503 before and while draining.',
@@ -360,119 +367,86 @@ function unauthenticatedPaths(): Record<string, Json> {
       '503': problemResponse(503, ['not_ready', 'shutting_down'], []),
     },
   };
+}
+
+/** The paths that need no key: health, version and metrics (outside the base), this document, the flatbuffers schema, the reference page. */
+function unauthenticatedPaths(): Record<string, Json> {
+  const health = healthGet();
+  const document = (get: Json): Json => ({ description: ANY_OTHER_METHOD, get });
   return {
-    '/healthz': { ...outsideBase, get: health },
+    '/healthz': { ...OUTSIDE_BASE, get: health },
     '/readyz': {
-      ...outsideBase,
+      ...OUTSIDE_BASE,
       get: { ...health, operationId: 'ready', summary: 'Readiness (the same answer as /healthz)' },
     },
     '/livez': {
-      ...outsideBase,
-      get: {
+      ...OUTSIDE_BASE,
+      get: serviceGet({
         operationId: 'live',
         summary: 'Liveness: the process is up',
         description: 'Needs no key. 200 whenever the process can answer, draining included.',
-        tags: ['Service'],
-        security: [],
-        responses: {
-          '200': {
-            description: 'OK',
-            headers: headerRefs('X-Request-Id'),
-            content: {
-              [JSON_TYPE]: {
-                schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
-                example: { status: 'ok' },
-              },
-            },
-          },
-        },
-      },
+        schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
+        example: { status: 'ok' },
+      }),
     },
     '/version': {
-      ...outsideBase,
-      get: {
+      ...OUTSIDE_BASE,
+      get: serviceGet({
         operationId: 'version',
         summary: 'Service version, commit, Node.js and data version',
-        description: 'Needs no key.',
-        tags: ['Service'],
-        security: [],
-        responses: {
-          '200': {
-            description: 'OK',
-            headers: headerRefs('X-Request-Id'),
-            content: {
-              [JSON_TYPE]: {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    version: { type: 'string' },
-                    commit: { type: 'string' },
-                    node: { type: 'string' },
-                    data_version: { type: ['string', 'null'] },
-                  },
-                  required: ['version', 'commit', 'node', 'data_version'],
-                },
-                example: {
-                  version: '0.1.0',
-                  commit: '3eb77b5',
-                  node: 'v20.20.2',
-                  data_version: '2025-06-30.aff0387e12bc',
-                },
-              },
-            },
+        schema: {
+          type: 'object',
+          properties: {
+            version: { type: 'string' },
+            commit: { type: 'string' },
+            node: { type: 'string' },
+            data_version: { type: ['string', 'null'] },
           },
+          required: ['version', 'commit', 'node', 'data_version'],
         },
-      },
+        example: { version: '0.1.0', commit: '3eb77b5', node: 'v20.20.2', data_version: '2025-06-30.aff0387e12bc' },
+      }),
     },
     '/metrics': {
-      ...outsideBase,
-      get: {
+      ...OUTSIDE_BASE,
+      get: serviceGet({
         operationId: 'metrics',
         summary: 'Prometheus metrics',
         description:
           'Needs no key; absent (404) when the server runs with METRICS=0. Requests by route, status and plan, latency histogram, rows served, answer-cache lookups, reloads, data version, event-loop delay, pool queue.',
-        tags: ['Service'],
-        security: [],
-        responses: {
-          '200': {
-            description: 'OK',
-            headers: headerRefs('X-Request-Id'),
-            content: {
-              'text/plain; version=0.0.4; charset=utf-8': {
-                schema: { type: 'string' },
-                example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12',
-              },
-            },
-          },
-        },
-      },
+        type: 'text/plain; version=0.0.4; charset=utf-8',
+        schema: { type: 'string' },
+        example: 'mdq_http_requests_total{route="/api/v1/markets",status="200",plan="pro"} 12',
+      }),
     },
-    '/openapi.json': plain(
-      'openapi',
-      'This OpenAPI document',
-      JSON_TYPE,
-      { type: 'object', description: 'An OpenAPI 3.1 document' },
-      { openapi: '3.1.0' },
-      'Service',
+    '/openapi.json': document(
+      serviceGet({
+        operationId: 'openapi',
+        summary: 'This OpenAPI document',
+        schema: { type: 'object', description: 'An OpenAPI 3.1 document' },
+        example: { openapi: '3.1.0' },
+      }),
     ),
-    '/schema.fbs': plain(
-      'flatbuffersSchema',
-      'The FlatBuffers schema of `format=flatbuffers` answers',
-      'text/plain; charset=utf-8',
-      { type: 'string' },
-      'namespace mdq;',
-      'Service',
+    '/schema.fbs': document(
+      serviceGet({
+        operationId: 'flatbuffersSchema',
+        summary: 'The FlatBuffers schema of `format=flatbuffers` answers',
+        type: 'text/plain; charset=utf-8',
+        schema: { type: 'string' },
+        example: 'namespace mdq;',
+      }),
     ),
     '/docs': {
-      ...plain(
-        'apiReference',
-        'This document rendered as a page (Swagger UI, served by the service itself: no CDN)',
-        'text/html; charset=utf-8',
-        { type: 'string' },
-        '<!doctype html>',
-        'Service',
+      ...document(
+        serviceGet({
+          operationId: 'apiReference',
+          summary: 'This document rendered as a page (Swagger UI, served by the service itself: no CDN)',
+          type: 'text/html; charset=utf-8',
+          schema: { type: 'string' },
+          example: '<!doctype html>',
+        }),
       ),
-      servers: outsideBase.servers,
+      servers: OUTSIDE_BASE.servers,
     },
   };
 }

@@ -120,7 +120,72 @@ const read = (pattern: string, handle: AdminRoute['handle']): AdminRoute => ({
 });
 
 export function readRoutes(rt: AdminRuntime): AdminRoute[] {
-  const { state, store, operator, reloads, meter, guard, sync, plans } = rt.deps;
+  const { state, reloads } = rt.deps;
+  return [
+    read('/admin/api/data', () => ({ value: dataPage(rt) })),
+    read('/admin/api/reload', () => ({
+      value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) },
+    })),
+    read('/admin/api/keys', async ({ nowMs }) => ({ value: await keysPage(rt, nowMs) })),
+    read('/admin/api/usage', async ({ nowMs }) => ({ value: await usagePage(rt, nowMs) })),
+    read('/admin/api/health', ({ nowMs }) => ({ value: healthPage(rt, nowMs) })),
+  ];
+}
+
+/** The data page: the version served, its manifest, each market's symbols, rows and dates, macro, reloads. */
+function dataPage(rt: AdminRuntime) {
+  const { state, reloads } = rt.deps;
+  const ds = state.dataset;
+  const markets =
+    ds === null
+      ? []
+      : marketsOverview(ds).map((m) => ({
+          market: m.market,
+          symbols: m.symbols,
+          rows: m.rows,
+          start_date: m.startDate === null ? null : dateText(m.startDate),
+          end_date: m.endDate === null ? null : dateText(m.endDate),
+        }));
+  const macro = ds === null ? null : macroOverview(ds.macro);
+  return {
+    version: ds?.version ?? null,
+    manifest: ds?.manifest ?? null,
+    macro: ds?.hasMacro ?? false,
+    /** Distinct macro series keys over every indicator, and the indicators with rows (0 without macro data). */
+    macro_series: macro?.series ?? 0,
+    macro_indicators: macro?.indicators ?? 0,
+    markets,
+    totals: {
+      symbols: markets.reduce((n, m) => n + m.symbols, 0),
+      rows: markets.reduce((n, m) => n + m.rows, 0),
+    },
+    reload: reloadSection(reloads),
+  };
+}
+
+/** The keys page: every key with its contact, last use and HISTORY_DAYS of counts; the plans in force. */
+async function keysPage(rt: AdminRuntime, nowMs: number) {
+  const { store, operator, guard, sync, plans } = rt.deps;
+  await sync.flush(); // the last second's requests (every thread's) reach the store first
+  const contacts = operator.allContacts();
+  const days = daysEndingWith(guard.dayLabel(nowMs), HISTORY_DAYS);
+  const counts = store.usage.readDays(days[0], days[days.length - 1]);
+  const lastUsed = store.usage.readLastUsed();
+  const keys = store.keys.list().map((k) => {
+    const ofDays = days.map((d) => counts.get(d)?.get(k.id));
+    const used = lastUsed.get(k.id);
+    return {
+      id: k.id,
+      plan: k.plan,
+      org: k.org,
+      created: k.created,
+      disabled: k.disabled,
+      contact: contacts.get(k.id) ?? null,
+      last_used: used === undefined ? null : new Date(used).toISOString(),
+      requests_by_day: ofDays.map((u) => u?.requests ?? 0),
+      rows_by_day: ofDays.map((u) => u?.used ?? 0),
+    };
+  });
   /** The plans in force as the keys page lists them (the choices of a key's plan). */
   const planViews = plans.list.map((p) => ({
     name: p.name,
@@ -129,115 +194,60 @@ export function readRoutes(rt: AdminRuntime): AdminRoute[] {
     batch: p.batch,
     rows_per_call: p.rowsPerCall,
   }));
+  return { mail_configured: rt.deps.mailer !== null, plans: planViews, days, keys };
+}
+
+/** The usage page: today's rows, requests and 429s per key, requests a minute, requests by route. */
+async function usagePage(rt: AdminRuntime, nowMs: number) {
+  const { store, meter, guard, sync, plans } = rt.deps;
   const routes = rt.deps.routes ?? null;
-  return [
-    read('/admin/api/data', () => {
-      const ds = state.dataset;
-      const markets =
-        ds === null
-          ? []
-          : marketsOverview(ds).map((m) => ({
-              market: m.market,
-              symbols: m.symbols,
-              rows: m.rows,
-              start_date: m.startDate === null ? null : dateText(m.startDate),
-              end_date: m.endDate === null ? null : dateText(m.endDate),
-            }));
-      const macro = ds === null ? null : macroOverview(ds.macro);
-      return {
-        value: {
-          version: ds?.version ?? null,
-          manifest: ds?.manifest ?? null,
-          macro: ds?.hasMacro ?? false,
-          /** Distinct macro series keys over every indicator, and the indicators with rows (0 without macro data). */
-          macro_series: macro?.series ?? 0,
-          macro_indicators: macro?.indicators ?? 0,
-          markets,
-          totals: {
-            symbols: markets.reduce((n, m) => n + m.symbols, 0),
-            rows: markets.reduce((n, m) => n + m.rows, 0),
-          },
-          reload: reloadSection(reloads),
-        },
-      };
-    }),
-    read('/admin/api/reload', () => ({
-      value: { serving: state.dataset?.version ?? null, ...reloadSection(reloads) },
-    })),
-    read('/admin/api/keys', async ({ nowMs }) => {
-      await sync.flush(); // the last second's requests (every thread's) reach the store first
-      const contacts = operator.allContacts();
-      const days = daysEndingWith(guard.dayLabel(nowMs), HISTORY_DAYS);
-      const counts = store.usage.readDays(days[0], days[days.length - 1]);
-      const lastUsed = store.usage.readLastUsed();
-      const keys = store.keys.list().map((k) => {
-        const ofDays = days.map((d) => counts.get(d)?.get(k.id));
-        const used = lastUsed.get(k.id);
-        return {
-          id: k.id,
-          plan: k.plan,
-          org: k.org,
-          created: k.created,
-          disabled: k.disabled,
-          contact: contacts.get(k.id) ?? null,
-          last_used: used === undefined ? null : new Date(used).toISOString(),
-          requests_by_day: ofDays.map((u) => u?.requests ?? 0),
-          rows_by_day: ofDays.map((u) => u?.used ?? 0),
-        };
-      });
-      return { value: { mail_configured: rt.deps.mailer !== null, plans: planViews, days, keys } };
-    }),
-    read('/admin/api/usage', async ({ nowMs }) => {
-      await sync.flush(); // the guard's counts of the last second reach the store first
-      const day = guard.dayLabel(nowMs);
-      const counts = store.usage.readDay(day);
-      const keys = store.keys.list().map((k) => {
-        const quota = plans.get(k.plan)?.dailyQuota ?? null; // a plan not in force: the key is refused, no quota to show
-        const u = counts.get(k.id) ?? { used: 0, requests: 0 };
-        const rateLimited = u.rateLimited ?? 0;
-        const quotaExhausted = u.quotaExhausted ?? 0;
-        return {
-          id: k.id,
-          plan: k.plan,
-          org: k.org,
-          disabled: k.disabled,
-          rows: u.used,
-          requests: u.requests,
-          refused_429: rateLimited + quotaExhausted,
-          rate_limited: rateLimited,
-          quota_exhausted: quotaExhausted,
-          daily_quota: quota,
-          remaining: quota === null ? null : Math.max(0, quota - u.used),
-        };
-      });
-      return {
-        value: {
-          day,
-          keys,
-          per_minute: meter.perMinute(nowMs),
-          started: new Date(meter.startedMs).toISOString(),
-          by_route: routes === null ? null : byRoute(routes()),
-        },
-      };
-    }),
-    read('/admin/api/health', ({ nowMs }) => {
-      const mem = process.memoryUsage();
-      return {
-        value: {
-          ...meter.summary(nowMs),
-          status: state.draining ? 'draining' : state.dataset === null ? 'not_ready' : 'ok',
-          data_version: state.dataset?.version ?? null,
-          reload: runningView(reloads),
-          memory_mb: {
-            rss: Math.round(mem.rss / 1048576),
-            heap_used: Math.round(mem.heapUsed / 1048576),
-            external: Math.round(mem.external / 1048576),
-          },
-          node: process.version,
-          pid: process.pid,
-          sessions: rt.sessions.size,
-        },
-      };
-    }),
-  ];
+  await sync.flush(); // the guard's counts of the last second reach the store first
+  const day = guard.dayLabel(nowMs);
+  const counts = store.usage.readDay(day);
+  const keys = store.keys.list().map((k) => {
+    const quota = plans.get(k.plan)?.dailyQuota ?? null; // a plan not in force: the key is refused, no quota to show
+    const u = counts.get(k.id) ?? { used: 0, requests: 0 };
+    const rateLimited = u.rateLimited ?? 0;
+    const quotaExhausted = u.quotaExhausted ?? 0;
+    return {
+      id: k.id,
+      plan: k.plan,
+      org: k.org,
+      disabled: k.disabled,
+      rows: u.used,
+      requests: u.requests,
+      refused_429: rateLimited + quotaExhausted,
+      rate_limited: rateLimited,
+      quota_exhausted: quotaExhausted,
+      daily_quota: quota,
+      remaining: quota === null ? null : Math.max(0, quota - u.used),
+    };
+  });
+  return {
+    day,
+    keys,
+    per_minute: meter.perMinute(nowMs),
+    started: new Date(meter.startedMs).toISOString(),
+    by_route: routes === null ? null : byRoute(routes()),
+  };
+}
+
+/** The health page: the meter's summary, status, the reload running, memory, process. */
+function healthPage(rt: AdminRuntime, nowMs: number) {
+  const { state, reloads, meter } = rt.deps;
+  const mem = process.memoryUsage();
+  return {
+    ...meter.summary(nowMs),
+    status: state.draining ? 'draining' : state.dataset === null ? 'not_ready' : 'ok',
+    data_version: state.dataset?.version ?? null,
+    reload: runningView(reloads),
+    memory_mb: {
+      rss: Math.round(mem.rss / 1048576),
+      heap_used: Math.round(mem.heapUsed / 1048576),
+      external: Math.round(mem.external / 1048576),
+    },
+    node: process.version,
+    pid: process.pid,
+    sessions: rt.sessions.size,
+  };
 }

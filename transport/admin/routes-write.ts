@@ -4,6 +4,7 @@ import { Problem } from '../problem.js';
 import type { AdminRoute } from './admin-route.js';
 import { keyDetailsMessage } from './key-mail.js';
 import type { KeyView } from './ports.js';
+import type { ReloadEntry } from './reload-log.js';
 import type { AdminRuntime } from './runtime.js';
 import { contactOf, keyIdOf, orgOf, planOf } from './validate.js';
 
@@ -19,20 +20,46 @@ const recordView = (k: KeyView, contact: string | null) => ({
   contact,
 });
 
+/** A write: a session and its CSRF token required. */
+const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({
+  method: 'post',
+  pattern,
+  params,
+  session: true,
+  guard: 'csrf',
+  handle,
+});
+
 export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
-  const { store, operator, sync, reloads, state, guard, plans } = rt.deps;
-  const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({
-    method: 'post',
-    pattern,
-    params,
-    session: true,
-    guard: 'csrf',
-    handle,
-  });
+  const { store, operator, sync, plans } = rt.deps;
+  const action = keyActions(rt);
+  return [
+    write('/admin/api/keys', 0, async ({ body }) => {
+      const plan = planOf(body.plan, plans);
+      const org = orgOf(body.org);
+      const contact = contactOf(body.contact);
+      const issued = await store.keys.create(plan, org);
+      if (contact !== null) await operator.setContact(issued.record.id, contact);
+      sync.reloadKeys(); // the guard sees a key change at once, not at the sync's next tick
+      rt.log(`dashboard: created key ${issued.record.id} (plan ${plan})`);
+      return { value: { key: issued.key, record: recordView(issued.record, contact) } };
+    }),
+    write('/admin/api/keys/:id/:action', 2, async ({ req, body }) => {
+      const id = keyIdOf(req.params[0]);
+      const name = req.params[1] as Action;
+      if (!ACTIONS.includes(name)) throw new Problem('not_found', `no key action '${req.params[1]}'`);
+      return { value: await action[name](id, body) };
+    }),
+    write('/admin/api/reload', 0, async () => ({ value: reloadAnswer(rt, await rt.deps.reloads.run()) })), // exactly what SIGHUP runs
+  ];
+}
+
+/** What each key action does, by its name in `/admin/api/keys/:id/:action`. */
+function keyActions(rt: AdminRuntime): Record<Action, (id: string, body: Record<string, unknown>) => Promise<unknown>> {
+  const { store, operator, sync, guard, plans } = rt.deps;
   /** The guard sees a key change at once, not at the sync's next tick. */
   const keysChanged = (): void => void sync.reloadKeys();
-
-  const action: Record<Action, (id: string, body: Record<string, unknown>) => Promise<unknown>> = {
+  return {
     async disable(id) {
       const r = await store.keys.setDisabled(id, true);
       if (r === undefined) throw new Problem('not_found', `no key ${id}`);
@@ -105,46 +132,25 @@ export function writeRoutes(rt: AdminRuntime): AdminRoute[] {
       return { sent_to: to, id };
     },
   };
+}
 
-  return [
-    write('/admin/api/keys', 0, async ({ body }) => {
-      const plan = planOf(body.plan, plans);
-      const org = orgOf(body.org);
-      const contact = contactOf(body.contact);
-      const issued = await store.keys.create(plan, org);
-      if (contact !== null) await operator.setContact(issued.record.id, contact);
-      keysChanged();
-      rt.log(`dashboard: created key ${issued.record.id} (plan ${plan})`);
-      return { value: { key: issued.key, record: recordView(issued.record, contact) } };
-    }),
-    write('/admin/api/keys/:id/:action', 2, async ({ req, body }) => {
-      const id = keyIdOf(req.params[0]);
-      const name = req.params[1] as Action;
-      if (!ACTIONS.includes(name)) throw new Problem('not_found', `no key action '${req.params[1]}'`);
-      return { value: await action[name](id, body) };
-    }),
-    write('/admin/api/reload', 0, async () => {
-      const entry = await rt.deps.reloads.run(); // exactly what SIGHUP runs
-      const o = entry.outcome;
-      return {
-        value: {
-          kind: o.kind,
-          seconds: Math.round(o.seconds * 1000) / 1000,
-          version: 'version' in o ? o.version : null,
-          reason: 'reason' in o ? o.reason : null,
-          stages: (o.stages ?? []).map((x) => ({ stage: x.stage, seconds: Math.round(x.seconds * 1000) / 1000 })),
-          serving: state.dataset?.version ?? null,
-          started: entry.started,
-          finished: entry.finished,
-          last_rejected:
-            reloads.lastRejected?.outcome.kind === undefined
-              ? null
-              : {
-                  finished: reloads.lastRejected.finished,
-                  reason: 'reason' in reloads.lastRejected.outcome ? reloads.lastRejected.outcome.reason : null,
-                },
-        },
-      };
-    }),
-  ];
+/** A reload pass's answer: its outcome, the version served now, and the last rejected pass. */
+function reloadAnswer(rt: AdminRuntime, entry: ReloadEntry) {
+  const { reloads, state } = rt.deps;
+  const o = entry.outcome;
+  const rejected = reloads.lastRejected;
+  return {
+    kind: o.kind,
+    seconds: Math.round(o.seconds * 1000) / 1000,
+    version: 'version' in o ? o.version : null,
+    reason: 'reason' in o ? o.reason : null,
+    stages: (o.stages ?? []).map((x) => ({ stage: x.stage, seconds: Math.round(x.seconds * 1000) / 1000 })),
+    serving: state.dataset?.version ?? null,
+    started: entry.started,
+    finished: entry.finished,
+    last_rejected:
+      rejected?.outcome.kind === undefined
+        ? null
+        : { finished: rejected.finished, reason: 'reason' in rejected.outcome ? rejected.outcome.reason : null },
+  };
 }

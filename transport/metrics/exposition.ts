@@ -46,7 +46,12 @@ export function metricsRegistry(s: MetricsSources): Registry {
     },
   });
   registry.registerMetric(latencyHistogram(s.requests) as unknown as Metric); // see latencyHistogram
+  dataMetrics(s, registers);
+  return registry;
+}
 
+/** The answer cache, reloads, the data and build served, the pool's queue. */
+function dataMetrics(s: MetricsSources, registers: Registry[]): void {
   new Counter({
     name: 'mdq_answer_cache_lookups_total',
     help: 'Answer-cache lookups of the data version served now, by result.',
@@ -115,7 +120,6 @@ export function metricsRegistry(s: MetricsSources): Registry {
       this.set(s.poolQueue());
     },
   });
-  return registry;
 }
 
 /**
