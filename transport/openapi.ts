@@ -57,7 +57,7 @@ const whenOf = (code: ProblemCode): string =>
 
 /** Component names of the response shapes: `klinesBatch` → `KlinesBatch`. */
 const componentName = (shape: string): string => shape[0].toUpperCase() + shape.slice(1);
-const schemaRef = (shape: SchemaName): Json => ({ $ref: `#/components/schemas/${componentName(shape)}` });
+const schemaRef = (shape: string): Json => ({ $ref: `#/components/schemas/${componentName(shape)}` });
 const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
 const nonNegative = { type: 'integer', minimum: 0 };

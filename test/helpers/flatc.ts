@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ByteBuffer } from 'flatbuffers';
 import ts from 'typescript';
 import { KLINE_FIELDS } from '../../engine/columns.js';
-import { FLATBUFFERS_SCHEMA_PATH, type FlatShapeName } from '../../transport/serialise/to-flatbuffers.js';
+import { FLATBUFFERS_SCHEMA_PATH, type FlatShapeName } from '../../transport/answers/formats/flatbuffers.js';
 
 /** The flatc binary: FLATC when set, else the one on PATH. */
 const FLATC = process.env.FLATC ?? 'flatc';

@@ -12,7 +12,7 @@ import { type HeaderList, JSON_TYPE, send, sendEmpty, sendProblem } from '../res
 import { requestIdOf } from '../http/request-id.js';
 import { SCHEMAS } from '../schemas/responses.js';
 import { compileJson } from '../serialise/compile-json.js';
-import { FLATBUFFERS_SCHEMA_PATH } from '../serialise/to-flatbuffers.js';
+import { FLATBUFFERS_SCHEMA_PATH } from '../serialise/flatbuffer-kit.js';
 import type { ServerOptions } from '../server.js';
 import { type ServerContext, type ServicePath, UNMATCHED } from './context.js';
 import { Exchange } from './exchange.js';

@@ -1,7 +1,6 @@
 // Every response schema by name: the shapes' own, plus the problem and health bodies.
 
-import { SHAPES } from '../shapes/index.js';
-import type { ShapeName } from '../shapes/shape.js';
+import { SHAPES, type ShapeName } from '../shapes/index.js';
 import { arrayOf, instanceField, int, object, type Schema, str } from './common.js';
 
 export const SCHEMAS = {

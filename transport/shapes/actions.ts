@@ -7,6 +7,7 @@ import { arrayOf, date, int, num, object, str } from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
 import { rowsOf, type Shape } from './shape.js';
+import { addOffset, addUint32, builder, layout, type Offset, offsets, text } from '../serialise/flatbuffer-kit.js';
 
 /** One symbol's events as the engine found them. */
 export interface ActionsResult {
@@ -63,8 +64,34 @@ function actionsValue(r: ActionsResult): ActionsValue {
 
 export const actionsShape: Shape<ActionsResult> = {
   name: 'actions',
+  table: 'Actions',
+  flatbuffer: actionsTable,
   schema,
   json: (r) => toJson(actionsValue(r)),
   value: actionsValue,
   csv: (v: ActionsValue) => rowsOf(v.data, ACTION_COLUMNS),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const ACTION = layout(['date', 'adj_factor', 'prev_adj_factor', 'ratio']);
+const ACTIONS = layout(['market', 'symbol', 'count', 'data']);
+function actionTable(a: ActionValue): Offset {
+  const date = text(a.date);
+  builder.startObject(ACTION.size);
+  addOffset(ACTION.at.date, date);
+  // A null default writes the value whatever it is: the JSON row always has all three.
+  builder.addFieldFloat64(ACTION.at.adj_factor, a.adj_factor, null);
+  builder.addFieldFloat64(ACTION.at.prev_adj_factor, a.prev_adj_factor, null);
+  builder.addFieldFloat64(ACTION.at.ratio, a.ratio, null);
+  return builder.endObject();
+}
+function actionsTable(v: ActionsValue): Offset {
+  const [market, symbol, data] = [text(v.market), text(v.symbol), offsets(v.data.map(actionTable))];
+  builder.startObject(ACTIONS.size);
+  addOffset(ACTIONS.at.market, market);
+  addOffset(ACTIONS.at.symbol, symbol);
+  addUint32(ACTIONS.at.count, v.count);
+  addOffset(ACTIONS.at.data, data);
+  return builder.endObject();
+}

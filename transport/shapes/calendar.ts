@@ -6,6 +6,16 @@ import { arrayOf, date, int, object } from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
 import { rowsOf, type Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  layout,
+  type Offset,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 /** A page of the market's calendar as the engine found it. */
 export interface CalendarResult {
@@ -41,8 +51,27 @@ function calendarValue(r: CalendarResult): CalendarValue {
 
 export const calendarShape: Shape<CalendarResult> = {
   name: 'calendar',
+  table: 'Calendar',
+  flatbuffer: calendarTable,
   schema,
   json: (r) => toJson(calendarValue(r)),
   value: calendarValue,
   csv: (v: CalendarValue) => rowsOf(v.data, ['date']),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const CALENDAR = layout(['market', 'total', 'count', 'limit', 'offset', 'dates']);
+/** The calendar's rows as one vector of their dates. */
+function calendarTable(v: CalendarValue): Offset {
+  const [market, dates] = [text(v.market), texts(v.data.map((d) => d.date))];
+  const at = CALENDAR.at;
+  builder.startObject(CALENDAR.size);
+  addOffset(at.market, market);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.dates, dates);
+  return builder.endObject();
+}

@@ -12,6 +12,19 @@ import { renderRowsOf } from '../serialise/kline-text.js';
 import { nullable } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
 import type { Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  klineColumns,
+  layout,
+  type Offset,
+  type Row,
+  selectedKlineFields,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 export interface CrossSectionResult {
   m: MarketData;
@@ -37,6 +50,8 @@ const head = (r: CrossSectionResult): string =>
 
 export const crossSectionShape: Shape<CrossSectionResult> = {
   name: 'crossSection',
+  table: 'CrossSection',
+  flatbuffer: crossSectionTable,
   schema: object({
     market,
     date: { ...date, description: 'The day asked for, YYYY-MM-DD.' },
@@ -86,3 +101,34 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
     rows: value.data.map((row) => value.fields.map((f) => row[f])),
   }),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const CROSS_SECTION = layout(['market', 'date', 'total', 'count', 'limit', 'offset', 'fields', 'symbols', 'columns']);
+interface CrossSectionValue {
+  market: string;
+  date: string;
+  total: number;
+  count: number;
+  limit: number;
+  offset: number;
+  fields: string[];
+  data: Row[];
+}
+function crossSectionTable(v: CrossSectionValue): Offset {
+  const [market, day, fields] = [text(v.market), text(v.date), texts(v.fields)];
+  const symbols = texts(v.data.map((row) => row.symbol));
+  const columns = klineColumns(v.data, selectedKlineFields(v.fields));
+  const at = CROSS_SECTION.at;
+  builder.startObject(CROSS_SECTION.size);
+  addOffset(at.market, market);
+  addOffset(at.date, day);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.fields, fields);
+  addOffset(at.symbols, symbols);
+  addOffset(at.columns, columns);
+  return builder.endObject();
+}

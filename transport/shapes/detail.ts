@@ -7,6 +7,19 @@ import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotRow } from '../serialise/rows.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import type { Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  builder,
+  layout,
+  type Offset,
+  offsets,
+  type Row,
+  snapshot,
+  snapshotFields,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 /** A column set and the key naming it in the rendered-row cache. */
 export interface ColumnSet {
@@ -34,6 +47,8 @@ type SnapshotValue = Record<string, unknown>;
 
 export const detailShape: Shape<DetailResult> = {
   name: 'detail',
+  table: 'Detail',
+  flatbuffer: detailTable,
   schema: object({ market, symbol: str, count: int, data: snapshotRowSchema }),
   json({ dataset, m, i, set }) {
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
@@ -53,6 +68,8 @@ export const detailShape: Shape<DetailResult> = {
 
 export const detailBatchShape: Shape<DetailBatchResult> = {
   name: 'detailBatch',
+  table: 'DetailBatch',
+  flatbuffer: detailBatchTable,
   schema: object({ market, count: int, data: mapOf(snapshotRowSchema), missing: arrayOf(str) }, ['missing']),
   json({ dataset, m, found, missing, set }) {
     const cache = snapshotTextCacheOf(dataset);
@@ -75,3 +92,42 @@ export const detailBatchShape: Shape<DetailBatchResult> = {
     rows: Object.values(value.data).map((row) => r.set.columns.map((c) => row[c])),
   }),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const DETAIL = layout(['market', 'symbol', 'count', 'fields', 'data']);
+const DETAIL_BATCH = layout(['market', 'count', 'fields', 'data', 'missing']);
+interface DetailValue {
+  market: string;
+  symbol: string;
+  count: number;
+  data: Row;
+}
+interface DetailBatchValue {
+  market: string;
+  count: number;
+  data: Record<string, Row>;
+  missing?: string[];
+}
+function detailTable(v: DetailValue): Offset {
+  const [market, symbol, fields, data] = [text(v.market), text(v.symbol), snapshotFields(v.data), snapshot(v.data)];
+  builder.startObject(DETAIL.size);
+  addOffset(DETAIL.at.market, market);
+  addOffset(DETAIL.at.symbol, symbol);
+  addUint32(DETAIL.at.count, v.count);
+  addOffset(DETAIL.at.fields, fields);
+  addOffset(DETAIL.at.data, data);
+  return builder.endObject();
+}
+function detailBatchTable(v: DetailBatchValue): Offset {
+  const rows = Object.values(v.data); // key order; each row carries its symbol (the key)
+  const [market, fields, data] = [text(v.market), snapshotFields(rows[0]), offsets(rows.map(snapshot))];
+  const missing = v.missing ? texts(v.missing) : 0;
+  builder.startObject(DETAIL_BATCH.size);
+  addOffset(DETAIL_BATCH.at.market, market);
+  addUint32(DETAIL_BATCH.at.count, v.count);
+  addOffset(DETAIL_BATCH.at.fields, fields);
+  addOffset(DETAIL_BATCH.at.data, data);
+  addOffset(DETAIL_BATCH.at.missing, missing);
+  return builder.endObject();
+}

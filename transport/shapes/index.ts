@@ -9,10 +9,10 @@ import { klinesShape } from './klines.js';
 import { macroIndicatorsShape } from './macro-indicators.js';
 import { macroShape, marketsShape, quotaShape, symbolsShape } from './plain.js';
 import { screenShape } from './screen.js';
-import type { Shape, ShapeName } from './shape.js';
+import type { Shape } from './shape.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: one table of shapes whose value types differ
-export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
+/** Every shape, by its name: a new shape is its own file and one line here (its FlatBuffers table in mdq.fbs). */
+export const SHAPES = {
   markets: marketsShape,
   symbols: symbolsShape,
   calendar: calendarShape,
@@ -26,4 +26,8 @@ export const SHAPES: Readonly<Record<ShapeName, Shape<any>>> = {
   macro: macroShape,
   macroIndicators: macroIndicatorsShape,
   quota: quotaShape,
-};
+  // biome-ignore lint/suspicious/noExplicitAny: one table of shapes whose value types differ
+} as const satisfies Record<string, Shape<any>>;
+
+/** Names of the shapes the data routes answer (problem and health bodies are not negotiated). */
+export type ShapeName = keyof typeof SHAPES;

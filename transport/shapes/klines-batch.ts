@@ -19,6 +19,20 @@ import {
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
 import type { Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  klineColumns,
+  layout,
+  type Offset,
+  offsets,
+  type Row,
+  selectedKlineFields,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 export interface KlinesBatchResult {
   dataset: Dataset;
@@ -38,6 +52,8 @@ export interface KlinesBatchResult {
 
 export const klinesBatchShape: Shape<KlinesBatchResult> = {
   name: 'klinesBatch',
+  table: 'KlinesBatch',
+  flatbuffer: klinesBatchTable,
   schema: object(
     {
       market,
@@ -94,3 +110,40 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     rows: Object.values(value.data).flatMap((rows) => rows.map((row) => value.fields.map((f) => row[f]))),
   }),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const SYMBOL_KLINES = layout(['symbol', 'columns']);
+const KLINES_BATCH = layout(['market', 'count', 'limit', 'offset', 'fields', 'data', 'missing']);
+interface KlinesBatchValue {
+  market: string;
+  count: number;
+  limit: number;
+  offset: number;
+  fields: string[];
+  data: Record<string, Row[]>;
+  missing?: string[];
+}
+function symbolKlinesTable(symbol: string, rows: readonly Row[], selected: readonly string[]): Offset {
+  const [name, columns] = [text(symbol), klineColumns(rows, selected)];
+  builder.startObject(SYMBOL_KLINES.size);
+  addOffset(SYMBOL_KLINES.at.symbol, name);
+  addOffset(SYMBOL_KLINES.at.columns, columns);
+  return builder.endObject();
+}
+function klinesBatchTable(v: KlinesBatchValue): Offset {
+  const selected = selectedKlineFields(v.fields);
+  const [market, fields] = [text(v.market), texts(v.fields)];
+  const data = offsets(Object.entries(v.data).map(([symbol, rows]) => symbolKlinesTable(symbol, rows, selected)));
+  const missing = v.missing ? texts(v.missing) : 0;
+  const at = KLINES_BATCH.at;
+  builder.startObject(KLINES_BATCH.size);
+  addOffset(at.market, market);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.fields, fields);
+  addOffset(at.data, data);
+  addOffset(at.missing, missing);
+  return builder.endObject();
+}

@@ -12,6 +12,19 @@ import type { BodyPart } from '../serialise/assemble.js';
 import { type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import type { Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  klineColumns,
+  layout,
+  type Offset,
+  type Row,
+  selectedKlineFields,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 /** One symbol's window of rows, as the engine found it. */
 export interface KlinesResult {
@@ -39,6 +52,8 @@ export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol'
 
 export const klinesShape: Shape<KlinesResult> = {
   name: 'klines',
+  table: 'Klines',
+  flatbuffer: klinesTable,
   schema: object({
     market,
     symbol: str,
@@ -82,3 +97,32 @@ export const klinesShape: Shape<KlinesResult> = {
     rows: value.data.map((row) => value.fields.map((f) => row[f])),
   }),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const KLINES = layout(['market', 'symbol', 'count', 'total', 'offset', 'limit', 'fields', 'columns']);
+interface KlinesValue {
+  market: string;
+  symbol: string;
+  count: number;
+  total: number;
+  offset: number;
+  limit: number;
+  fields: string[];
+  data: Row[];
+}
+function klinesTable(v: KlinesValue): Offset {
+  const [market, symbol, fields] = [text(v.market), text(v.symbol), texts(v.fields)];
+  const columns = klineColumns(v.data, selectedKlineFields(v.fields));
+  const at = KLINES.at;
+  builder.startObject(KLINES.size);
+  addOffset(at.market, market);
+  addOffset(at.symbol, symbol);
+  addUint32(at.count, v.count);
+  addUint32(at.total, v.total);
+  addUint64(at.offset, v.offset);
+  addUint32(at.limit, v.limit);
+  addOffset(at.fields, fields);
+  addOffset(at.columns, columns);
+  return builder.endObject();
+}

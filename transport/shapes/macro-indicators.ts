@@ -5,6 +5,7 @@ import type { MacroIndicatorInfo } from '../../engine/queries/macro-indicators.j
 import { arrayOf, date, int, nullableStr, object, str } from '../schemas/common.js';
 import { compileJson } from '../serialise/compile-json.js';
 import type { CsvTable, Shape } from './shape.js';
+import { addOffset, addUint32, builder, layout, type Offset, offsets, text } from '../serialise/flatbuffer-kit.js';
 
 /** The indicators answer's value (JSON, msgpack and FlatBuffers all write this one type). */
 export interface MacroIndicatorsValue {
@@ -70,8 +71,42 @@ function indicatorsTable(v: MacroIndicatorsValue): CsvTable {
 
 export const macroIndicatorsShape: Shape<readonly MacroIndicatorInfo[]> = {
   name: 'macroIndicators',
+  table: 'MacroIndicators',
+  flatbuffer: macroIndicatorsTable,
   schema,
   json: (found) => toJson(indicatorsValue(found)),
   value: indicatorsValue,
   csv: indicatorsTable,
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const MACRO_KEY = layout(['key', 'unit']);
+const MACRO_INDICATOR = layout(['indicator', 'frequency', 'start', 'end', 'keys']);
+const MACRO_INDICATORS = layout(['count', 'data']);
+function macroKeyTable(k: MacroKeyValue): Offset {
+  const [key, unit] = [text(k.key), text(k.unit)];
+  builder.startObject(MACRO_KEY.size);
+  addOffset(MACRO_KEY.at.key, key);
+  addOffset(MACRO_KEY.at.unit, unit);
+  return builder.endObject();
+}
+function macroIndicatorTable(d: MacroIndicatorValue): Offset {
+  const [indicator, frequency, start, end] = [text(d.indicator), text(d.frequency), text(d.start), text(d.end)];
+  const keys = offsets(d.keys.map(macroKeyTable));
+  const at = MACRO_INDICATOR.at;
+  builder.startObject(MACRO_INDICATOR.size);
+  addOffset(at.indicator, indicator);
+  addOffset(at.frequency, frequency);
+  addOffset(at.start, start);
+  addOffset(at.end, end);
+  addOffset(at.keys, keys);
+  return builder.endObject();
+}
+function macroIndicatorsTable(v: MacroIndicatorsValue): Offset {
+  const data = offsets(v.data.map(macroIndicatorTable));
+  builder.startObject(MACRO_INDICATORS.size);
+  addUint32(MACRO_INDICATORS.at.count, v.count);
+  addOffset(MACRO_INDICATORS.at.data, data);
+  return builder.endObject();
+}

@@ -16,13 +16,31 @@ import {
 } from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
-import { rowsOf, type CsvTable, type Shape, type ShapeName } from './shape.js';
+import { rowsOf, type CsvTable, type Shape } from './shape.js';
 import type { Schema } from '../schemas/common.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  doubles,
+  layout,
+  type Offset,
+  offsets,
+  text,
+  texts,
+} from '../serialise/flatbuffer-kit.js';
 
 /** A shape rendered by its compiled schema; `csv` flattens the value's rows. */
-function plainShape<V>(name: ShapeName, schema: Schema, csv: ((value: V) => CsvTable) | null): Shape<V> {
+function plainShape<V>(
+  name: string,
+  table: string,
+  flatbuffer: (value: V) => Offset,
+  schema: Schema,
+  csv: ((value: V) => CsvTable) | null,
+): Shape<V> {
   const toJson = compileJson(schema);
-  return { name, schema, json: (value) => toJson(value), value: (value) => value, csv };
+  return { name, schema, json: (value) => toJson(value), value: (value) => value, csv, table, flatbuffer };
 }
 
 /** The markets answer's value (JSON, msgpack and FlatBuffers all write this one type). */
@@ -42,6 +60,8 @@ export type MarketInfoValue = {
 
 export const marketsShape = plainShape<MarketsValue>(
   'markets',
+  'Markets',
+  marketsTable,
   object({
     count: int,
     data: arrayOf(object({ market, symbols: int, rows: int, start_date: nullableDate, end_date: nullableDate })),
@@ -67,6 +87,8 @@ export type SymbolInfoValue = {
 
 export const symbolsShape = plainShape<SymbolsValue>(
   'symbols',
+  'Symbols',
+  symbolsTable,
   object({
     market,
     total: int,
@@ -95,7 +117,7 @@ export interface MacroReleaseValue {
 }
 
 /** Macro rows in CSV: indicator, date, then one column per series key of the page (first seen first). */
-function macroTable(v: MacroValue): CsvTable {
+function macroCsv(v: MacroValue): CsvTable {
   const keys = [...new Set(v.data.flatMap((row) => Object.keys(row.data)))];
   return {
     columns: ['indicator', 'date', ...keys],
@@ -105,6 +127,8 @@ function macroTable(v: MacroValue): CsvTable {
 
 export const macroShape = plainShape<MacroValue>(
   'macro',
+  'Macro',
+  macroTable,
   object({
     count: int,
     total: int,
@@ -114,12 +138,14 @@ export const macroShape = plainShape<MacroValue>(
       object({ indicator: { type: 'string', enum: [...MACRO_INDICATORS] }, date, data: mapOf(nullableNum) }),
     ),
   }),
-  macroTable,
+  macroCsv,
 );
 
 /** One record, no rows: CSV is not offered (406). */
 export const quotaShape = plainShape<QuotaRecord>(
   'quota',
+  'Quota',
+  quotaTable,
   object({
     plan: str,
     org_name: str,
@@ -131,3 +157,93 @@ export const quotaShape = plainShape<QuotaRecord>(
   }),
   null,
 );
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const MARKET_INFO = layout(['market', 'symbols', 'rows', 'start_date', 'end_date']);
+const MARKETS = layout(['count', 'data']);
+const SYMBOL_INFO = layout(['symbol', 'name']);
+const SYMBOLS = layout(['market', 'total', 'count', 'limit', 'offset', 'data']);
+const MACRO_ROW = layout(['indicator', 'date', 'keys', 'values']);
+const MACRO = layout(['count', 'total', 'limit', 'offset', 'data']);
+const QUOTA = layout(['plan', 'org_name', 'daily_quota', 'used', 'remaining', 'requests_today', 'reset_at']);
+interface QuotaValue {
+  plan: string;
+  org_name: string;
+  daily_quota: number | null;
+  used: number;
+  remaining: number | null;
+  requests_today: number;
+  reset_at: string;
+}
+function marketInfoTable(m: MarketInfoValue): Offset {
+  const [market, start, end] = [text(m.market), text(m.start_date), text(m.end_date)];
+  builder.startObject(MARKET_INFO.size);
+  addOffset(MARKET_INFO.at.market, market);
+  addUint32(MARKET_INFO.at.symbols, m.symbols);
+  addUint64(MARKET_INFO.at.rows, m.rows);
+  addOffset(MARKET_INFO.at.start_date, start);
+  addOffset(MARKET_INFO.at.end_date, end);
+  return builder.endObject();
+}
+function marketsTable(v: MarketsValue): Offset {
+  const data = offsets(v.data.map(marketInfoTable));
+  builder.startObject(MARKETS.size);
+  addUint32(MARKETS.at.count, v.count);
+  addOffset(MARKETS.at.data, data);
+  return builder.endObject();
+}
+function symbolInfoTable(s: SymbolInfoValue): Offset {
+  const [symbol, name] = [text(s.symbol), text(s.name)];
+  builder.startObject(SYMBOL_INFO.size);
+  addOffset(SYMBOL_INFO.at.symbol, symbol);
+  addOffset(SYMBOL_INFO.at.name, name);
+  return builder.endObject();
+}
+function symbolsTable(v: SymbolsValue): Offset {
+  const [market, data] = [text(v.market), offsets(v.data.map(symbolInfoTable))];
+  const at = SYMBOLS.at;
+  builder.startObject(SYMBOLS.size);
+  addOffset(at.market, market);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.data, data);
+  return builder.endObject();
+}
+/** One release: the JSON `data` object as parallel keys and values (NaN for null), key order kept. */
+function macroRowTable(row: MacroReleaseValue): Offset {
+  const entries = Object.entries(row.data);
+  const [indicator, date, keys] = [text(row.indicator), text(row.date), texts(entries.map(([key]) => key))];
+  const values = doubles(entries.length, (i) => entries[i][1]);
+  builder.startObject(MACRO_ROW.size);
+  addOffset(MACRO_ROW.at.indicator, indicator);
+  addOffset(MACRO_ROW.at.date, date);
+  addOffset(MACRO_ROW.at.keys, keys);
+  addOffset(MACRO_ROW.at.values, values);
+  return builder.endObject();
+}
+function macroTable(v: MacroValue): Offset {
+  const data = offsets(v.data.map(macroRowTable));
+  builder.startObject(MACRO.size);
+  addUint32(MACRO.at.count, v.count);
+  addUint32(MACRO.at.total, v.total);
+  addUint32(MACRO.at.limit, v.limit);
+  addUint64(MACRO.at.offset, v.offset);
+  addOffset(MACRO.at.data, data);
+  return builder.endObject();
+}
+function quotaTable(v: QuotaValue): Offset {
+  const [plan, org, reset] = [text(v.plan), text(v.org_name), text(v.reset_at)];
+  const at = QUOTA.at;
+  builder.startObject(QUOTA.size);
+  addOffset(at.plan, plan);
+  addOffset(at.org_name, org);
+  addUint64(at.daily_quota, v.daily_quota, true);
+  addUint64(at.used, v.used);
+  addUint64(at.remaining, v.remaining, true);
+  addUint64(at.requests_today, v.requests_today);
+  addOffset(at.reset_at, reset);
+  return builder.endObject();
+}

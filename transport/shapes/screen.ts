@@ -9,6 +9,19 @@ import { snapshotRow } from '../serialise/rows.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import type { ColumnSet } from './detail.js';
 import type { Shape } from './shape.js';
+import {
+  addOffset,
+  addUint32,
+  addUint64,
+  builder,
+  layout,
+  type Offset,
+  offsets,
+  type Row,
+  snapshot,
+  snapshotFields,
+  text,
+} from '../serialise/flatbuffer-kit.js';
 
 export interface ScreenPage {
   dataset: Dataset;
@@ -26,6 +39,8 @@ const COMMA = Buffer.from(',');
 
 export const screenShape: Shape<ScreenPage> = {
   name: 'screen',
+  table: 'Screen',
+  flatbuffer: screenTable,
   schema: object({
     market,
     total: int,
@@ -64,3 +79,38 @@ export const screenShape: Shape<ScreenPage> = {
     rows: value.data.map((row) => p.set.columns.map((c) => row[c])),
   }),
 };
+
+// ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
+
+const SCREEN = layout(['market', 'total', 'count', 'limit', 'offset', 'sort', 'order', 'fields', 'data']);
+interface ScreenValue {
+  market: string;
+  total: number;
+  count: number;
+  limit: number;
+  offset: number;
+  sort: string;
+  order: string;
+  data: Row[];
+}
+function screenTable(v: ScreenValue): Offset {
+  const [market, sort, order, fields, data] = [
+    text(v.market),
+    text(v.sort),
+    text(v.order),
+    snapshotFields(v.data[0]),
+    offsets(v.data.map(snapshot)),
+  ];
+  const at = SCREEN.at;
+  builder.startObject(SCREEN.size);
+  addOffset(at.market, market);
+  addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+  addOffset(at.sort, sort);
+  addOffset(at.order, order);
+  addOffset(at.fields, fields);
+  addOffset(at.data, data);
+  return builder.endObject();
+}

@@ -2,22 +2,7 @@
 
 import type { Schema } from '../schemas/common.js';
 import type { BodyPart } from '../serialise/assemble.js';
-
-/** Names of the shapes the data routes answer (problem and health bodies are not negotiated). */
-export type ShapeName =
-  | 'markets'
-  | 'symbols'
-  | 'calendar'
-  | 'actions'
-  | 'klines'
-  | 'klinesBatch'
-  | 'crossSection'
-  | 'detail'
-  | 'detailBatch'
-  | 'screen'
-  | 'macro'
-  | 'macroIndicators'
-  | 'quota';
+import type { Offset } from '../serialise/flatbuffer-kit.js';
 
 /** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */
 export interface CsvTable {
@@ -32,13 +17,19 @@ export interface CsvTable {
  * flattens, and which the tests hold `json` to.
  */
 export interface Shape<R> {
-  readonly name: ShapeName;
+  /** Its key in SHAPES (index.ts) and its name in the schema's components. */
+  readonly name: string;
   readonly schema: Schema;
   json(result: R): string | BodyPart[];
   value(result: R): unknown;
   /** The value's rows for CSV (the header from the result's column set), or null when the shape has no rows (CSV is then 406). */
   // biome-ignore lint/suspicious/noExplicitAny: the rows are read from the shape's own value type, which this field cannot name
   readonly csv: ((value: any, result: R) => CsvTable) | null;
+  /** The root table of mdq.fbs its FlatBuffers answers hold. */
+  readonly table: string;
+  /** Writes the value's root table with the FlatBuffers kit (serialise/flatbuffer-kit.ts). */
+  // biome-ignore lint/suspicious/noExplicitAny: the table is written from the shape's own value type, which this field cannot name
+  readonly flatbuffer: (value: any) => Offset;
 }
 
 /** CSV rows of an array of flat objects, in `columns` order. */

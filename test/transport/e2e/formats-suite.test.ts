@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
-import type { FlatShapeName } from '../../../transport/serialise/to-flatbuffers.js';
+import type { FlatShapeName } from '../../../transport/answers/formats/flatbuffers.js';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, startAnswerServer } from '../../helpers/e2e.js';
 import { decodeFlatbuffers, needsFlatc } from '../../helpers/flatc.js';

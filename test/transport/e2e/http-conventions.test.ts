@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
-import { FLATBUFFERS_SCHEMA_PATH } from '../../../transport/serialise/to-flatbuffers.js';
+import { FLATBUFFERS_SCHEMA_PATH } from '../../../transport/answers/formats/flatbuffers.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { assertProblem, ManualClock, ok, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../../helpers/fixture-copy.js';

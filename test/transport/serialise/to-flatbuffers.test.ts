@@ -11,7 +11,7 @@ import {
   type FlatShapeName,
   flatbuffersOf,
   flatbuffersView,
-} from '../../../transport/serialise/to-flatbuffers.js';
+} from '../../../transport/answers/formats/flatbuffers.js';
 import { decodeFlatbuffers, flatbuffersRoot, needsFlatc } from '../../helpers/flatc.js';
 import { closeOnly, SAMPLES } from '../../helpers/shape-samples.js';
 
