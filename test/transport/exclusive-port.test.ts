@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
+import uWS from 'uWebSockets.js';
 import { Guard } from '../../transport/guard/guard.js';
 import { startServer } from '../../transport/server.js';
 
@@ -29,4 +30,26 @@ test('the port is free again once the server has closed', async () => {
   const again = await bare(first.port);
   again.close();
   assert.equal(again.port, first.port);
+});
+
+test('closing a server twice (a drain, then the stop) closes its listen socket once: a second native close reads freed memory', async (t) => {
+  // uWS frees a listen socket when it closes; closing it again crashed the process now and then (a segfault).
+  const native = uWS.us_listen_socket_close;
+  const closed: unknown[] = [];
+  (uWS as { us_listen_socket_close: typeof native }).us_listen_socket_close = (token) => {
+    closed.push(token);
+    native(token);
+  };
+  t.after(() => ((uWS as { us_listen_socket_close: typeof native }).us_listen_socket_close = native));
+  const server = await bare(0);
+  server.close();
+  server.close();
+  assert.equal(closed.length, 1, 'one native close');
+  const again = await bare(server.port);
+  assert.equal(
+    (await fetch(`http://127.0.0.1:${again.port}/livez`)).status,
+    200,
+    'the port is free, the process serves on',
+  );
+  again.close();
 });

@@ -51,10 +51,14 @@ export async function listenServer(
       ? await listenShared(app, options.host, options.port)
       : await listen(app, options.host, options.port, true);
   const forward = options.forwardListen === true ? await listen(app, '127.0.0.1', 0, true) : null;
+  let listening = true;
   return {
     port: uWS.us_socket_local_port(token),
     forwardPort: forward === null ? null : uWS.us_socket_local_port(forward),
     close: () => {
+      // Once: uWS frees a listen socket when it closes, and closing it again reads freed memory (a segfault).
+      if (!listening) return;
+      listening = false;
       uWS.us_listen_socket_close(token);
       if (forward !== null) uWS.us_listen_socket_close(forward);
       for (const cut of [...ctx.streams]) cut(); // exports in progress end with the server: idle() need not wait for a slow reader
