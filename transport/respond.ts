@@ -31,7 +31,7 @@ export function headerBlock(list: HeaderList, from = 0): HeaderBlock | null {
 
 /**
  * Writes a whole response: `head` (the headers fixed for the body: type, ETag, …), then
- * `headers` (this request's). Corking packs status, headers and body into one send: uWS
+ * `rest` (this request's). Corking packs status, headers and body into one send: uWS
  * does it for a request handler's synchronous part (`inHandler`), anything later must. `close`
  * answers with `Connection: close` (used while draining).
  */
@@ -40,7 +40,7 @@ export function sendBlock(
   status: number,
   head: HeaderBlock,
   body: string | Buffer | BodyPart[],
-  headers: HeaderList,
+  rest: HeaderBlock | null,
   close = false,
   headOnly = false,
   inHandler = false,
@@ -51,7 +51,6 @@ export function sendBlock(
       ? body[0]
       : assemble(body)
     : body;
-  const rest = headerBlock(headers);
   // In the handler no closure is made: the answer of a cached request allocates as little as it can.
   if (inHandler) writeWhole(res, status, head, rest, whole, close, headOnly);
   else res.cork(() => writeWhole(res, status, head, rest, whole, close, headOnly));
@@ -86,7 +85,7 @@ export function send(
   close = false,
   headOnly = false,
 ): void {
-  sendBlock(res, status, { name: 'content-type', value: contentType }, body, headers, close, headOnly);
+  sendBlock(res, status, { name: 'content-type', value: contentType }, body, headerBlock(headers), close, headOnly);
 }
 
 /**

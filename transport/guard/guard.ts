@@ -212,10 +212,12 @@ export class Guard {
   }
 
   /**
-   * Counts the request and checks rate, then (when it charges rows) quota. The returned
-   * object is reused: read it before the next `admit` on this guard.
+   * Counts the request and checks rate, then (when it charges rows) quota. `rows` of an answer
+   * already known (a kept one) are charged in the same step when admitted, and the verdict's
+   * `quotaRemaining` is then what is left after them. The returned object is reused: read it
+   * before the next `admit` on this guard.
    */
-  admit(key: KeyState, nowMs: number, chargesRows: boolean): Verdict {
+  admit(key: KeyState, nowMs: number, chargesRows: boolean, rows = 0): Verdict {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
@@ -227,6 +229,7 @@ export class Guard {
       refusal = 'quota_exhausted';
     if (refusal === 'rate_limited') key.rateLimited++;
     else if (refusal === 'quota_exhausted') key.quotaExhausted++;
+    else if (rows > 0) key.used += rows;
     const v = this.fill(this.verdict, key, refusal, nowMs);
     slots.markDirty(key.slot);
     slots.unlock(key.slot);

@@ -70,7 +70,6 @@ export class DataExchange extends Exchange {
   private format: Format | null = null;
   private cache: ResponseCache | null = null;
   private cacheKey = '';
-  private requestKey = '';
 
   constructor(
     private readonly ctx: ServerContext,
@@ -125,10 +124,10 @@ export class DataExchange extends Exchange {
    */
   admit(key: KeyState): void {
     const { guard } = this.ctx;
-    // The local verdict is a reused object: read before any other admit.
-    if (!guard.isShared(key)) return this.admitted(guard.admit(key, this.nowMs, this.route.charges));
     const hit = this.kept(key.plan);
     if (hit !== undefined) return this.admitKept(key, hit);
+    // The local verdict is a reused object: read before any other admit.
+    if (!guard.isShared(key)) return this.admitted(guard.admit(key, this.nowMs, this.route.charges));
     this.path = this.paged ? this.req!.getUrl() : '';
     this.admitted(guard.admitShared(key, this.nowMs, this.route.charges));
   }
@@ -156,12 +155,17 @@ export class DataExchange extends Exchange {
 
   /** Cache: the kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
   private kept(plan: Plan): CachedAnswer | undefined {
-    if (!this.route.cacheable || this.requestKey !== '') return undefined;
-    // The plan is in the key, by name and the figures that shape answers: it clamps limits and bounds batches. So is the format Accept asks for.
-    this.requestKey = `${this.route.pattern} ${plan.answerKey} ${this.rawParams.join('/')}?${this.rawQuery}`;
+    if (!this.route.cacheable || this.cacheKey !== '') return undefined;
+    // One string, hashed once: the format Accept asks for, then the request's key (`requestKey`).
+    // The plan is in it, by name and the figures that shape answers: it clamps limits and bounds batches.
+    this.cacheKey = `${this.acceptFormat} ${this.route.pattern} ${plan.answerKey} ${this.rawParams.join('/')}?${this.rawQuery}`;
     if ((this.cache = this.ctx.cacheOf(this.dataset!)) === null) return undefined;
-    this.cacheKey = `${this.acceptFormat} ${this.requestKey}`;
     return this.cache.get(this.cacheKey);
+  }
+
+  /** The request's key (route, plan, raw path parameters and query) without the format Accept asks for: what a fresh answer's ETag derives from. */
+  private get requestKey(): string {
+    return this.cacheKey.slice(this.cacheKey.indexOf(' ') + 1);
   }
 
   /** Parse: path and query parameters (400s), then the format they and Accept ask for (406s). */
@@ -332,8 +336,8 @@ export class DataExchange extends Exchange {
   }
 
   /**
-   * Shared limits and a kept answer: its rows are known, so the admit charges them in the
-   * same round trip, and the answer leaves when the store has counted them.
+   * A kept answer: its rows are known, so the admit charges them in the same step (the local
+   * store's one lock, or the shared store's one round trip, after which the answer leaves).
    */
   private admitKept(key: KeyState, hit: CachedAnswer): void {
     const used = encodingOf(hit, this.encoding);
@@ -341,7 +345,13 @@ export class DataExchange extends Exchange {
     const etag = keptEtag(hit, used);
     const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
     const rows = notModified ? 0 : hit.rows;
-    this.after(this.ctx.guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
+    const { guard } = this.ctx;
+    if (!guard.isShared(key)) {
+      const v = (this.figures = guard.admit(key, this.nowMs, this.route.charges, rows));
+      refuseIf(v);
+      return this.send(hit, body, used, etag, notModified, null); // the verdict's quotaRemaining is after the charge
+    }
+    this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
       this.figures = v;
       refuseIf(v);
       const remaining = v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows);
@@ -359,11 +369,6 @@ export class DataExchange extends Exchange {
     remaining: number | null,
   ): void {
     const { ctx, dataset } = this;
-    const headers = ctx.limitHeaders(
-      ctx.baseHeaders(this.requestId, null, this.origin, false),
-      this.figures,
-      remaining,
-    );
     if (!notModified) {
       // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
       const slot = ENCODING_SLOTS[used];
@@ -371,9 +376,15 @@ export class DataExchange extends Exchange {
         'heads' in a
           ? (a.heads[slot] ?? this.cache!.keepHead(a, slot, ctx.answerHead(a, dataset!.version, etag, used)))
           : ctx.answerHead(a, dataset!.version, etag, used);
-      sendBlock(this.res, 200, head, body, headers, ctx.state.draining, false, this.synchronous);
+      const rest = ctx.requestBlock(this.requestId, this.origin, this.figures, remaining);
+      sendBlock(this.res, 200, head, body, rest, ctx.state.draining, false, this.synchronous);
       return ctx.observed(this.routeIndex, 200, this.key, a.rows, body, this.started, this.nowMs, this.requestId);
     }
+    const headers = ctx.limitHeaders(
+      ctx.baseHeaders(this.requestId, null, this.origin, false),
+      this.figures,
+      remaining,
+    );
     headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', ctx.vary);
     if (a.link !== null) headers.push('link', a.link);
     sendEmpty(this.res, 304, headers, ctx.state.draining);
