@@ -61,12 +61,17 @@ export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({
 
 /**
  * Request keys remembered as "asked once": a table of this many 32-bit fingerprints (256 KiB,
- * allocated once), a key's slot chosen by its hash. A newer key landing in the same slot
- * makes the older one forgotten (asked "once" again later); two keys sharing slot and
- * fingerprint (about one pair in 4 billion) get the second kept on its first ask. No key
- * text is held, so the memory is the same whatever the keys' length or number.
+ * allocated once), in buckets of DOORKEEPER_WAYS, a key's bucket chosen by its hash. A key
+ * takes an empty slot of its bucket, else the next one in turn, so a newer key makes an older
+ * one forgotten (asked "once" again later) only once its bucket is full: keys asked in turn
+ * that share a bucket are each kept on their second ask (with one slot per key, two sharing
+ * it would forget each other forever; one key in 50 of 1,000 asked in turn did). Two keys
+ * sharing bucket and fingerprint (about one pair in 4 billion) get the second kept on its
+ * first ask. No key text is held, so the memory is the same whatever the keys' length or number.
  */
 export const DOORKEEPER_SLOTS = 1 << 16;
+export const DOORKEEPER_WAYS = 4;
+const DOORKEEPER_BUCKETS = DOORKEEPER_SLOTS / DOORKEEPER_WAYS;
 /** Requests with a longer key are never kept (a client could pad keys with ignored parameters). */
 export const MAX_KEY_CHARS = 2048;
 /**
@@ -103,6 +108,8 @@ export class ResponseCache {
   private readonly replies = new Map<string, CachedAnswer>();
   /** Fingerprints of keys asked once, by slot (DOORKEEPER_SLOTS); 0 is an empty slot. */
   private readonly askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
+  /** Which slot of a full bucket a new key takes (in turn). */
+  private nextWay = 0;
   private bytes = 0;
 
   constructor(private readonly options: ResponseCacheOptions) {}
@@ -165,14 +172,7 @@ export class ResponseCache {
     const kept = this.replies.get(key);
     if (kept !== undefined) return kept; // answered twice at once (pool work): keep the first
     if (key.length > MAX_KEY_CHARS) return null;
-    const hash = hash53(key);
-    const slot = hash & (DOORKEEPER_SLOTS - 1);
-    const fingerprint = ((hash / DOORKEEPER_SLOTS) | 1) >>> 0; // bits 16–47 of the hash, never 0 (an empty slot)
-    if (this.askedOnce[slot] !== fingerprint) {
-      this.askedOnce[slot] = fingerprint;
-      return null;
-    }
-    this.askedOnce[slot] = 0;
+    if (!this.askedBefore(key)) return null;
     const { body } = answer;
     const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
@@ -197,6 +197,21 @@ export class ResponseCache {
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;
+  }
+
+  /** True when `key` was asked before (then forgotten: it is kept now), else remembers it and false. */
+  private askedBefore(key: string): boolean {
+    const hash = hash53(key);
+    const first = (hash & (DOORKEEPER_BUCKETS - 1)) * DOORKEEPER_WAYS;
+    const fingerprint = ((hash / DOORKEEPER_BUCKETS) | 1) >>> 0; // 32 bits above the bucket's, never 0 (an empty slot)
+    const slots = this.askedOnce;
+    let empty = -1;
+    for (let s = first; s < first + DOORKEEPER_WAYS; s++) {
+      if (slots[s] === fingerprint) return ((slots[s] = 0), true);
+      if (slots[s] === 0 && empty < 0) empty = s;
+    }
+    slots[empty >= 0 ? empty : first + (this.nextWay++ & (DOORKEEPER_WAYS - 1))] = fingerprint;
+    return false;
   }
 
   /** Drops the oldest answers until `size` more bytes fit (Map iteration is insertion order). */

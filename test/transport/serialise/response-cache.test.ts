@@ -2,11 +2,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { hash53 } from '../../../transport/http/conditional.js';
 import type { BodyPart } from '../../../transport/serialise/assemble.js';
 import {
   BUFFER_OVERHEAD_BYTES,
   type CachedAnswer,
   DOORKEEPER_SLOTS,
+  DOORKEEPER_WAYS,
   ENTRY_OVERHEAD_BYTES,
   MAX_KEY_CHARS,
   ResponseCache,
@@ -154,4 +156,29 @@ test('an entry that alone exceeds the budget is not kept and evicts nothing', ()
   offer(cache, 'b', 1, 'x'.repeat(11));
   assert.equal(offer(cache, 'b', 1, 'x'.repeat(11)), null);
   assert.ok(cache.get('a'));
+});
+
+test('keys that share a bucket of the asked-once table, asked in turn, are each kept on their second ask', () => {
+  const cache = new ResponseCache({ budgetBytes: 1 << 30, maxBodyBytes: 1 << 20 });
+  // DOORKEEPER_WAYS keys landing in one bucket (the hash's low bits): with a slot per key they
+  // took it from each other on every ask, and none was ever kept.
+  const buckets = DOORKEEPER_SLOTS / DOORKEEPER_WAYS;
+  const bucketOf = (key: string): number => hash53(key) & (buckets - 1);
+  const shared: string[] = ['/api/v1/ashare/detail/sh600000'];
+  for (let n = 0; shared.length < DOORKEEPER_WAYS; n++)
+    if (bucketOf(`/api/v1/ashare/detail/k${n}`) === bucketOf(shared[0])) shared.push(`/api/v1/ashare/detail/k${n}`);
+  for (const key of shared) assert.equal(offer(cache, key, 1, '0'), null, 'a first ask is not kept');
+  for (const key of shared) assert.ok(offer(cache, key, 1, '0'), `${key} kept on its second ask`);
+  assert.equal(cache.stats.entries, DOORKEEPER_WAYS);
+});
+
+test('1,000 distinct keys asked in turn are all kept on their second pass', () => {
+  const cache = new ResponseCache({ budgetBytes: 1 << 30, maxBodyBytes: 1 << 20 });
+  const keys = Array.from(
+    { length: 1000 },
+    (_, i) => `json /api/v1/:market/screen pro/1 ashare?max_pe_ratio=${20 + (i % 40)}&offset=${i}`,
+  );
+  for (const key of keys) offer(cache, key, 1, '0');
+  for (const key of keys) offer(cache, key, 1, '0');
+  assert.equal(cache.stats.entries, 1000);
 });
