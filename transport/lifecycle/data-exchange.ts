@@ -119,8 +119,8 @@ export class DataExchange extends Exchange {
 
   /**
    * Admit: the token bucket and the quota, from the local store (a verdict now) or the shared one
-   * (a promise; `req` is gone when it answers, so the path is read first). With shared limits a
-   * kept answer is looked up first: its rows are charged with the admit.
+   * (a promise; `req` is gone when it answers, so the path is read first). A kept answer is
+   * looked up first: its rows are known, so they are charged with the admit, in one step.
    */
   admit(key: KeyState): void {
     const { guard } = this.ctx;

@@ -135,8 +135,11 @@ export class ExportStream {
   }
 
   private wroteSchema = false;
+  private arrowSchema: Schema | null = null;
 
+  /** The stream's one schema, made at its first batch. */
   private schema(): Schema {
+    if (this.arrowSchema !== null) return this.arrowSchema;
     // Every field nullable, as in `format=arrow` answers; the symbol is plain utf8 here (one
     // symbol a record batch: a dictionary per batch would be a replacement each time).
     const fields = [
@@ -145,7 +148,7 @@ export class ExportStream {
       ...this.q.fields.map((f) => new Field(f, new Float64(), true)),
       new Field('adj_factor', new Float64(), true),
     ];
-    return new Schema(fields, this.metadata);
+    return (this.arrowSchema = new Schema(fields, this.metadata));
   }
 
   private batchOf(slice: KlineSlice, code: string): RecordBatch {
