@@ -4,7 +4,7 @@ import { KLINE_FIELDS, type KlineField } from '../../engine/columns.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
-import { rowsOfDay } from '../../engine/queries/cross-section.js';
+import { dayRowsOf } from '../../engine/queries/cross-section.js';
 import { date, list } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
@@ -132,7 +132,7 @@ function crossSectionReply(
   adj: AdjustMode,
   fields: KlineField[],
 ): Reply<CrossSectionResult> {
-  const all = rowsOfDay(m, day);
+  const all = dayRowsOf(m, day);
   const total = all.rows.length;
   const count = Math.max(0, Math.min(limit, total - offset));
   const result: CrossSectionResult = { m, day, all, offset, limit, count, adj, fields };
