@@ -3,7 +3,7 @@
 
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
-import { type DayRows, rowsOfDay } from '../../engine/queries/cross-section.js';
+import { type DayRows, dayRowsOf, rowsOfDay } from '../../engine/queries/cross-section.js';
 import { periodSlice } from '../../engine/queries/klines.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import {
@@ -88,6 +88,7 @@ function crossSectionPage(m: MarketData): MicroCase {
     detail: `${thousands(rowsOfDay(m, day).rows.length)} symbols with a row on the day, ${thousands(m.klines.date.length)} rows in the market`,
     variants: [
       { name: 'binary search per symbol + render', run: page(rowsOfDay) },
+      { name: "the day's rows kept (a later page) + render", run: page(dayRowsOf) },
       { name: 'scan every row + render', run: page(scanDay) },
     ],
     baseline: 'scan every row + render',
