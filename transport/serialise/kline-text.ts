@@ -325,29 +325,37 @@ const answerWriter = new ByteWriter(1 << 16);
 class RowWriter {
   private readonly keys: string[];
   private readonly adjusted: boolean[];
+  /** The fields' columns, looked up once (a column by its name per row is a slow property read). */
+  private readonly columns: Float64Array[];
+  /** The last date written and its text: a cross-section's rows all share one day. */
+  private day = Number.NaN;
+  private dayText = '';
 
   constructor(
     private readonly m: MarketData,
     private readonly adj: AdjustMode,
-    private readonly fields: readonly KlineField[],
+    fields: readonly KlineField[],
   ) {
     this.keys = fields.map((field) => `,"${field}":`);
     this.adjusted = fields.map((field) => adj !== 'bfq' && PRICE_FIELDS.has(field));
+    this.columns = fields.map((field) => m.klines[field]);
   }
 
   /** Row `row` of symbol `i` as `{…}`, adjusted as the symbol's own K-lines are (qfq to its latest factor). */
   write(w: ByteWriter, i: number, row: number): void {
     const k = this.m.klines;
-    const { adj, fields, keys, adjusted } = this;
+    const { adj, columns, keys, adjusted } = this;
     const scale = adj === 'bfq' ? 1 : k.adj_factor[row] / (adj === 'qfq' ? k.adj_factor[k.offsets[i + 1] - 1] : 1);
+    const day = k.date[row];
+    if (day !== this.day) (this.day = day), (this.dayText = dateText(day));
     w.ascii('{"symbol":"');
     w.ascii(this.m.symbols.codes[i]);
     w.ascii('","date":"');
-    w.ascii(dateText(k.date[row]));
+    w.ascii(this.dayText);
     w.ascii('"');
-    for (let f = 0; f < fields.length; f++) {
+    for (let f = 0; f < columns.length; f++) {
       w.ascii(keys[f]);
-      const value = k[fields[f]][row];
+      const value = columns[f][row];
       w.number(adjusted[f] ? round4(value * scale) : value);
     }
     w.ascii(',"adj_factor":');
