@@ -13,7 +13,22 @@ export class ByteWriter {
     this.buf = Buffer.allocUnsafe(capacity);
   }
 
-  private ensure(n: number): void {
+  /** Raw bytes (an Arrow buffer: a typed array's own bytes). */
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** Zero bytes up to the next multiple of 8 from `from` (Arrow pads every buffer and message to 8). */
+  pad8(from = 0): void {
+    const n = (8 - ((this.pos - from) & 7)) & 7;
+    this.ensure(n);
+    this.buf.fill(0, this.pos, this.pos + n);
+    this.pos += n;
+  }
+
+  ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
     this.buf.copy(bigger, 0, 0, this.pos);

@@ -1,5 +1,6 @@
 // An export's bytes, made a chunk at a time as the socket takes them: CSV, NDJSON or an Arrow IPC
-// stream (one record batch per chunk), from one symbol's slice at a time.
+// stream (apache-arrow's schema message, then a record batch per symbol written in place by
+// arrow-batch.ts), from one symbol's slice at a time, into one reused buffer.
 
 import {
   DateDay,
@@ -21,7 +22,7 @@ import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
 import { ByteWriter } from './byte-writer.js';
-import { float64Data } from './to-arrow.js';
+import { type BatchColumn, writeRecordBatch } from './arrow-batch.js';
 
 export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -36,6 +37,8 @@ export const EXPORT_TYPES: Readonly<Record<ExportFormat, string>> = {
 const CHUNK_BYTES = 64 * 1024;
 /** Arrow's end of stream: a continuation marker and a zero length. */
 const ARROW_EOS = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+const NO_VALUES = new Float64Array(0);
+const NO_DAYS = new Int32Array(0);
 
 /** A text cell a spreadsheet would run as a formula gets a leading `'` (as every CSV answer does). */
 const csvText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
@@ -71,20 +74,25 @@ export class ExportStream {
     if (this.ended) return null;
     const w = this.writer;
     w.pos = 0;
+    const arrow = this.format === 'arrow';
     if (!this.started) {
       this.started = true;
       if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
+      if (arrow) w.bytes(this.schemaMessage());
     }
     while (this.symbol < this.q.symbols.length) {
       const i = this.q.symbols[this.symbol++];
       const slice = exportSlice(this.m, i, this.q);
       if (slice.count === 0) continue;
-      if (this.format === 'arrow') return this.arrowBatch(slice, this.m.symbols.codes[i]);
-      this.textRows(slice, this.m.symbols.codes[i]);
+      if (arrow) writeRecordBatch(w, this.batchColumns(slice, this.m.symbols.codes[i]), slice.count), this.batches++;
+      else this.textRows(slice, this.m.symbols.codes[i]);
       if (w.pos >= CHUNK_BYTES) return w.buf.subarray(0, w.pos);
     }
     this.ended = true;
-    if (this.format === 'arrow') return this.arrowBatch(null, '');
+    if (arrow) {
+      if (this.batches === 0) writeRecordBatch(w, this.batchColumns(null, ''), 0); // a stream of no rows still has a batch
+      w.bytes(ARROW_EOS);
+    }
     return w.pos > 0 ? w.buf.subarray(0, w.pos) : null;
   }
 
@@ -118,23 +126,34 @@ export class ExportStream {
   }
 
   /**
-   * One record batch of a slice (the schema before the first, the end of stream after the last:
-   * `slice` null). apache-arrow writes each as a whole stream; the schema message of the later
-   * ones and every end-of-stream marker but the last are cut, so the export is one stream.
+   * The columns of one symbol's record batch, read in place from the slice (`slice` null: a
+   * batch of no rows): the symbol, the date, the fields, the factor.
    */
-  private arrowBatch(slice: KlineSlice | null, code: string): Buffer {
-    let out: Buffer;
-    if (slice === null)
-      out = this.wroteSchema ? ARROW_EOS : Buffer.concat([withoutEos(streamOf(this.emptyBatch())), ARROW_EOS]);
-    else {
-      const bytes = withoutEos(streamOf(this.batchOf(slice, code)));
-      out = this.wroteSchema ? bytes.subarray(schemaLength(bytes)) : bytes;
-    }
-    this.wroteSchema = true;
-    return out;
+  private batchColumns(slice: KlineSlice | null, code: string): BatchColumn[] {
+    const float64 = (values: Float64Array | undefined): BatchColumn => ({
+      kind: 'float64',
+      values: values ?? NO_VALUES,
+    });
+    return [
+      { kind: 'repeated-text', text: code },
+      { kind: 'int32', values: slice?.date ?? NO_DAYS },
+      ...this.q.fields.map((f) => float64(slice?.values[f])),
+      float64(slice?.adjFactor),
+    ];
   }
 
-  private wroteSchema = false;
+  /** Record batches written so far (none: the stream still gets one of no rows). */
+  private batches = 0;
+
+  /**
+   * The stream's schema message, made once by apache-arrow: the first message of the stream of
+   * an empty table, whose record batches this stream then writes itself (`writeRecordBatch`).
+   */
+  private schemaMessage(): Buffer {
+    const bytes = streamOf(this.emptyBatch());
+    return bytes.subarray(0, schemaLength(bytes));
+  }
+
   private arrowSchema: Schema | null = null;
 
   /** The stream's one schema, made at its first batch. */
@@ -151,21 +170,6 @@ export class ExportStream {
     return (this.arrowSchema = new Schema(fields, this.metadata));
   }
 
-  private batchOf(slice: KlineSlice, code: string): RecordBatch {
-    const n = slice.count;
-    const columns = [
-      repeatedText(code, n),
-      makeData({ type: new DateDay(), length: n, nullCount: 0, data: slice.date }),
-      ...this.q.fields.map((f) => float64Data(slice.values[f]!)),
-      makeData({ type: new Float64(), length: n, nullCount: 0, data: slice.adjFactor }),
-    ];
-    const schema = this.schema();
-    return new RecordBatch(
-      schema,
-      makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children: columns }),
-    );
-  }
-
   private emptyBatch(): RecordBatch {
     const schema = this.schema();
     const empty = schema.fields.map((f) => makeVector(vectorFromArray([], f.type)).data[0]);
@@ -176,26 +180,11 @@ export class ExportStream {
   }
 }
 
-/** A utf8 column of `n` times the same text (a slice's symbol), made directly: no builder per row. */
-function repeatedText(text: string, n: number) {
-  const bytes = Buffer.from(text);
-  const offsets = new Int32Array(n + 1);
-  const data = new Uint8Array(n * bytes.length);
-  for (let i = 0; i < n; i++) {
-    offsets[i + 1] = (i + 1) * bytes.length;
-    data.set(bytes, i * bytes.length);
-  }
-  return makeData({ type: new Utf8(), length: n, nullCount: 0, valueOffsets: offsets, data });
-}
-
 /** One record batch as a whole IPC stream (schema, batch, end of stream). */
 const streamOf = (batch: RecordBatch): Buffer => {
   const bytes = tableToIPC(new Table(batch.schema, batch), 'stream');
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 };
-
-/** A stream's bytes without its closing end-of-stream marker. */
-const withoutEos = (bytes: Buffer): Buffer => bytes.subarray(0, bytes.length - ARROW_EOS.length);
 
 /** The bytes of a stream's first message (the schema): continuation, length, metadata. */
 function schemaLength(bytes: Buffer): number {

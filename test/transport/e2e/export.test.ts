@@ -72,6 +72,7 @@ const CASES = [
   { market: 'ashare', query: 'adj=hfq&period=month', symbols: ['sh600001', 'sh600007'] },
   { market: 'usstock', query: 'period=week&adj=qfq' },
   { market: 'hkstock', query: 'end=2025-03-12' },
+  { market: 'hkstock', query: 'end=2001-01-02' }, // no rows: a header, a stream of no rows
 ];
 
 for (const c of CASES) {
