@@ -217,15 +217,6 @@ export class ServerContext {
     return headers;
   }
 
-  /** Answers that read no Dataset (405, 404, health, documents): request id, the version served now, CORS off the dashboard. */
-  plainHeaders(req: HttpRequest, withCors: boolean): { headers: HeaderList; requestId: string } {
-    const requestId = requestIdOf(req.getHeader('x-request-id'));
-    return {
-      headers: this.baseHeaders(requestId, this.state.dataset, withCors ? req.getHeader('origin') : null),
-      requestId,
-    };
-  }
-
   /** The headers an answer's body fixes (type, version, ETag, caching, Link, encoding): one block, kept with a kept answer. */
   answerHead(a: Answer, version: string, etag: string, used: Encoding): HeaderBlock {
     const list: HeaderList = [

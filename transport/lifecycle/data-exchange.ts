@@ -341,16 +341,17 @@ export class DataExchange extends Exchange {
    */
   private admitKept(key: KeyState, hit: CachedAnswer): void {
     const used = encodingOf(hit, this.encoding);
-    const body = this.cache!.bodyIn(hit, used);
     const etag = keptEtag(hit, used);
     const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
     const rows = notModified ? 0 : hit.rows;
     const { guard } = this.ctx;
     if (!guard.isShared(key)) {
       const v = (this.figures = guard.admit(key, this.nowMs, this.route.charges, rows));
-      refuseIf(v);
-      return this.send(hit, body, used, etag, notModified, null); // the verdict's quotaRemaining is after the charge
+      refuseIf(v); // before the body: a refused request compresses nothing
+      // The verdict's quotaRemaining is after the charge.
+      return this.send(hit, this.cache!.bodyIn(hit, used), used, etag, notModified, null);
     }
+    const body = this.cache!.bodyIn(hit, used);
     this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
       this.figures = v;
       refuseIf(v);

@@ -42,7 +42,7 @@ export abstract class Exchange {
   /** The problem a thrown value answers (a Problem is itself; anything else is logged by the host). */
   protected abstract problemOf(error: unknown): Problem;
 
-  /** Writes `problem` as this exchange's answer, observes it, and returns its body. */
+  /** Writes `problem` as this exchange's answer and observes it (a forwarded request is observed where it is answered: the main thread). */
   protected abstract answerProblem(problem: Problem): void;
 
   /** Runs the stages in the handler; any throw is one problem answer; then `req` is gone. */
