@@ -76,6 +76,7 @@ export const actionsShape: Shape<ActionsResult> = {
 
 const ACTION = layout(['date', 'adj_factor', 'prev_adj_factor', 'ratio']);
 const ACTIONS = layout(['market', 'symbol', 'count', 'data']);
+
 function actionTable(a: ActionValue): Offset {
   const date = text(a.date);
   builder.startObject(ACTION.size);
@@ -86,6 +87,7 @@ function actionTable(a: ActionValue): Offset {
   builder.addFieldFloat64(ACTION.at.ratio, a.ratio, null);
   return builder.endObject();
 }
+
 function actionsTable(v: ActionsValue): Offset {
   const [market, symbol, data] = [text(v.market), text(v.symbol), offsets(v.data.map(actionTable))];
   builder.startObject(ACTIONS.size);

@@ -62,6 +62,7 @@ export const calendarShape: Shape<CalendarResult> = {
 // ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
 
 const CALENDAR = layout(['market', 'total', 'count', 'limit', 'offset', 'dates']);
+
 /** The calendar's rows as one vector of their dates. */
 function calendarTable(v: CalendarValue): Offset {
   const [market, dates] = [text(v.market), texts(v.data.map((d) => d.date))];

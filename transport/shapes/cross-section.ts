@@ -105,6 +105,7 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
 // ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
 
 const CROSS_SECTION = layout(['market', 'date', 'total', 'count', 'limit', 'offset', 'fields', 'symbols', 'columns']);
+
 interface CrossSectionValue {
   market: string;
   date: string;
@@ -115,6 +116,7 @@ interface CrossSectionValue {
   fields: string[];
   data: Row[];
 }
+
 function crossSectionTable(v: CrossSectionValue): Offset {
   const [market, day, fields] = [text(v.market), text(v.date), texts(v.fields)];
   const symbols = texts(v.data.map((row) => row.symbol));

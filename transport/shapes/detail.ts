@@ -97,18 +97,21 @@ export const detailBatchShape: Shape<DetailBatchResult> = {
 
 const DETAIL = layout(['market', 'symbol', 'count', 'fields', 'data']);
 const DETAIL_BATCH = layout(['market', 'count', 'fields', 'data', 'missing']);
+
 interface DetailValue {
   market: string;
   symbol: string;
   count: number;
   data: Row;
 }
+
 interface DetailBatchValue {
   market: string;
   count: number;
   data: Record<string, Row>;
   missing?: string[];
 }
+
 function detailTable(v: DetailValue): Offset {
   const [market, symbol, fields, data] = [text(v.market), text(v.symbol), snapshotFields(v.data), snapshot(v.data)];
   builder.startObject(DETAIL.size);
@@ -119,6 +122,7 @@ function detailTable(v: DetailValue): Offset {
   addOffset(DETAIL.at.data, data);
   return builder.endObject();
 }
+
 function detailBatchTable(v: DetailBatchValue): Offset {
   const rows = Object.values(v.data); // key order; each row carries its symbol (the key)
   const [market, fields, data] = [text(v.market), snapshotFields(rows[0]), offsets(rows.map(snapshot))];

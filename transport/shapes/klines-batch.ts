@@ -115,6 +115,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
 
 const SYMBOL_KLINES = layout(['symbol', 'columns']);
 const KLINES_BATCH = layout(['market', 'count', 'limit', 'offset', 'fields', 'data', 'missing']);
+
 interface KlinesBatchValue {
   market: string;
   count: number;
@@ -124,6 +125,7 @@ interface KlinesBatchValue {
   data: Record<string, Row[]>;
   missing?: string[];
 }
+
 function symbolKlinesTable(symbol: string, rows: readonly Row[], selected: readonly string[]): Offset {
   const [name, columns] = [text(symbol), klineColumns(rows, selected)];
   builder.startObject(SYMBOL_KLINES.size);
@@ -131,6 +133,7 @@ function symbolKlinesTable(symbol: string, rows: readonly Row[], selected: reado
   addOffset(SYMBOL_KLINES.at.columns, columns);
   return builder.endObject();
 }
+
 function klinesBatchTable(v: KlinesBatchValue): Offset {
   const selected = selectedKlineFields(v.fields);
   const [market, fields] = [text(v.market), texts(v.fields)];

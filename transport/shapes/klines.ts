@@ -101,6 +101,7 @@ export const klinesShape: Shape<KlinesResult> = {
 // ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
 
 const KLINES = layout(['market', 'symbol', 'count', 'total', 'offset', 'limit', 'fields', 'columns']);
+
 interface KlinesValue {
   market: string;
   symbol: string;
@@ -111,6 +112,7 @@ interface KlinesValue {
   fields: string[];
   data: Row[];
 }
+
 function klinesTable(v: KlinesValue): Offset {
   const [market, symbol, fields] = [text(v.market), text(v.symbol), texts(v.fields)];
   const columns = klineColumns(v.data, selectedKlineFields(v.fields));

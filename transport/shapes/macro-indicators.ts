@@ -84,6 +84,7 @@ export const macroIndicatorsShape: Shape<readonly MacroIndicatorInfo[]> = {
 const MACRO_KEY = layout(['key', 'unit']);
 const MACRO_INDICATOR = layout(['indicator', 'frequency', 'start', 'end', 'keys']);
 const MACRO_INDICATORS = layout(['count', 'data']);
+
 function macroKeyTable(k: MacroKeyValue): Offset {
   const [key, unit] = [text(k.key), text(k.unit)];
   builder.startObject(MACRO_KEY.size);
@@ -91,6 +92,7 @@ function macroKeyTable(k: MacroKeyValue): Offset {
   addOffset(MACRO_KEY.at.unit, unit);
   return builder.endObject();
 }
+
 function macroIndicatorTable(d: MacroIndicatorValue): Offset {
   const [indicator, frequency, start, end] = [text(d.indicator), text(d.frequency), text(d.start), text(d.end)];
   const keys = offsets(d.keys.map(macroKeyTable));
@@ -103,6 +105,7 @@ function macroIndicatorTable(d: MacroIndicatorValue): Offset {
   addOffset(at.keys, keys);
   return builder.endObject();
 }
+
 function macroIndicatorsTable(v: MacroIndicatorsValue): Offset {
   const data = offsets(v.data.map(macroIndicatorTable));
   builder.startObject(MACRO_INDICATORS.size);

@@ -167,15 +167,7 @@ const SYMBOLS = layout(['market', 'total', 'count', 'limit', 'offset', 'data']);
 const MACRO_ROW = layout(['indicator', 'date', 'keys', 'values']);
 const MACRO = layout(['count', 'total', 'limit', 'offset', 'data']);
 const QUOTA = layout(['plan', 'org_name', 'daily_quota', 'used', 'remaining', 'requests_today', 'reset_at']);
-interface QuotaValue {
-  plan: string;
-  org_name: string;
-  daily_quota: number | null;
-  used: number;
-  remaining: number | null;
-  requests_today: number;
-  reset_at: string;
-}
+
 function marketInfoTable(m: MarketInfoValue): Offset {
   const [market, start, end] = [text(m.market), text(m.start_date), text(m.end_date)];
   builder.startObject(MARKET_INFO.size);
@@ -186,6 +178,7 @@ function marketInfoTable(m: MarketInfoValue): Offset {
   addOffset(MARKET_INFO.at.end_date, end);
   return builder.endObject();
 }
+
 function marketsTable(v: MarketsValue): Offset {
   const data = offsets(v.data.map(marketInfoTable));
   builder.startObject(MARKETS.size);
@@ -193,6 +186,7 @@ function marketsTable(v: MarketsValue): Offset {
   addOffset(MARKETS.at.data, data);
   return builder.endObject();
 }
+
 function symbolInfoTable(s: SymbolInfoValue): Offset {
   const [symbol, name] = [text(s.symbol), text(s.name)];
   builder.startObject(SYMBOL_INFO.size);
@@ -200,6 +194,7 @@ function symbolInfoTable(s: SymbolInfoValue): Offset {
   addOffset(SYMBOL_INFO.at.name, name);
   return builder.endObject();
 }
+
 function symbolsTable(v: SymbolsValue): Offset {
   const [market, data] = [text(v.market), offsets(v.data.map(symbolInfoTable))];
   const at = SYMBOLS.at;
@@ -212,6 +207,7 @@ function symbolsTable(v: SymbolsValue): Offset {
   addOffset(at.data, data);
   return builder.endObject();
 }
+
 /** One release: the JSON `data` object as parallel keys and values (NaN for null), key order kept. */
 function macroRowTable(row: MacroReleaseValue): Offset {
   const entries = Object.entries(row.data);
@@ -224,6 +220,7 @@ function macroRowTable(row: MacroReleaseValue): Offset {
   addOffset(MACRO_ROW.at.values, values);
   return builder.endObject();
 }
+
 function macroTable(v: MacroValue): Offset {
   const data = offsets(v.data.map(macroRowTable));
   builder.startObject(MACRO.size);
@@ -234,7 +231,8 @@ function macroTable(v: MacroValue): Offset {
   addOffset(MACRO.at.data, data);
   return builder.endObject();
 }
-function quotaTable(v: QuotaValue): Offset {
+
+function quotaTable(v: QuotaRecord): Offset {
   const [plan, org, reset] = [text(v.plan), text(v.org_name), text(v.reset_at)];
   const at = QUOTA.at;
   builder.startObject(QUOTA.size);

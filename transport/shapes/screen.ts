@@ -83,6 +83,7 @@ export const screenShape: Shape<ScreenPage> = {
 // ---- its FlatBuffers table (transport/schemas/mdq.fbs) ------------------------------------
 
 const SCREEN = layout(['market', 'total', 'count', 'limit', 'offset', 'sort', 'order', 'fields', 'data']);
+
 interface ScreenValue {
   market: string;
   total: number;
@@ -93,6 +94,7 @@ interface ScreenValue {
   order: string;
   data: Row[];
 }
+
 function screenTable(v: ScreenValue): Offset {
   const [market, sort, order, fields, data] = [
     text(v.market),
