@@ -4,6 +4,7 @@
 //
 //   node dist/bench/http/versus.js --base DIR --base-state DIR --state DIR [--snapshot DIR]
 //                                  [--seconds 5] [--rounds 6] [--uncached] [--cases 'name,…']
+//                                  [--base-env NAME=VALUE,…]
 //
 // The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES): 1,000 distinct
 // requests each, K-lines and the screen in every format and encoding, detail, search.
@@ -11,6 +12,8 @@
 // DIR is the other checkout (its dist/ built); each build gets its own state folder (the stored
 // layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
 // rendered (the cold path); by default answers are cached after a warm-up (the warm path).
+// --base-env sets settings on the base alone: with --base this checkout, one setting's cost
+// (e.g. `--base-env METRICS=0`: what recording metrics costs a request) in the same way.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     uncached: { type: 'boolean', default: false },
     cases: { type: 'string' },
+    'base-env': { type: 'string' },
   },
   strict: true,
 });
@@ -45,6 +49,12 @@ async function main(): Promise<void> {
   const pin = choosePinning();
   const baseRoot = resolve(values.base!);
   const env: Record<string, string> = values.uncached ? { RESPONSE_CACHE_MB: '0' } : {};
+  const baseEnv: Record<string, string> = { ...env };
+  for (const pair of values['base-env']?.split(',') ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--base-env takes NAME=VALUE pairs, not ${pair}`);
+    baseEnv[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
   const snapshotDir = resolve(values.snapshot!);
   const sides: { label: string; server: RunningServer; key: string }[] = [];
   for (const [label, root, state] of [
@@ -58,7 +68,7 @@ async function main(): Promise<void> {
       stateDir,
       snapshotDir,
       core: pin.serverCore,
-      env,
+      env: root === null ? env : baseEnv,
       log,
       main: root === null ? undefined : join(root, 'dist/main.js'),
     });
@@ -104,7 +114,7 @@ async function main(): Promise<void> {
   }
   await stopAll();
   console.log(
-    `This build against ${baseRoot} (${values.uncached ? 'RESPONSE_CACHE_MB=0: every answer rendered' : 'answers cached after a warm-up'}; ${pin.note}; ${rounds} alternating rounds of ${seconds} s, medians)`,
+    `This build against ${baseRoot}${values['base-env'] === undefined ? '' : ` with ${values['base-env']}`} (${values.uncached ? 'RESPONSE_CACHE_MB=0: every answer rendered' : 'answers cached after a warm-up'}; ${pin.note}; ${rounds} alternating rounds of ${seconds} s, medians)`,
   );
   console.log(
     '| case | distinct requests | this build req/s | base req/s | this / base | per round (%) |\n|---|---|---|---|---|---|',
