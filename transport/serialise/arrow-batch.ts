@@ -33,7 +33,8 @@ interface BodyBuffer {
  * length, the Message (RecordBatch header: a field node per column, its buffers' offsets and
  * lengths), then the body, every buffer padded to 8 bytes.
  */
-export function writeRecordBatch(w: ByteWriter, columns: readonly BatchColumn[], length: number): void {
+export function writeRecordBatch(w: ByteWriter, given: readonly BatchColumn[], length: number): void {
+  const columns = given.map((c) => rowsOf(c, length));
   const nodes: { nulls: number }[] = [];
   const buffers: BodyBuffer[] = [];
   let bodyLength = 0;
@@ -93,6 +94,15 @@ export function writeRecordBatch(w: ByteWriter, columns: readonly BatchColumn[],
       w.pad8(body);
     }
   }
+}
+
+/** A column's first `length` rows (a typed array may hold more); fewer is a bug of the caller. */
+function rowsOf(c: BatchColumn, length: number): BatchColumn {
+  if (c.kind === 'repeated-text') return c;
+  if (c.values.length < length) throw new RangeError(`a column of ${c.values.length} rows in a batch of ${length}`);
+  return c.kind === 'int32'
+    ? { kind: 'int32', values: c.values.subarray(0, length) }
+    : { kind: 'float64', values: c.values.subarray(0, length) };
 }
 
 function nullsOf(values: Float64Array): number {
