@@ -91,6 +91,23 @@ export abstract class Exchange {
         },
         (error: unknown) => this.fail(error),
       )
+      .catch((error: unknown) => this.unanswerable(error))
       .finally(() => this.settle());
+  }
+
+  /**
+   * A throw while answering a throw, after the handler returned: logged (`problemOf` logs what
+   * is not a Problem) and the connection closed. Left to reject, it would be an unhandled
+   * rejection, which ends the process.
+   */
+  private unanswerable(error: unknown): void {
+    this.problemOf(error);
+    if (this.gone) return;
+    this.gone = true;
+    try {
+      this.res.close();
+    } catch {
+      // already closed by uWS: nothing is left to answer
+    }
   }
 }

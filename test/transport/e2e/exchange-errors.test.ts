@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Dataset } from '../../../engine/dataset/dataset.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { type AdminServer, startAdminServer } from '../admin/admin-server.js';
 
@@ -96,6 +97,36 @@ describe('service paths', () => {
     assert.equal(again.status, 200, 'serving on');
     assert.match(again.text, /mdq_http_requests_total\{route="\/metrics",status="500",plan="none"\} 1/);
   });
+});
+
+// A time limit: left unanswered, the request would hang rather than fail.
+test('a /metrics answer that throws again while answering its error: the connection is closed, both logged, the process serves on', {
+  timeout: 20_000,
+}, async () => {
+  const logged: Line[] = [];
+  const server = await startTestServer({
+    logger: recorder(logged),
+    metrics: { reloads: () => ({ counts: {}, lastSeconds: null }), poolQueue: () => 0 },
+  });
+  try {
+    const served = server.state.dataset!;
+    // The exposition reads the data version, and so do the problem's headers: both throw.
+    server.state.dataset = new Proxy(served, {
+      get(target, name, receiver) {
+        if (name === 'version') throw new Error('a version that cannot be read');
+        return Reflect.get(target, name, receiver);
+      },
+    }) as Dataset;
+    try {
+      await assert.rejects(server.get('/metrics', { key: null, headers: { 'x-request-id': 'svc-twice-1' } }));
+    } finally {
+      server.state.dataset = served;
+    }
+    assert.ok(logged.filter((l) => /a version that cannot be read/.test(stackOf(l))).length >= 2, 'both throws logged');
+    assert.equal((await server.get('/metrics', { key: null })).status, 200, 'serving on');
+  } finally {
+    await server.close();
+  }
 });
 
 describe('the dashboard', () => {
