@@ -98,6 +98,17 @@ export function addOptionalDouble(slot: number, value: unknown): void {
   if (typeof value === 'number') builder.addFieldFloat64(slot, value, null);
 }
 
+/** A page's figures (`total` when the table has one): count, limit and total uint32, offset uint64. */
+export function addPage(
+  at: { readonly count: number; readonly limit: number; readonly offset: number; readonly total?: number },
+  v: { count: number; limit: number; offset: number; total?: number },
+): void {
+  if (at.total !== undefined) addUint32(at.total, v.total);
+  addUint32(at.count, v.count);
+  addUint32(at.limit, v.limit);
+  addUint64(at.offset, v.offset);
+}
+
 /** An offset field; 0 (nothing written) leaves it absent. */
 export const addOffset = (slot: number, offset: Offset): void => builder.addFieldOffset(slot, offset, 0);
 

@@ -5,17 +5,8 @@ import type { Market } from '../../engine/markets.js';
 import { arrayOf, date, int, object } from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
-import { rowsOf, type Shape } from './shape.js';
-import {
-  addOffset,
-  addUint32,
-  addUint64,
-  builder,
-  layout,
-  type Offset,
-  text,
-  texts,
-} from '../serialise/flatbuffer-kit.js';
+import { type PageValue, rowsOf, type Shape } from './shape.js';
+import { addOffset, addPage, builder, layout, type Offset, text, texts } from '../serialise/flatbuffer-kit.js';
 
 /** A page of the market's calendar as the engine found it. */
 export interface CalendarResult {
@@ -29,12 +20,8 @@ export interface CalendarResult {
 }
 
 /** The calendar answer's value (JSON, msgpack and FlatBuffers all write this one type). */
-export interface CalendarValue {
+export interface CalendarValue extends PageValue {
   market: string;
-  total: number;
-  count: number;
-  limit: number;
-  offset: number;
   data: CalendarDayValue[];
 }
 
@@ -69,10 +56,7 @@ function calendarTable(v: CalendarValue): Offset {
   const at = CALENDAR.at;
   builder.startObject(CALENDAR.size);
   addOffset(at.market, market);
-  addUint32(at.total, v.total);
-  addUint32(at.count, v.count);
-  addUint32(at.limit, v.limit);
-  addUint64(at.offset, v.offset);
+  addPage(at, v);
   addOffset(at.dates, dates);
   return builder.endObject();
 }

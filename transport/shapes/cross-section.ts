@@ -11,11 +11,10 @@ import type { BodyPart } from '../serialise/assemble.js';
 import { renderRowsOf } from '../serialise/kline-text.js';
 import { nullable } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
-import type { Shape } from './shape.js';
+import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
-  addUint32,
-  addUint64,
+  addPage,
   builder,
   klineColumns,
   layout,
@@ -69,7 +68,7 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
     body.push(']}');
     return body;
   },
-  value(r) {
+  value(r): CrossSectionValue {
     const k = r.m.klines;
     const page = pageOf(r);
     const data = Array.from(page.rows, (row, n) => {
@@ -96,7 +95,7 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
       data,
     };
   },
-  csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({
+  csv: (value: CrossSectionValue) => ({
     columns: value.fields,
     rows: value.data.map((row) => value.fields.map((f) => row[f])),
   }),
@@ -106,13 +105,10 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
 
 const CROSS_SECTION = layout(['market', 'date', 'total', 'count', 'limit', 'offset', 'fields', 'symbols', 'columns']);
 
-interface CrossSectionValue {
+/** The cross-section answer's value (msgpack, FlatBuffers, Arrow and CSV all read this one type). */
+interface CrossSectionValue extends PageValue {
   market: string;
   date: string;
-  total: number;
-  count: number;
-  limit: number;
-  offset: number;
   fields: string[];
   data: Row[];
 }
@@ -125,10 +121,7 @@ function crossSectionTable(v: CrossSectionValue): Offset {
   builder.startObject(CROSS_SECTION.size);
   addOffset(at.market, market);
   addOffset(at.date, day);
-  addUint32(at.total, v.total);
-  addUint32(at.count, v.count);
-  addUint32(at.limit, v.limit);
-  addUint64(at.offset, v.offset);
+  addPage(at, v);
   addOffset(at.fields, fields);
   addOffset(at.symbols, symbols);
   addOffset(at.columns, columns);

@@ -18,11 +18,10 @@ import {
 } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames } from './klines.js';
-import type { Shape } from './shape.js';
+import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
-  addUint32,
-  addUint64,
+  addPage,
   builder,
   klineColumns,
   layout,
@@ -83,8 +82,8 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     body.push(r.missing.length > 0 ? `},"missing":${JSON.stringify(r.missing)}}` : '}}');
     return body;
   },
-  value(r) {
-    const data: Record<string, unknown> = {};
+  value(r): KlinesBatchValue {
+    const data: Record<string, Row[]> = {};
     for (const w of r.windows) {
       const code = r.m.symbols.codes[w.i];
       const slice =
@@ -93,7 +92,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
           : periodSlice(r.m, w.i, r.window, r.period, r.adj, r.fields);
       data[code] = klineRows(slice, code, r.fields);
     }
-    const value: Record<string, unknown> = {
+    const value: KlinesBatchValue = {
       market: r.m.market,
       count: r.count,
       limit: r.window.limit,
@@ -105,7 +104,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     return value;
   },
   // Rows of every symbol, one after another; each row already carries its symbol.
-  csv: (value: { fields: string[]; data: Record<string, Record<string, unknown>[]> }) => ({
+  csv: (value: KlinesBatchValue) => ({
     columns: value.fields,
     rows: Object.values(value.data).flatMap((rows) => rows.map((row) => value.fields.map((f) => row[f]))),
   }),
@@ -116,11 +115,9 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
 const SYMBOL_KLINES = layout(['symbol', 'columns']);
 const KLINES_BATCH = layout(['market', 'count', 'limit', 'offset', 'fields', 'data', 'missing']);
 
-interface KlinesBatchValue {
+/** The batch K-line answer's value (msgpack, FlatBuffers, Arrow and CSV all read this one type); it has no total. */
+interface KlinesBatchValue extends Omit<PageValue, 'total'> {
   market: string;
-  count: number;
-  limit: number;
-  offset: number;
   fields: string[];
   data: Record<string, Row[]>;
   missing?: string[];
@@ -142,9 +139,7 @@ function klinesBatchTable(v: KlinesBatchValue): Offset {
   const at = KLINES_BATCH.at;
   builder.startObject(KLINES_BATCH.size);
   addOffset(at.market, market);
-  addUint32(at.count, v.count);
-  addUint32(at.limit, v.limit);
-  addUint64(at.offset, v.offset);
+  addPage(at, v);
   addOffset(at.fields, fields);
   addOffset(at.data, data);
   addOffset(at.missing, missing);

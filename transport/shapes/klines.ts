@@ -11,11 +11,10 @@ import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
-import type { Shape } from './shape.js';
+import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
-  addUint32,
-  addUint64,
+  addPage,
   builder,
   klineColumns,
   layout,
@@ -75,7 +74,7 @@ export const klinesShape: Shape<KlinesResult> = {
     pieces.push(']}');
     return pieces;
   },
-  value(r) {
+  value(r): KlinesValue {
     const code = r.m.symbols.codes[r.i];
     const slice =
       r.period === 'day'
@@ -92,7 +91,7 @@ export const klinesShape: Shape<KlinesResult> = {
       data: klineRows(slice, code, r.fields),
     };
   },
-  csv: (value: { fields: string[]; data: Record<string, unknown>[] }) => ({
+  csv: (value: KlinesValue) => ({
     columns: value.fields,
     rows: value.data.map((row) => value.fields.map((f) => row[f])),
   }),
@@ -102,13 +101,10 @@ export const klinesShape: Shape<KlinesResult> = {
 
 const KLINES = layout(['market', 'symbol', 'count', 'total', 'offset', 'limit', 'fields', 'columns']);
 
-interface KlinesValue {
+/** The single-symbol K-line answer's value (msgpack, FlatBuffers, Arrow and CSV all read this one type). */
+interface KlinesValue extends PageValue {
   market: string;
   symbol: string;
-  count: number;
-  total: number;
-  offset: number;
-  limit: number;
   fields: string[];
   data: Row[];
 }
@@ -120,10 +116,7 @@ function klinesTable(v: KlinesValue): Offset {
   builder.startObject(KLINES.size);
   addOffset(at.market, market);
   addOffset(at.symbol, symbol);
-  addUint32(at.count, v.count);
-  addUint32(at.total, v.total);
-  addUint64(at.offset, v.offset);
-  addUint32(at.limit, v.limit);
+  addPage(at, v);
   addOffset(at.fields, fields);
   addOffset(at.columns, columns);
   return builder.endObject();

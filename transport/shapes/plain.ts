@@ -16,10 +16,11 @@ import {
 } from '../schemas/common.js';
 import { market } from '../schemas/rows.js';
 import { compileJson } from '../serialise/compile-json.js';
-import { rowsOf, type CsvTable, type Shape } from './shape.js';
+import { type CsvTable, type PageValue, rowsOf, type Shape } from './shape.js';
 import type { Schema } from '../schemas/common.js';
 import {
   addOffset,
+  addPage,
   addUint32,
   addUint64,
   builder,
@@ -70,12 +71,8 @@ export const marketsShape = plainShape<MarketsValue>(
 );
 
 /** The symbols answer's value. */
-export interface SymbolsValue {
+export interface SymbolsValue extends PageValue {
   market: string;
-  total: number;
-  count: number;
-  limit: number;
-  offset: number;
   data: SymbolInfoValue[];
 }
 
@@ -101,11 +98,7 @@ export const symbolsShape = plainShape<SymbolsValue>(
 );
 
 /** The macro answer's value. */
-export interface MacroValue {
-  count: number;
-  total: number;
-  limit: number;
-  offset: number;
+export interface MacroValue extends PageValue {
   data: MacroReleaseValue[];
 }
 
@@ -200,10 +193,7 @@ function symbolsTable(v: SymbolsValue): Offset {
   const at = SYMBOLS.at;
   builder.startObject(SYMBOLS.size);
   addOffset(at.market, market);
-  addUint32(at.total, v.total);
-  addUint32(at.count, v.count);
-  addUint32(at.limit, v.limit);
-  addUint64(at.offset, v.offset);
+  addPage(at, v);
   addOffset(at.data, data);
   return builder.endObject();
 }
@@ -224,10 +214,7 @@ function macroRowTable(row: MacroReleaseValue): Offset {
 function macroTable(v: MacroValue): Offset {
   const data = offsets(v.data.map(macroRowTable));
   builder.startObject(MACRO.size);
-  addUint32(MACRO.at.count, v.count);
-  addUint32(MACRO.at.total, v.total);
-  addUint32(MACRO.at.limit, v.limit);
-  addUint64(MACRO.at.offset, v.offset);
+  addPage(MACRO.at, v);
   addOffset(MACRO.at.data, data);
   return builder.endObject();
 }

@@ -8,11 +8,10 @@ import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotRow } from '../serialise/rows.js';
 import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import type { ColumnSet } from './detail.js';
-import type { Shape } from './shape.js';
+import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
-  addUint32,
-  addUint64,
+  addPage,
   builder,
   layout,
   type Offset,
@@ -64,7 +63,7 @@ export const screenShape: Shape<ScreenPage> = {
     body.push(']}');
     return body;
   },
-  value: (p) => ({
+  value: (p): ScreenValue => ({
     market: p.m.market,
     total: p.result.total,
     count: p.result.rows.length,
@@ -74,7 +73,7 @@ export const screenShape: Shape<ScreenPage> = {
     order: p.order,
     data: Array.from(p.result.rows, (i) => snapshotRow(p.m, i, p.set.columns)),
   }),
-  csv: (value: { data: Record<string, unknown>[] }, p) => ({
+  csv: (value: ScreenValue, p) => ({
     columns: p.set.columns,
     rows: value.data.map((row) => p.set.columns.map((c) => row[c])),
   }),
@@ -84,12 +83,9 @@ export const screenShape: Shape<ScreenPage> = {
 
 const SCREEN = layout(['market', 'total', 'count', 'limit', 'offset', 'sort', 'order', 'fields', 'data']);
 
-interface ScreenValue {
+/** The screen answer's value (msgpack, FlatBuffers, Arrow and CSV all read this one type). */
+interface ScreenValue extends PageValue {
   market: string;
-  total: number;
-  count: number;
-  limit: number;
-  offset: number;
   sort: string;
   order: string;
   data: Row[];
@@ -106,10 +102,7 @@ function screenTable(v: ScreenValue): Offset {
   const at = SCREEN.at;
   builder.startObject(SCREEN.size);
   addOffset(at.market, market);
-  addUint32(at.total, v.total);
-  addUint32(at.count, v.count);
-  addUint32(at.limit, v.limit);
-  addUint64(at.offset, v.offset);
+  addPage(at, v);
   addOffset(at.sort, sort);
   addOffset(at.order, order);
   addOffset(at.fields, fields);

@@ -4,6 +4,14 @@ import type { Schema } from '../schemas/common.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import type { Offset } from '../serialise/flatbuffer-kit.js';
 
+/** The paging figures of a paged answer's value: rows before paging, rows in this page, and the page asked for. */
+export interface PageValue {
+  total: number;
+  count: number;
+  limit: number;
+  offset: number;
+}
+
 /** Rows of a CSV answer: the header's keys, and one array of cells per row (null: empty cell). */
 export interface CsvTable {
   columns: readonly string[];
