@@ -2,6 +2,16 @@
 // typed arrays already, so a batch is its message header (a small FlatBuffer of Message.fbs)
 // and their bytes, with no apache-arrow objects and no buffer of its own per batch.
 
+import {
+  makeData,
+  makeVector,
+  RecordBatch,
+  type Schema,
+  Struct,
+  Table,
+  tableToIPC,
+  vectorFromArray,
+} from 'apache-arrow';
 import { Builder } from 'flatbuffers';
 import type { ByteWriter } from './byte-writer.js';
 
@@ -18,6 +28,25 @@ export type BatchColumn =
 const METADATA_V5 = 4;
 const HEADER_RECORD_BATCH = 3;
 const CONTINUATION = 0xffffffff;
+
+/** A stream's end: a continuation marker and a zero length. */
+export const END_OF_STREAM = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+
+/**
+ * The schema message a stream of `schema` begins with, made once by apache-arrow (the first
+ * message of its stream of an empty table); `writeRecordBatch` writes the batches after it.
+ */
+export function schemaMessage(schema: Schema): Buffer {
+  const empty = schema.fields.map((f) => makeVector(vectorFromArray([], f.type)).data[0]);
+  const batch = new RecordBatch(
+    schema,
+    makeData({ type: new Struct(schema.fields), length: 0, nullCount: 0, children: empty }),
+  );
+  const stream = tableToIPC(new Table(schema, batch), 'stream');
+  const bytes = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  // The first message: its continuation marker, its length, then that many bytes (padded to 8).
+  return bytes.subarray(0, 8 + bytes.readInt32LE(4));
+}
 
 /** Reused between batches (clear() keeps its memory). */
 const builder = new Builder(1024);
@@ -69,7 +98,8 @@ export function writeRecordBatch(w: ByteWriter, given: readonly BatchColumn[], l
   w.bytes(metadata);
   w.pad8();
   const body = w.pos;
-  for (const c of columns) {
+  for (let k = 0; k < columns.length; k++) {
+    const c = columns[k];
     if (c.kind === 'repeated-text') {
       const text = Buffer.from(c.text);
       for (let i = 0; i <= length; i++) w.buf.writeInt32LE(i * text.length, w.pos + 4 * i);
@@ -82,7 +112,7 @@ export function writeRecordBatch(w: ByteWriter, given: readonly BatchColumn[], l
       w.pad8(body);
     } else {
       const { values } = c;
-      if (nullsOf(values) > 0) {
+      if (nodes[k].nulls > 0) {
         const start = w.pos;
         const bytes = (length + 7) >> 3;
         w.buf.fill(0, start, start + bytes);

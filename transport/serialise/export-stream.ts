@@ -2,27 +2,14 @@
 // stream (apache-arrow's schema message, then a record batch per symbol written in place by
 // arrow-batch.ts), from one symbol's slice at a time, into one reused buffer.
 
-import {
-  DateDay,
-  Field,
-  Float64,
-  makeData,
-  makeVector,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  tableToIPC,
-  Utf8,
-  vectorFromArray,
-} from 'apache-arrow';
+import { DateDay, Field, Float64, Schema, Utf8 } from 'apache-arrow';
 import { dateText } from '../../engine/calendar/date-text.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
 import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
 import { ByteWriter } from './byte-writer.js';
-import { type BatchColumn, writeRecordBatch } from './arrow-batch.js';
+import { type BatchColumn, END_OF_STREAM, schemaMessage, writeRecordBatch } from './arrow-batch.js';
 
 export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -36,7 +23,6 @@ export const EXPORT_TYPES: Readonly<Record<ExportFormat, string>> = {
 /** A chunk is handed to the socket once it holds this much (or its symbol ends, for Arrow's record batches). */
 const CHUNK_BYTES = 64 * 1024;
 /** Arrow's end of stream: a continuation marker and a zero length. */
-const ARROW_EOS = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
 const NO_VALUES = new Float64Array(0);
 const NO_DAYS = new Int32Array(0);
 
@@ -78,7 +64,7 @@ export class ExportStream {
     if (!this.started) {
       this.started = true;
       if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
-      if (arrow) w.bytes(this.schemaMessage());
+      if (arrow) w.bytes(schemaMessage(this.schema()));
     }
     while (this.symbol < this.q.symbols.length) {
       const i = this.q.symbols[this.symbol++];
@@ -91,7 +77,7 @@ export class ExportStream {
     this.ended = true;
     if (arrow) {
       if (this.batches === 0) writeRecordBatch(w, this.batchColumns(null, ''), 0); // a stream of no rows still has a batch
-      w.bytes(ARROW_EOS);
+      w.bytes(END_OF_STREAM);
     }
     return w.pos > 0 ? w.buf.subarray(0, w.pos) : null;
   }
@@ -146,49 +132,16 @@ export class ExportStream {
   private batches = 0;
 
   /**
-   * The stream's schema message, made once by apache-arrow: the first message of the stream of
-   * an empty table, whose record batches this stream then writes itself (`writeRecordBatch`).
+   * The stream's schema: every field nullable, as in `format=arrow` answers; the symbol is plain
+   * utf8 here (one symbol a record batch: a dictionary per batch would be a replacement each time).
    */
-  private schemaMessage(): Buffer {
-    const bytes = streamOf(this.emptyBatch());
-    return bytes.subarray(0, schemaLength(bytes));
-  }
-
-  private arrowSchema: Schema | null = null;
-
-  /** The stream's one schema, made at its first batch. */
   private schema(): Schema {
-    if (this.arrowSchema !== null) return this.arrowSchema;
-    // Every field nullable, as in `format=arrow` answers; the symbol is plain utf8 here (one
-    // symbol a record batch: a dictionary per batch would be a replacement each time).
     const fields = [
       new Field('symbol', new Utf8(), true),
       new Field('date', new DateDay(), true),
       ...this.q.fields.map((f) => new Field(f, new Float64(), true)),
       new Field('adj_factor', new Float64(), true),
     ];
-    return (this.arrowSchema = new Schema(fields, this.metadata));
+    return new Schema(fields, this.metadata);
   }
-
-  private emptyBatch(): RecordBatch {
-    const schema = this.schema();
-    const empty = schema.fields.map((f) => makeVector(vectorFromArray([], f.type)).data[0]);
-    return new RecordBatch(
-      schema,
-      makeData({ type: new Struct(schema.fields), length: 0, nullCount: 0, children: empty }),
-    );
-  }
-}
-
-/** One record batch as a whole IPC stream (schema, batch, end of stream). */
-const streamOf = (batch: RecordBatch): Buffer => {
-  const bytes = tableToIPC(new Table(batch.schema, batch), 'stream');
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-};
-
-/** The bytes of a stream's first message (the schema): continuation, length, metadata. */
-function schemaLength(bytes: Buffer): number {
-  const continued = bytes.readUInt32LE(0) === 0xffffffff;
-  const length = bytes.readInt32LE(continued ? 4 : 0);
-  return (continued ? 8 : 4) + length;
 }

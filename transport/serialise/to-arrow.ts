@@ -71,8 +71,8 @@ function columnOf(kind: Kind, cells: readonly unknown[], c: number): Vector {
     : vectorFromArray(texts, new Utf8());
 }
 
-/** A float64 column of `values` (an answer's cells, or K-line columns read in place), NaN as Arrow nulls: a validity bitmap only when there is one. */
-export function float64Data(values: Float64Array) {
+/** A float64 column of an answer's cells, NaN as Arrow nulls: a validity bitmap only when there is one. */
+function float64Data(values: Float64Array) {
   let nulls = 0;
   for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nulls++;
   if (nulls === 0) return makeData({ type: new Float64(), length: values.length, nullCount: 0, data: values });

@@ -1,25 +1,16 @@
-// Record batches written by hand, read back by apache-arrow: after a schema message of the same
+// Record batches written by hand, read back by apache-arrow: after the schema message of the same
 // fields, each batch's rows are the columns given (NaN as null, a date32 as its day, the same text
 // in every row), whatever the lengths' alignment to 8 bytes; a column shorter than the batch is refused.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DateDay, Field, Float64, Schema, tableFromIPC, Utf8 } from 'apache-arrow';
 import {
-  DateDay,
-  Field,
-  Float64,
-  makeData,
-  makeVector,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  tableFromIPC,
-  tableToIPC,
-  Utf8,
-  vectorFromArray,
-} from 'apache-arrow';
-import { type BatchColumn, writeRecordBatch } from '../../../transport/serialise/arrow-batch.js';
+  type BatchColumn,
+  END_OF_STREAM,
+  schemaMessage,
+  writeRecordBatch,
+} from '../../../transport/serialise/arrow-batch.js';
 import { ByteWriter } from '../../../transport/serialise/byte-writer.js';
 
 const schema = new Schema([
@@ -27,16 +18,6 @@ const schema = new Schema([
   new Field('date', new DateDay(), true),
   new Field('close', new Float64(), true),
 ]);
-const EOS = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
-
-/** The schema message alone: the first message of apache-arrow's stream of an empty table. */
-function schemaMessage(): Buffer {
-  const empty = schema.fields.map((f) => makeVector(vectorFromArray([], f.type)).data[0]);
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 0, children: empty }));
-  const bytes = Buffer.from(tableToIPC(new Table(schema, batch), 'stream'));
-  return bytes.subarray(0, 8 + bytes.readInt32LE(4));
-}
-
 const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColumn[] => [
   { kind: 'repeated-text', text: symbol },
   { kind: 'int32', values: Int32Array.from(days) },
@@ -45,7 +26,7 @@ const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColum
 
 test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one stream', () => {
   const w = new ByteWriter(64);
-  w.bytes(schemaMessage());
+  w.bytes(schemaMessage(schema));
   const batches = [
     { symbol: 'sh600000', days: [20000], closes: [10.5] },
     { symbol: 'hk00700', days: [20001, 20002, 20005], closes: [Number.NaN, 1.25, -3] },
@@ -56,7 +37,7 @@ test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one st
     },
   ];
   for (const b of batches) writeRecordBatch(w, columnsOf(b.symbol, b.days, b.closes), b.days.length);
-  w.bytes(EOS);
+  w.bytes(END_OF_STREAM);
   assert.equal(w.pos % 8, 0, 'every message ends on an 8-byte boundary');
   const table = tableFromIPC(w.buf.subarray(0, w.pos));
   assert.equal(table.batches.length, 3);
@@ -69,9 +50,9 @@ test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one st
 
 test('a batch of no rows is a valid batch; a column shorter than its batch is refused', () => {
   const w = new ByteWriter(64);
-  w.bytes(schemaMessage());
+  w.bytes(schemaMessage(schema));
   writeRecordBatch(w, columnsOf('', [], []), 0);
-  w.bytes(EOS);
+  w.bytes(END_OF_STREAM);
   assert.equal(tableFromIPC(w.buf.subarray(0, w.pos)).numRows, 0);
   assert.throws(() => writeRecordBatch(new ByteWriter(), columnsOf('x', [1], [1]), 2), RangeError);
 });
