@@ -5,30 +5,21 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Dataset } from '../../../engine/dataset/dataset.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
+import { type ErrorLine, errorLog, stackIn, withFaultyRead } from '../../helpers/faults.js';
 import { type AdminServer, startAdminServer } from '../admin/admin-server.js';
 
-interface Line {
-  fields: Record<string, unknown>;
-  msg: string;
-}
-const recorder = (lines: Line[]) => ({
-  info: () => {},
-  error: (fields: object, msg: string) => void lines.push({ fields: fields as Record<string, unknown>, msg }),
-});
-const loggedFor = (lines: Line[], requestId: string): Line | undefined =>
+const loggedFor = (lines: ErrorLine[], requestId: string): ErrorLine | undefined =>
   lines.find((l) => l.fields.request_id === requestId);
-const stackOf = (line: Line | undefined): string => String((line?.fields.err as { stack?: string } | undefined)?.stack);
 
 describe('service paths', () => {
-  const logged: Line[] = [];
+  const { logger, lines: logged } = errorLog();
   let server: TestServer;
   let metricsBroken = false;
   let openapiBroken = false;
   before(async () => {
     server = await startTestServer({
-      logger: recorder(logged),
+      logger,
       openapi: () => {
         if (openapiBroken) throw new Error('a bug behind the document');
         return JSON.stringify({ openapi: '3.1.0' });
@@ -59,7 +50,7 @@ describe('service paths', () => {
     assert.doesNotMatch(r.text, /a bug behind/);
     const line = loggedFor(logged, 'svc-boom-1');
     assert.equal(line?.fields.route, '/api/v1/openapi.json');
-    assert.match(stackOf(line), /a bug behind the document/);
+    assert.match(stackIn(line), /a bug behind the document/);
     const again = await server.get('/api/v1/openapi.json', { key: null });
     assert.deepEqual([again.status, again.body.openapi], [200, '3.1.0'], 'serving on');
   });
@@ -92,7 +83,7 @@ describe('service paths', () => {
     assert.deepEqual([r.body.code, r.body.instance], ['internal_error', 'svc-reject-1']);
     const line = loggedFor(logged, 'svc-reject-1');
     assert.equal(line?.fields.route, '/metrics');
-    assert.match(stackOf(line), /a broken metrics source/);
+    assert.match(stackIn(line), /a broken metrics source/);
     const again = await server.get('/metrics', { key: null });
     assert.equal(again.status, 200, 'serving on');
     assert.match(again.text, /mdq_http_requests_total\{route="\/metrics",status="500",plan="none"\} 1/);
@@ -103,26 +94,17 @@ describe('service paths', () => {
 test('a /metrics answer that throws again while answering its error: the connection is closed, both logged, the process serves on', {
   timeout: 20_000,
 }, async () => {
-  const logged: Line[] = [];
+  const { logger, lines: logged } = errorLog();
   const server = await startTestServer({
-    logger: recorder(logged),
+    logger,
     metrics: { reloads: () => ({ counts: {}, lastSeconds: null }), poolQueue: () => 0 },
   });
   try {
-    const served = server.state.dataset!;
     // The exposition reads the data version, and so do the problem's headers: both throw.
-    server.state.dataset = new Proxy(served, {
-      get(target, name, receiver) {
-        if (name === 'version') throw new Error('a version that cannot be read');
-        return Reflect.get(target, name, receiver);
-      },
-    }) as Dataset;
-    try {
-      await assert.rejects(server.get('/metrics', { key: null, headers: { 'x-request-id': 'svc-twice-1' } }));
-    } finally {
-      server.state.dataset = served;
-    }
-    assert.ok(logged.filter((l) => /a version that cannot be read/.test(stackOf(l))).length >= 2, 'both throws logged');
+    await withFaultyRead(server.state, 'version', 'a version that cannot be read', () =>
+      assert.rejects(server.get('/metrics', { key: null, headers: { 'x-request-id': 'svc-twice-1' } })),
+    );
+    assert.ok(logged.filter((l) => /a version that cannot be read/.test(stackIn(l))).length >= 2, 'both throws logged');
     assert.equal((await server.get('/metrics', { key: null })).status, 200, 'serving on');
   } finally {
     await server.close();
@@ -130,12 +112,12 @@ test('a /metrics answer that throws again while answering its error: the connect
 });
 
 describe('the dashboard', () => {
-  const logged: Line[] = [];
+  const { logger, lines: logged } = errorLog();
   let admin: AdminServer;
   let routesBroken = false;
   before(async () => {
     admin = await startAdminServer({
-      logger: recorder(logged),
+      logger,
       routes: () => {
         if (routesBroken) throw new Error('a bug behind the usage page');
         return [];
@@ -161,7 +143,7 @@ describe('the dashboard', () => {
     assert.doesNotMatch(r.text, /a bug behind/);
     const line = loggedFor(logged, 'dash-boom-1');
     assert.equal(line?.fields.route, '/admin/api/usage');
-    assert.match(stackOf(line), /a bug behind the usage page/);
+    assert.match(stackIn(line), /a bug behind the usage page/);
     assert.equal((await admin.call('/admin/api/usage', { cookie: op.cookie })).status, 200, 'serving on');
   });
 
@@ -182,7 +164,7 @@ describe('the dashboard', () => {
       headers: { 'x-request-id': 'dash-reject-1' },
     });
     assert.deepEqual([r.status, r.body.code, r.body.instance], [500, 'internal_error', 'dash-reject-1']);
-    assert.match(stackOf(loggedFor(logged, 'dash-reject-1')), /the reloader broke/);
+    assert.match(stackIn(loggedFor(logged, 'dash-reject-1')), /the reloader broke/);
     assert.equal((await admin.call('/admin/api/usage', { cookie: op.cookie })).status, 200);
   });
 });

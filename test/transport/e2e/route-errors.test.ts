@@ -4,44 +4,28 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Dataset } from '../../../engine/dataset/dataset.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
+import { errorLog, withFaultyRead } from '../../helpers/faults.js';
 
-const logged: { fields: Record<string, unknown>; msg: string }[] = [];
+const { logger, lines: logged, stackOf } = errorLog();
 let server: TestServer;
 
 before(async () => {
-  const logger = {
-    info: () => {},
-    error: (fields: object, msg: string) => void logged.push({ fields: fields as Record<string, unknown>, msg }),
-  };
   // Screens on the pool, nothing cached: each request runs its route.
   server = await startTestServer({ pool: true, minScreenRows: 0, responseCache: null, logger });
 });
 after(() => server.close());
 
-const stackOf = (requestId: string): string =>
-  String((logged.find((l) => l.fields.request_id === requestId)?.fields.err as { stack?: string } | undefined)?.stack);
-
 test('a route that throws a plain Error: 500 internal_error with the request id, the stack logged, no stack answered', async () => {
-  const served = server.state.dataset!;
   // A bug stand-in: the macro route's read of the data throws.
-  server.state.dataset = new Proxy(served, {
-    get(target, name, receiver) {
-      if (name === 'macro') throw new Error('a bug in a route');
-      return Reflect.get(target, name, receiver);
-    },
-  }) as Dataset;
-  try {
+  await withFaultyRead(server.state, 'macro', 'a bug in a route', async () => {
     const r = await server.get('/api/v1/macro?indicator=gdp', { headers: { 'x-request-id': 'route-boom-1' } });
     assert.equal(r.status, 500);
     assert.equal(r.headers['content-type'], 'application/problem+json');
     assert.deepEqual([r.body.code, r.body.instance], ['internal_error', 'route-boom-1']);
     assert.doesNotMatch(r.text, /a bug in a route/, 'the answer holds no stack or message');
     assert.match(stackOf('route-boom-1'), /a bug in a route/);
-  } finally {
-    server.state.dataset = served;
-  }
+  });
   assert.equal((await server.get('/api/v1/macro?indicator=gdp')).status, 200, 'serving on');
 });
 
