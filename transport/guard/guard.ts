@@ -213,9 +213,9 @@ export class Guard {
 
   /**
    * Counts the request and checks rate, then (when it charges rows) quota. `rows` of an answer
-   * already known (a kept one) are charged in the same step when admitted, and the verdict's
-   * `quotaRemaining` is then what is left after them. The returned object is reused: read it
-   * before the next `admit` on this guard.
+   * already known (a kept one) are charged in the same step when admitted; the verdict's
+   * `quotaRemaining` is what was left before them, as `admitShared`'s. The returned object is
+   * reused: read it before the next `admit` on this guard.
    */
   admit(key: KeyState, nowMs: number, chargesRows: boolean, rows = 0): Verdict {
     const slots = this.slots;
@@ -229,8 +229,8 @@ export class Guard {
       refusal = 'quota_exhausted';
     if (refusal === 'rate_limited') key.rateLimited++;
     else if (refusal === 'quota_exhausted') key.quotaExhausted++;
-    else if (rows > 0) key.used += rows;
     const v = this.fill(this.verdict, key, refusal, nowMs);
+    if (refusal === null && rows > 0) key.used += rows;
     slots.markDirty(key.slot);
     slots.unlock(key.slot);
     return v;
@@ -241,7 +241,7 @@ export class Guard {
    * store, whose answer becomes the key's figures here too (for /quota and the usage flush).
    * Resolves to a new Verdict; rejects with LimitsUnavailable when the store cannot answer.
    * `rows` of an answer already known (a kept one) are charged in the same round trip when
-   * admitted: `X-Quota-Remaining` is then `max(0, quotaRemaining - rows)`.
+   * admitted: `X-Quota-Remaining` is then `max(0, quotaRemaining - rows)`, as with `admit`.
    */
   async admitShared(key: KeyState, nowMs: number, chargesRows: boolean, rows = 0): Promise<Verdict> {
     const slots = this.slots;

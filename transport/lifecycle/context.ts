@@ -236,23 +236,6 @@ export class ServerContext {
     return headerBlock(list)!;
   }
 
-  /**
-   * A 200's own headers (request id, CORS, rate and quota figures) as one block; without an
-   * Origin to answer it is written straight into one string, with no list per answer.
-   */
-  requestBlock(requestId: string, origin: string, v: Verdict | null, quotaRemaining: number | null): HeaderBlock {
-    if (origin !== '')
-      return headerBlock(this.limitHeaders(this.baseHeaders(requestId, null, origin, false), v, quotaRemaining))!;
-    let value = requestId;
-    if (v !== null) {
-      if (v.rateLimit !== null)
-        value += `\r\nx-ratelimit-limit: ${v.rateLimit}\r\nx-ratelimit-remaining: ${v.rateRemaining}\r\nx-ratelimit-reset: ${v.rateReset}`;
-      if (v.quotaLimit !== null)
-        value += `\r\nx-quota-limit: ${v.quotaLimit}\r\nx-quota-remaining: ${quotaRemaining ?? v.quotaRemaining}`;
-    }
-    return { name: 'x-request-id', value };
-  }
-
   /** Rate and quota headers of an authenticated response (none for internal keys). */
   limitHeaders(headers: HeaderList, v: Verdict | null, quotaRemaining: number | null): HeaderList {
     if (v === null) return headers;

@@ -227,7 +227,7 @@ export class DataExchange extends Exchange {
    * assembly buffer, which the next answer overwrites.
    */
   private charge(a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string): void {
-    const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
+    const notModified = this.notModified(etag);
     const rows = notModified ? 0 : a.rows;
     const { key } = this;
     const { guard } = this.ctx;
@@ -342,22 +342,28 @@ export class DataExchange extends Exchange {
   private admitKept(key: KeyState, hit: CachedAnswer): void {
     const used = encodingOf(hit, this.encoding);
     const etag = keptEtag(hit, used);
-    const notModified = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
+    const notModified = this.notModified(etag);
     const rows = notModified ? 0 : hit.rows;
     const { guard } = this.ctx;
-    if (!guard.isShared(key)) {
-      const v = (this.figures = guard.admit(key, this.nowMs, this.route.charges, rows));
-      refuseIf(v); // before the body: a refused request compresses nothing
-      // The verdict's quotaRemaining is after the charge.
-      return this.send(hit, this.cache!.bodyIn(hit, used), used, etag, notModified, null);
-    }
-    const body = this.cache!.bodyIn(hit, used);
-    this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => {
-      this.figures = v;
-      refuseIf(v);
-      const remaining = v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows);
-      this.send(hit, body, used, etag, notModified, remaining);
-    });
+    if (!guard.isShared(key))
+      return this.keptAdmitted(guard.admit(key, this.nowMs, this.route.charges, rows), hit, used, etag, notModified);
+    this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) =>
+      this.keptAdmitted(v, hit, used, etag, notModified),
+    );
+  }
+
+  /** A kept answer's admission, whichever store gave it: refused, or sent with what is left after its rows. */
+  private keptAdmitted(v: Verdict, hit: CachedAnswer, used: Encoding, etag: string, notModified: boolean): void {
+    this.figures = v;
+    refuseIf(v); // before the body: a refused request compresses nothing
+    const rows = notModified ? 0 : hit.rows;
+    const remaining = v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows);
+    this.send(hit, this.cache!.bodyIn(hit, used), used, etag, notModified, remaining);
+  }
+
+  /** If-None-Match names `etag`: a 304, no rows charged. */
+  private notModified(etag: string): boolean {
+    return this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
   }
 
   /** Send: 200 with the body (a kept answer keeps its header block per encoding) or 304; then observe. */
@@ -377,7 +383,9 @@ export class DataExchange extends Exchange {
         'heads' in a
           ? (a.heads[slot] ?? this.cache!.keepHead(a, slot, ctx.answerHead(a, dataset!.version, etag, used)))
           : ctx.answerHead(a, dataset!.version, etag, used);
-      const rest = ctx.requestBlock(this.requestId, this.origin, this.figures, remaining);
+      const rest = headerBlock(
+        ctx.limitHeaders(ctx.baseHeaders(this.requestId, null, this.origin, false), this.figures, remaining),
+      );
       sendBlock(this.res, 200, head, body, rest, ctx.state.draining, false, this.synchronous);
       return ctx.observed(this.routeIndex, 200, this.key, a.rows, body, this.started, this.nowMs, this.requestId);
     }

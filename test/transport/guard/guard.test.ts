@@ -310,3 +310,16 @@ test("with shared limits (Redis) the last use is this instance's and the day's c
   g.drainDirty((...a) => seen.push(a));
   assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0 + 5_000]], 'and that use reaches the next flush');
 });
+
+test("admit with a kept answer's rows charges them in the same step, only when admitted; the verdict's quota is before them", () => {
+  const g = guardWith(record('abcd1234', 'free'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  const quota = g.admit(k, T0, true).quotaLimit!;
+  const v = g.admit(k, T0, true, 40);
+  assert.deepEqual([v.ok, v.quotaRemaining], [true, quota], 'what was left before the 40 rows');
+  assert.equal(g.quota(k, T0).used, 40, 'the 40 rows charged');
+  g.charge(k, quota - 40, T0); // the day's rows all used
+  const refused = g.admit(k, T0, true, 40);
+  assert.deepEqual([refused.ok, refused.code], [false, 'quota_exhausted']);
+  assert.equal(g.quota(k, T0).used, quota, 'a refused request charges nothing');
+});
