@@ -21,8 +21,8 @@ import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
 import { render as renderFormat } from '../serialise/render.js';
 import {
   type Answer,
-  type CachedAnswer,
-  ENCODING_SLOTS,
+  CachedAnswer,
+  encodingSlot,
   encodingOf,
   type ResponseCache,
 } from '../serialise/response-cache.js';
@@ -53,8 +53,8 @@ export class DataExchange extends Exchange {
   readonly nowMs: number;
   private readonly rawQuery: string;
   private readonly rawParams: string[];
-  /** Read only when the answer is not kept: only a fresh answer makes its Link. */
-  private path = '';
+  /** The path as sent (uWS's one flat string: the cache key's start, and a fresh page's Link). */
+  private readonly path: string;
   private readonly misframed: Problem | null;
   private readonly presented: string | null;
   private readonly ifNoneMatch: string;
@@ -82,6 +82,7 @@ export class DataExchange extends Exchange {
     super(res, req); // everything is read from `req` now: it is gone once the handler returns
     this.nowMs = ctx.now();
     ctx.arrived(this.started);
+    this.path = req.getUrl();
     this.rawQuery = req.getQuery() ?? '';
     const params: string[] = new Array(route.pathNames.length); // a loop, not map(): no closure per request
     for (let i = 0; i < params.length; i++) params[i] = req.getParameter(i) ?? '';
@@ -128,7 +129,6 @@ export class DataExchange extends Exchange {
     if (hit !== undefined) return this.admitKept(key, hit);
     // The local verdict is a reused object: read before any other admit.
     if (!guard.isShared(key)) return this.admitted(guard.admit(key, this.nowMs, this.route.charges));
-    this.path = this.paged ? this.req!.getUrl() : '';
     this.admitted(guard.admitShared(key, this.nowMs, this.route.charges));
   }
 
@@ -156,21 +156,21 @@ export class DataExchange extends Exchange {
   /** Cache: the kept answer of this request, if any (sets the cache keys a fresh answer is offered under). */
   private kept(plan: Plan): CachedAnswer | undefined {
     if (!this.route.cacheable || this.cacheKey !== '') return undefined;
-    // One string, hashed once: the format Accept asks for, then the request's key (`requestKey`).
-    // The plan is in it, by name and the figures that shape answers: it clamps limits and bounds batches.
-    this.cacheKey = `${this.acceptFormat} ${this.route.pattern} ${plan.answerKey} ${this.rawParams.join('/')}?${this.rawQuery}`;
+    // One short string, hashed once: the request's key (`requestKey`: the path and query as sent, and
+    // the plan, by name and the figures that shape answers: it clamps limits and bounds batches),
+    // then the format Accept asks for.
+    this.cacheKey = `${this.path}?${this.rawQuery} ${plan.answerKey} ${this.acceptFormat}`;
     if ((this.cache = this.ctx.cacheOf(this.dataset!)) === null) return undefined;
     return this.cache.get(this.cacheKey);
   }
 
-  /** The request's key (route, plan, raw path parameters and query) without the format Accept asks for: what a fresh answer's ETag derives from. */
+  /** The request's key (path and query as sent, plan) without the format Accept asks for: what a fresh answer's ETag derives from. */
   private get requestKey(): string {
-    return this.cacheKey.slice(this.cacheKey.indexOf(' ') + 1);
+    return this.cacheKey.slice(0, this.cacheKey.lastIndexOf(' '));
   }
 
   /** Parse: path and query parameters (400s), then the format they and Accept ask for (406s). */
   private parse(): ParsedRequest {
-    if (this.paged && this.path === '') this.path = this.req!.getUrl();
     const parsed = parseRequest(this.route, this.dataset!, this.rawParams, this.rawQuery);
     if (this.route.stream !== undefined) return parsed; // an export: its own formats, by `format=` alone
     const format = (parsed.p.format as Format | null) ?? this.acceptFormat;
@@ -378,9 +378,9 @@ export class DataExchange extends Exchange {
     const { ctx, dataset } = this;
     if (!notModified) {
       // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
-      const slot = ENCODING_SLOTS[used];
+      const slot = encodingSlot(used);
       const head =
-        'heads' in a
+        a instanceof CachedAnswer
           ? (a.heads[slot] ?? this.cache!.keepHead(a, slot, ctx.answerHead(a, dataset!.version, etag, used)))
           : ctx.answerHead(a, dataset!.version, etag, used);
       const rest = headerBlock(
@@ -468,7 +468,7 @@ export class DataExchange extends Exchange {
 
 /** A kept answer's ETag in the encoding it goes out in: made on the first such answer, kept with it. */
 const keptEtag = (kept: CachedAnswer, used: Encoding): string =>
-  (kept.etags[ENCODING_SLOTS[used]] ??= etagOf(kept.tag!, used));
+  (kept.etags[encodingSlot(used)] ??= etagOf(kept.tag!, used));
 
 /** A 429 when the verdict refuses. */
 function refuseIf(v: Verdict | null): void {
