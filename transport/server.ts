@@ -122,8 +122,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const app: TemplatedApp = guardHandlers(uWS.App(), ctx.onThrow);
   for (const route of ctx.routes) {
     const index = ctx.requests.routeIndex(route.pattern);
-    const paged = route.paged === true;
-    app.get(route.pattern, (res, req) => serve(ctx, route, index, paged, res, req));
+    app.get(route.pattern, (res, req) => serve(ctx, route, index, res, req));
     app.options(route.pattern, preflight(ctx, index));
     app.any(route.pattern, notAllowed(ctx, index, 'GET, OPTIONS'));
   }

@@ -38,11 +38,10 @@ export function serve(
   ctx: ServerContext,
   route: Route,
   routeIndex: number,
-  paged: boolean,
   res: HttpResponse,
   req: HttpRequest,
 ): void {
-  new DataExchange(ctx, route, routeIndex, paged, res, req).enter();
+  new DataExchange(ctx, route, routeIndex, res, req).enter();
 }
 
 /**
@@ -75,7 +74,6 @@ export class DataExchange extends Exchange {
     private readonly ctx: ServerContext,
     private readonly route: Route,
     private readonly routeIndex: number,
-    private readonly paged: boolean,
     res: HttpResponse,
     req: HttpRequest,
   ) {
