@@ -51,7 +51,8 @@ export function serve(
 export class DataExchange extends Exchange {
   readonly nowMs: number;
   private readonly rawQuery: string;
-  private readonly rawParams: string[];
+  /** Read when first needed (`params`): a kept answer never needs them. */
+  private rawParams: string[] | null = null;
   /** The path as sent (uWS's one flat string: the cache key's start, and a fresh page's Link). */
   private readonly path: string;
   private readonly misframed: Problem | null;
@@ -77,14 +78,11 @@ export class DataExchange extends Exchange {
     res: HttpResponse,
     req: HttpRequest,
   ) {
-    super(res, req); // everything is read from `req` now: it is gone once the handler returns
+    super(res, req); // what every request needs is read from `req` now: it is gone once the handler returns
     this.nowMs = ctx.now();
     ctx.arrived(this.started);
     this.path = req.getUrl();
     this.rawQuery = req.getQuery() ?? '';
-    const params: string[] = new Array(route.pathNames.length); // a loop, not map(): no closure per request
-    for (let i = 0; i < params.length; i++) params[i] = req.getParameter(i) ?? '';
-    this.rawParams = params;
     const h = readHeaders(req);
     this.misframed = framingProblem(h);
     this.presented = route.auth ? h.key : null;
@@ -118,7 +116,7 @@ export class DataExchange extends Exchange {
 
   /**
    * Admit: the token bucket and the quota, from the local store (a verdict now) or the shared one
-   * (a promise; `req` is gone when it answers, so the path is read first). A kept answer is
+   * (a promise; `req` is gone when it answers, so the parameters are read first). A kept answer is
    * looked up first: its rows are known, so they are charged with the admit, in one step.
    */
   admit(key: KeyState): void {
@@ -127,7 +125,17 @@ export class DataExchange extends Exchange {
     if (hit !== undefined) return this.admitKept(key, hit);
     // The local verdict is a reused object: read before any other admit.
     if (!guard.isShared(key)) return this.admitted(guard.admit(key, this.nowMs, this.route.charges));
+    this.params();
     this.admitted(guard.admitShared(key, this.nowMs, this.route.charges));
+  }
+
+  /** The path parameters as sent, read from `req` on first use: in the handler, or before a step that leaves it. */
+  private params(): string[] {
+    if (this.rawParams !== null) return this.rawParams;
+    const req = this.req!;
+    const params: string[] = new Array(this.route.pathNames.length); // a loop, not map(): no closure per request
+    for (let i = 0; i < params.length; i++) params[i] = req.getParameter(i) ?? '';
+    return (this.rawParams = params);
   }
 
   /** Admission's one continuation, whichever store gave the verdict: a verdict now goes on at once (no microtask). */
@@ -169,7 +177,7 @@ export class DataExchange extends Exchange {
 
   /** Parse: path and query parameters (400s), then the format they and Accept ask for (406s). */
   private parse(): ParsedRequest {
-    const parsed = parseRequest(this.route, this.dataset!, this.rawParams, this.rawQuery);
+    const parsed = parseRequest(this.route, this.dataset!, this.params(), this.rawQuery);
     if (this.route.stream !== undefined) return parsed; // an export: its own formats, by `format=` alone
     const format = (parsed.p.format as Format | null) ?? this.acceptFormat;
     if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
