@@ -98,9 +98,10 @@ export const MAX_KEY_CHARS = 2048;
  * object and its Map slot, the identity body's Buffer, ArrayBuffer and native backing store,
  * the ETag strings and the two small arrays, with the room V8's heap keeps beside its live
  * objects (about as much again). Set with the one below from `node --expose-gc
- * dist/bench/micro/cache-overhead.js 40000` (Node 20): the resident memory of 40,000 kept
- * answers, each with gzip and br bodies and three header blocks, is 0.90–1.01 × what they
- * count, for bodies of 300 B to 20 kB.
+ * dist/bench/micro/cache-overhead.js 40000` (Node 20) when every body and block had memory of
+ * its own: the resident memory of 40,000 kept answers, each with gzip and br bodies and three
+ * header blocks, was 0.90–1.01 × what they count, for bodies of 300 B to 20 kB. Identity bodies
+ * and blocks now share slabs and hold less: 0.61–0.89 × (the count errs high, never low).
  */
 export const ENTRY_OVERHEAD_BYTES = 1500;
 /** Resident bytes each further Buffer kept with an entry (a compressed body, a header block) holds beside its own (measured as above). */
@@ -119,9 +120,8 @@ export const textBytes = (text: string): number =>
  * of one-off requests (a scan over symbols, varied screens) then costs no allocation per
  * response, which would otherwise make V8 collect every few milliseconds.
  *
- * The budget counts what an entry really holds: its bodies (each in memory of its own,
- * exactly its size), its header blocks, its strings, and a measured overhead per entry
- * and per Buffer.
+ * The budget counts what an entry really holds: its bodies (exactly their size), its header
+ * blocks, its strings, and a measured overhead per entry and per Buffer.
  */
 export class ResponseCache {
   private readonly replies = new Map<string, CachedAnswer>();
@@ -130,6 +130,7 @@ export class ResponseCache {
   /** Which slot of a full bucket a new key takes (in turn). */
   private nextWay = 0;
   private bytes = 0;
+  private readonly slabs = new Slabs();
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
@@ -173,7 +174,7 @@ export class ResponseCache {
    * value as bytes of its own (sent without encoding it again), counted against the budget.
    */
   keepHead(answer: CachedAnswer, slot: 0 | 1 | 2, block: HeaderBlock): HeaderBlock {
-    const value = ownCopy(block.value);
+    const value = this.slabs.copy(block.value);
     const kept = (answer.heads[slot] = { name: block.name, value });
     this.grow(answer, value.length + BUFFER_OVERHEAD_BYTES);
     return kept;
@@ -195,7 +196,7 @@ export class ResponseCache {
     if (key.length > MAX_KEY_CHARS) return null;
     if (!this.askedBefore(key)) return null;
     const { body } = answer;
-    const bytes = ownCopy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
+    const bytes = this.slabs.copy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
     if (bytes.length > this.options.maxBodyBytes) return null;
     const cost =
       bytes.length +
@@ -238,6 +239,36 @@ export class ResponseCache {
   /** Entries and bytes held, keys and overhead included (tests read them). */
   get stats(): { entries: number; bytes: number } {
     return { entries: this.replies.size, bytes: this.bytes };
+  }
+}
+
+/** Bytes of one slab, and the largest piece copied into one (a larger one gets memory of its own). */
+export const SLAB_BYTES = 256 * 1024;
+export const MAX_SLAB_PIECE = 16 * 1024;
+
+/**
+ * Kept identity bodies and header blocks, copied in turn into shared slabs. uWS reads a
+ * Buffer's bytes through its backing store: one per kept piece (thousands, scattered) missed
+ * the CPU's caches on every send, a few slabs do not. A slab's memory is freed once no piece
+ * in it is kept: bodies are copied when their answers are kept and answers leave oldest
+ * first, so a slab goes with its answers, and what stays beyond the counted bytes is at most
+ * the slab being filled and the header blocks made late for answers since dropped (a few
+ * hundred bytes each). Compressed bodies, made whenever first asked, keep memory of their own.
+ */
+class Slabs {
+  private slab: Buffer | null = null;
+  private used = 0;
+
+  copy(piece: string | Buffer): Buffer {
+    const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+    if (length > MAX_SLAB_PIECE) return ownCopy(piece);
+    if (this.slab === null || this.used + length > SLAB_BYTES)
+      (this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES)), (this.used = 0);
+    const bytes = this.slab.subarray(this.used, this.used + length);
+    if (typeof piece === 'string') bytes.write(piece);
+    else piece.copy(bytes);
+    this.used += (length + 7) & ~7; // each piece 8-aligned
+    return bytes;
   }
 }
 

@@ -11,7 +11,9 @@ import {
   DOORKEEPER_WAYS,
   ENTRY_OVERHEAD_BYTES,
   MAX_KEY_CHARS,
+  MAX_SLAB_PIECE,
   ResponseCache,
+  SLAB_BYTES,
   textBytes,
 } from '../../../transport/serialise/response-cache.js';
 
@@ -100,7 +102,7 @@ test('the memory of keys asked once is a fixed table: old keys are forgotten as 
   assert.deepEqual(cache.stats, { entries: 1, bytes: cost(`key ${later}`, 1) }, 'only keys asked twice are kept');
 });
 
-test('compressed bodies and header blocks are kept in memory of their own and counted', () => {
+test('compressed bodies are kept in memory of their own, header blocks in the slabs, each counted', () => {
   const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
   const body = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ close: i, volume: i * 7 })) });
   offer(cache, 'k', 200, body);
@@ -118,14 +120,32 @@ test('compressed bodies and header blocks are kept in memory of their own and co
     expected += compressed.length + BUFFER_OVERHEAD_BYTES;
   }
   const head = cache.keepHead(kept, 1, { name: 'content-type', value: 'application/json\r\netag: "x"' });
-  assert.ok(
-    Buffer.isBuffer(head.value) && head.value.buffer.byteLength === head.value.length,
-    'the block as bytes of its own, not of an 8 KiB pool slab',
-  );
+  assert.ok(Buffer.isBuffer(head.value) && head.value.buffer.byteLength === SLAB_BYTES, 'the block as bytes of a slab');
+  assert.equal(head.value.toString(), 'application/json\r\netag: "x"');
+  assert.strictEqual(head.value.buffer, kept.body.buffer, "in the slab of the answer's body");
   assert.strictEqual(kept.heads[1], head);
   expected += head.value.length + BUFFER_OVERHEAD_BYTES;
   assert.deepEqual(cache.stats, { entries: 1, bytes: expected });
   assert.equal(kept.bytes, expected);
+});
+
+test('kept bodies share slabs in turn, each its own bytes; a body over MAX_SLAB_PIECE has memory of its own', () => {
+  const cache = new ResponseCache({ budgetBytes: 64 << 20, maxBodyBytes: 1 << 20 });
+  const keep = (key: string, body: string): Buffer => {
+    offer(cache, key, 1, body);
+    return offer(cache, key, 1, body)!.body;
+  };
+  // Bodies of 8,000 B (not a multiple of 8: each starts 8-aligned) until a slab is full, and one more.
+  const size = 8001;
+  const perSlab = Math.floor(SLAB_BYTES / (size + 8 - (size % 8 || 8)));
+  const bodies = Array.from({ length: perSlab + 1 }, (_, i) => keep(`k${i}`, String(i % 10).repeat(size)));
+  bodies.forEach((b, i) => assert.equal(b.toString(), String(i % 10).repeat(size), `body ${i} intact`));
+  const first = bodies[0].buffer;
+  assert.equal(first.byteLength, SLAB_BYTES);
+  assert.ok(bodies.slice(0, perSlab).every((b) => b.buffer === first && b.byteOffset % 8 === 0), 'one slab, 8-aligned');
+  assert.notStrictEqual(bodies[perSlab].buffer, first, 'a full slab starts the next');
+  const large = keep('large', 'x'.repeat(MAX_SLAB_PIECE + 1));
+  assert.equal(large.buffer.byteLength, MAX_SLAB_PIECE + 1, 'memory of its own, exactly its size');
 });
 
 test('strings an entry holds count two bytes a character unless all are ASCII', () => {
