@@ -100,8 +100,8 @@ export const MAX_KEY_CHARS = 2048;
  * objects (about as much again). Set with the one below from `node --expose-gc
  * dist/bench/micro/cache-overhead.js 40000` (Node 20) when every body and block had memory of
  * its own: the resident memory of 40,000 kept answers, each with gzip and br bodies and three
- * header blocks, was 0.90–1.01 × what they count, for bodies of 300 B to 20 kB. Identity bodies
- * and blocks now share slabs and hold less: 0.61–0.89 × (the count errs high, never low).
+ * header blocks, was 0.90–1.01 × what they count, for bodies of 300 B to 20 kB. Bodies and blocks
+ * now share slabs (`Slabs`) and hold less: 0.60–0.88 × (the count errs high, never low).
  */
 export const ENTRY_OVERHEAD_BYTES = 1500;
 /** Resident bytes each further Buffer kept with an entry (a compressed body, a header block) holds beside its own (measured as above). */
@@ -130,9 +130,11 @@ export class ResponseCache {
   /** Which slot of a full bucket a new key takes (in turn). */
   private nextWay = 0;
   private bytes = 0;
-  private readonly slabs = new Slabs();
+  private readonly slabs: Slabs;
 
-  constructor(private readonly options: ResponseCacheOptions) {}
+  constructor(private readonly options: ResponseCacheOptions) {
+    this.slabs = new Slabs(Slabs.sizeFor(options.budgetBytes));
+  }
 
   /** Lookups that found a kept answer, and those that did not (for /metrics). */
   hits = 0;
@@ -161,29 +163,33 @@ export class ResponseCache {
     let body = used === 'gzip' ? answer.gzip : answer.br;
     if (body === null) {
       // zlib's result is a view of a 16 KiB output buffer: kept as it is, a 2 KB body would hold all 16.
-      body = ownCopy(compress(answer.body, used));
+      body = this.slabs.copy(compress(answer.body, used));
       if (used === 'gzip') answer.gzip = body;
       else answer.br = body;
-      this.grow(answer, body.length + BUFFER_OVERHEAD_BYTES);
+      this.grow(answer, body, body.length + BUFFER_OVERHEAD_BYTES);
     }
     return body;
   }
 
   /**
    * Keeps `block` as the header block of `answer`'s encoding `slot` (`encodingSlot`), its
-   * value as bytes of its own (sent without encoding it again), counted against the budget.
+   * value as bytes (sent without encoding it again), counted against the budget.
    */
   keepHead(answer: CachedAnswer, slot: 0 | 1 | 2, block: HeaderBlock): HeaderBlock {
     const value = this.slabs.copy(block.value);
     const kept = (answer.heads[slot] = { name: block.name, value });
-    this.grow(answer, value.length + BUFFER_OVERHEAD_BYTES);
+    this.grow(answer, value, value.length + BUFFER_OVERHEAD_BYTES);
     return kept;
   }
 
-  /** Adds `bytes` to what `answer` holds, and to the budget while it is kept. */
-  private grow(answer: CachedAnswer, bytes: number): void {
+  /**
+   * Adds `piece` (of `bytes`) to what `answer` holds, and to the budget while it is kept; a piece
+   * made for an answer already dropped (a request still sending it) is dropped at once.
+   */
+  private grow(answer: CachedAnswer, piece: Buffer, bytes: number): void {
     answer.bytes += bytes;
-    if (this.replies.get(answer.key) === answer) (this.bytes += bytes), this.makeRoom(0); // still kept: it counts
+    if (this.replies.get(answer.key) === answer) (this.bytes += bytes), this.makeRoom(0);
+    else this.slabs.drop(piece);
   }
 
   /**
@@ -196,17 +202,18 @@ export class ResponseCache {
     if (key.length > MAX_KEY_CHARS) return null;
     if (!this.askedBefore(key)) return null;
     const { body } = answer;
-    const bytes = this.slabs.copy(typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body));
-    if (bytes.length > this.options.maxBodyBytes) return null;
+    const whole = typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body);
+    const length = typeof whole === 'string' ? Buffer.byteLength(whole) : whole.length;
+    if (length > this.options.maxBodyBytes) return null;
     const cost =
-      bytes.length +
+      length +
       textBytes(key) +
       (answer.tag === null ? 0 : textBytes(answer.tag)) +
       (answer.link === null ? 0 : textBytes(answer.link)) +
       ENTRY_OVERHEAD_BYTES;
     if (cost > this.options.budgetBytes) return null;
     this.makeRoom(cost);
-    const cached = new CachedAnswer(answer, key, bytes, cost);
+    const cached = new CachedAnswer(answer, key, this.slabs.copy(whole), cost);
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;
@@ -227,48 +234,88 @@ export class ResponseCache {
     return false;
   }
 
-  /** Drops the oldest answers until `size` more bytes fit (Map iteration is insertion order). */
+  /** Drops the oldest answers until `size` more bytes fit (Map iteration is insertion order), the slabs' dead bytes counted. */
   private makeRoom(size: number): void {
     for (const [key, old] of this.replies) {
-      if (this.bytes + size <= this.options.budgetBytes) return;
+      if (this.bytes + this.slabs.dead + size <= this.options.budgetBytes) return;
       this.replies.delete(key);
       this.bytes -= old.bytes;
+      this.slabs.drop(old.body);
+      this.slabs.drop(old.gzip);
+      this.slabs.drop(old.br);
+      for (const head of old.heads) if (head !== undefined) this.slabs.drop(head.value as Buffer);
     }
   }
 
-  /** Entries and bytes held, keys and overhead included (tests read them). */
+  /** Entries and bytes held (keys, overhead and the slabs' dead bytes included; tests read them). */
   get stats(): { entries: number; bytes: number } {
-    return { entries: this.replies.size, bytes: this.bytes };
+    return { entries: this.replies.size, bytes: this.bytes + this.slabs.dead };
   }
 }
 
-/** Bytes of one slab, and the largest piece copied into one (a larger one gets memory of its own). */
+/** Bytes of one slab at most (a 64th of the budget when that is less; none under 4 KiB). */
 export const SLAB_BYTES = 256 * 1024;
-export const MAX_SLAB_PIECE = 16 * 1024;
+const MIN_SLAB_BYTES = 4096;
+
+/** One slab: its memory, the bytes handed out of it, and those of them kept pieces still hold. */
+interface Slab {
+  bytes: Buffer;
+  used: number;
+  live: number;
+}
+
+/** A piece's bytes in a slab: each starts 8-aligned. */
+const aligned = (length: number): number => (length + 7) & ~7;
 
 /**
- * Kept identity bodies and header blocks, copied in turn into shared slabs. uWS reads a
- * Buffer's bytes through its backing store: one per kept piece (thousands, scattered) missed
- * the CPU's caches on every send, a few slabs do not. A slab's memory is freed once no piece
- * in it is kept: bodies are copied when their answers are kept and answers leave oldest
- * first, so a slab goes with its answers, and what stays beyond the counted bytes is at most
- * the slab being filled and the header blocks made late for answers since dropped (a few
- * hundred bytes each). Compressed bodies, made whenever first asked, keep memory of their own.
+ * What the cache keeps (bodies, compressed bodies, header blocks), copied in turn into shared
+ * slabs. uWS reads a Buffer's bytes through its backing store: one per kept piece (thousands,
+ * scattered) missed the CPU's caches on every send, a few slabs do not. A slab's memory is
+ * freed once no piece in it is kept, so a dropped piece's bytes stay held until then: they are
+ * `dead`, which the budget counts with the entries. Pieces over a 16th of a slab keep memory
+ * of their own.
  */
-class Slabs {
-  private slab: Buffer | null = null;
-  private used = 0;
+export class Slabs {
+  /** Bytes of dropped pieces in slabs still held (by a kept piece, or being filled). */
+  dead = 0;
+  private current: Slab | null = null;
+  private readonly slabOf = new WeakMap<ArrayBufferLike, Slab>();
+  /** The largest piece a slab takes (0: no slabs). */
+  readonly maxPiece: number;
+
+  constructor(private readonly slabBytes: number) {
+    this.maxPiece = slabBytes >= MIN_SLAB_BYTES ? slabBytes >> 4 : 0;
+  }
+
+  /** The slab size for a cache of `budgetBytes`: small enough that one held slab is a small part of it. */
+  static sizeFor(budgetBytes: number): number {
+    return Math.min(SLAB_BYTES, Math.floor(budgetBytes / 64));
+  }
 
   copy(piece: string | Buffer): Buffer {
     const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-    if (length > MAX_SLAB_PIECE) return ownCopy(piece);
-    if (this.slab === null || this.used + length > SLAB_BYTES)
-      (this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES)), (this.used = 0);
-    const bytes = this.slab.subarray(this.used, this.used + length);
+    if (length > this.maxPiece) return ownCopy(piece);
+    let slab = this.current;
+    if (slab === null || slab.used + length > this.slabBytes) {
+      if (slab !== null && slab.live === 0) this.dead -= slab.used; // nothing kept in it: freed
+      slab = this.current = { bytes: Buffer.allocUnsafeSlow(this.slabBytes), used: 0, live: 0 };
+      this.slabOf.set(slab.bytes.buffer, slab);
+    }
+    const bytes = slab.bytes.subarray(slab.used, slab.used + length);
     if (typeof piece === 'string') bytes.write(piece);
     else piece.copy(bytes);
-    this.used += (length + 7) & ~7; // each piece 8-aligned
+    slab.used += aligned(length);
+    slab.live += aligned(length);
     return bytes;
+  }
+
+  /** A piece is no longer kept: its bytes are dead until its slab holds no kept piece, then the slab's are freed. */
+  drop(piece: Buffer | null): void {
+    const slab = piece === null ? undefined : this.slabOf.get(piece.buffer);
+    if (slab === undefined) return; // memory of its own (or none): freed with its Buffer
+    slab.live -= aligned(piece!.length);
+    this.dead += aligned(piece!.length);
+    if (slab.live === 0 && slab !== this.current) this.dead -= slab.used;
   }
 }
 

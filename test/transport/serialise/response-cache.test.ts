@@ -11,9 +11,9 @@ import {
   DOORKEEPER_WAYS,
   ENTRY_OVERHEAD_BYTES,
   MAX_KEY_CHARS,
-  MAX_SLAB_PIECE,
   ResponseCache,
   SLAB_BYTES,
+  Slabs,
   textBytes,
 } from '../../../transport/serialise/response-cache.js';
 
@@ -102,8 +102,8 @@ test('the memory of keys asked once is a fixed table: old keys are forgotten as 
   assert.deepEqual(cache.stats, { entries: 1, bytes: cost(`key ${later}`, 1) }, 'only keys asked twice are kept');
 });
 
-test('compressed bodies are kept in memory of their own, header blocks in the slabs, each counted', () => {
-  const cache = new ResponseCache({ budgetBytes: 1 << 20, maxBodyBytes: 1 << 20 });
+test('compressed bodies and header blocks are kept in the slabs, each counted', () => {
+  const cache = new ResponseCache({ budgetBytes: 64 << 20, maxBodyBytes: 1 << 20 });
   const body = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ close: i, volume: i * 7 })) });
   offer(cache, 'k', 200, body);
   const kept = offer(cache, 'k', 200, body)!;
@@ -111,10 +111,10 @@ test('compressed bodies are kept in memory of their own, header blocks in the sl
   for (const encoding of ['gzip', 'br'] as const) {
     const { body: compressed, encoding: used } = cache.encoded(kept, encoding);
     assert.equal(used, encoding);
-    assert.equal(
-      compressed.buffer.byteLength,
-      compressed.length,
-      `${encoding}: not a view of zlib's 16 KiB output buffer`,
+    assert.strictEqual(
+      compressed.buffer,
+      kept.body.buffer,
+      `${encoding}: in the slab, not zlib's 16 KiB output buffer`,
     );
     assert.strictEqual(cache.encoded(kept, encoding).body, compressed, 'compressed once');
     expected += compressed.length + BUFFER_OVERHEAD_BYTES;
@@ -129,7 +129,7 @@ test('compressed bodies are kept in memory of their own, header blocks in the sl
   assert.equal(kept.bytes, expected);
 });
 
-test('kept bodies share slabs in turn, each its own bytes; a body over MAX_SLAB_PIECE has memory of its own', () => {
+test('kept bodies share slabs in turn, each its own bytes; a body over a 16th of a slab has memory of its own', () => {
   const cache = new ResponseCache({ budgetBytes: 64 << 20, maxBodyBytes: 1 << 20 });
   const keep = (key: string, body: string): Buffer => {
     offer(cache, key, 1, body);
@@ -142,10 +142,55 @@ test('kept bodies share slabs in turn, each its own bytes; a body over MAX_SLAB_
   bodies.forEach((b, i) => assert.equal(b.toString(), String(i % 10).repeat(size), `body ${i} intact`));
   const first = bodies[0].buffer;
   assert.equal(first.byteLength, SLAB_BYTES);
-  assert.ok(bodies.slice(0, perSlab).every((b) => b.buffer === first && b.byteOffset % 8 === 0), 'one slab, 8-aligned');
+  assert.ok(
+    bodies.slice(0, perSlab).every((b) => b.buffer === first && b.byteOffset % 8 === 0),
+    'one slab, 8-aligned',
+  );
   assert.notStrictEqual(bodies[perSlab].buffer, first, 'a full slab starts the next');
-  const large = keep('large', 'x'.repeat(MAX_SLAB_PIECE + 1));
-  assert.equal(large.buffer.byteLength, MAX_SLAB_PIECE + 1, 'memory of its own, exactly its size');
+  const large = keep('large', 'x'.repeat(SLAB_BYTES / 16 + 1));
+  assert.equal(large.buffer.byteLength, SLAB_BYTES / 16 + 1, 'memory of its own, exactly its size');
+});
+
+test("a dropped piece's bytes stay held (dead) until its slab keeps none, then the slab's are freed", () => {
+  const slabs = new Slabs(4096); // pieces up to 256 B
+  const piece = (n: number): Buffer => slabs.copy('x'.repeat(n));
+  const [p1, p2, p3] = [piece(200), piece(201), piece(200)]; // 200 + 208 + 200 of the first slab
+  const fill = Array.from({ length: 15 }, () => piece(248)); // 3,720 more: 4,328 > 4,096 from the 15th
+  assert.strictEqual(fill[13].buffer, p1.buffer, 'the first slab');
+  assert.notStrictEqual(fill[14].buffer, p1.buffer, 'a second slab');
+  slabs.drop(p1);
+  slabs.drop(p2);
+  assert.equal(slabs.dead, 408, 'dropped but held: their slab keeps other pieces');
+  slabs.drop(p3);
+  for (const p of fill.slice(0, 13)) slabs.drop(p);
+  assert.equal(slabs.dead, 608 + 13 * 248);
+  slabs.drop(fill[13]); // the first slab's last piece: all its bytes are freed
+  assert.equal(slabs.dead, 0);
+  slabs.drop(fill[14]); // the slab being filled stays
+  assert.equal(slabs.dead, 248);
+  const own = slabs.copy('y'.repeat(257));
+  assert.equal(own.buffer.byteLength, 257, 'over 256 B: memory of its own');
+  slabs.drop(own);
+  assert.equal(slabs.dead, 248, 'freed with its Buffer, never dead');
+  assert.equal(new Slabs(4095).copy('z').buffer.byteLength, 1, 'no slabs under 4 KiB');
+});
+
+test("the budget holds the entries and the slabs' dead bytes: dropped answers free their slabs' memory as it empties", () => {
+  const budget = 4 << 20; // slabs of 64 KiB, pieces up to 4 KiB
+  const cache = new ResponseCache({ budgetBytes: budget, maxBodyBytes: 1 << 20 });
+  const body = (i: number): string => JSON.stringify({ i, data: 'z'.repeat(3000) });
+  const kept: CachedAnswer[] = [];
+  for (let i = 0; i < 3000; i++) {
+    offer(cache, `k${i}`, 1, body(i));
+    const a = offer(cache, `k${i}`, 1, body(i))!;
+    cache.encoded(a, 'gzip'); // a compressed body made later than the answer's own
+    if (i > 0) cache.encoded(kept[i - 1], 'br'); // and one for an older answer, maybe dropped already
+    kept.push(a);
+    assert.ok(cache.stats.bytes <= budget, `within the budget after ${i + 1}`);
+  }
+  const held = cache.stats;
+  assert.ok(held.entries < 3000 && held.entries > 500, `oldest dropped: ${held.entries} kept`);
+  assert.equal(kept[2999].body.toString(), body(2999), 'the newest intact');
 });
 
 test('strings an entry holds count two bytes a character unless all are ASCII', () => {
