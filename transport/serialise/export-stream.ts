@@ -1,15 +1,14 @@
 // An export's bytes, made a chunk at a time as the socket takes them: CSV, NDJSON or an Arrow IPC
-// stream (apache-arrow's schema message, then a record batch per symbol written in place by
+// stream (its schema message, then a record batch per symbol written in place by
 // arrow-batch.ts), from one symbol's slice at a time, into one reused buffer.
 
-import { DateDay, Field, Float64, Schema, Utf8 } from 'apache-arrow';
 import { dateText } from '../../engine/calendar/date-text.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
 import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
 import { ByteWriter } from './byte-writer.js';
-import { type BatchColumn, END_OF_STREAM, schemaMessage, writeRecordBatch } from './arrow-batch.js';
+import { type BatchColumn, END_OF_STREAM, type SchemaField, schemaMessage, writeRecordBatch } from './arrow-batch.js';
 
 export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -64,7 +63,7 @@ export class ExportStream {
     if (!this.started) {
       this.started = true;
       if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
-      if (arrow) w.bytes(schemaMessage(this.schema()));
+      if (arrow) w.bytes(schemaMessage(this.fields(), this.metadata));
     }
     while (this.symbol < this.q.symbols.length) {
       const i = this.q.symbols[this.symbol++];
@@ -132,16 +131,16 @@ export class ExportStream {
   private batches = 0;
 
   /**
-   * The stream's schema: every field nullable, as in `format=arrow` answers; the symbol is plain
+   * The stream's schema fields: every one nullable, as in `format=arrow` answers; the symbol is plain
    * utf8 here (one symbol a record batch: a dictionary per batch would be a replacement each time).
    */
-  private schema(): Schema {
-    const fields = [
-      new Field('symbol', new Utf8(), true),
-      new Field('date', new DateDay(), true),
-      ...this.q.fields.map((f) => new Field(f, new Float64(), true)),
-      new Field('adj_factor', new Float64(), true),
+  private fields(): SchemaField[] {
+    const field = (name: string, type: SchemaField['type']): SchemaField => ({ name, type, dictionary: null });
+    return [
+      field('symbol', 'utf8'),
+      field('date', 'date32'),
+      ...this.q.fields.map((f) => field(f, 'float64')),
+      field('adj_factor', 'float64'),
     ];
-    return new Schema(fields, this.metadata);
   }
 }

@@ -1,24 +1,16 @@
 // Renders the rows of an answer (its CSV table: the same columns as JSON's) as an Arrow IPC stream
-// of one record batch, with apache-arrow: the format pandas, polars and DuckDB read without code.
+// of one record batch (arrow-batch.ts): the format pandas, polars and DuckDB read without code.
 
 import {
-  type DataType,
-  DateDay,
-  Dictionary,
-  Field,
-  Float64,
-  Int32,
-  makeVector,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  tableToIPC,
-  Utf8,
-  type Vector,
-  vectorFromArray,
-  makeData,
-} from 'apache-arrow';
+  type BatchColumn,
+  END_OF_STREAM,
+  type SchemaField,
+  schemaMessage,
+  writeDictionaryBatch,
+  writeRecordBatch,
+} from './arrow-batch.js';
+import { daysFromCivil } from '../../engine/calendar/days.js';
+import { ByteWriter } from './byte-writer.js';
 import type { Schema as JsonSchema } from '../schemas/common.js';
 import type { CsvTable } from '../shapes/shape.js';
 
@@ -26,7 +18,6 @@ import type { CsvTable } from '../shapes/shape.js';
 type Kind = 'date' | 'number' | 'text';
 
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
-const MS_PER_DAY = 86_400_000;
 
 /** The schema of one row of a shape: `data`'s items, its map's values (or their items), or `data` itself. */
 export function rowSchemaOf(shape: JsonSchema): Record<string, JsonSchema> {
@@ -48,48 +39,59 @@ function kindOf(schema: JsonSchema | undefined, cells: readonly unknown[]): Kind
   return present.length === 0 ? 'number' : 'text';
 }
 
-/** Day number of `YYYY-MM-DD` (Date.parse reads it as UTC midnight). */
-const dayOf = (text: string): number => Date.parse(text) / MS_PER_DAY;
+/** Day number of `YYYY-MM-DD` (the answers' dates are always that form), read digit by digit. */
+const dayOf = (t: string): number =>
+  daysFromCivil(
+    (t.charCodeAt(0) - 48) * 1000 + (t.charCodeAt(1) - 48) * 100 + (t.charCodeAt(2) - 48) * 10 + t.charCodeAt(3) - 48,
+    (t.charCodeAt(5) - 48) * 10 + t.charCodeAt(6) - 48,
+    (t.charCodeAt(8) - 48) * 10 + t.charCodeAt(9) - 48,
+  );
 
-/** Column `c` as an Arrow vector; null and undefined cells are Arrow nulls. A dictionary's id is its column's position, so the same answer is the same bytes. */
-function columnOf(kind: Kind, cells: readonly unknown[], c: number): Vector {
+/** Reused by every answer: `take()` copies the stream out. */
+const writer = new ByteWriter(1 << 16);
+
+/**
+ * Column `c` of `cells` as batch columns: numbers as float64 (null as NaN), dates as date32,
+ * text as utf8, or, when values repeat, dictionary indices into `values` (first seen first),
+ * the dictionary's id being the column's position, so the same answer is the same bytes.
+ */
+function columnOf(
+  kind: Kind,
+  cells: readonly unknown[],
+  c: number,
+): { field: SchemaField; column: BatchColumn; values?: string[] } {
   const n = cells.length;
-  if (kind === 'number')
-    return makeVector(float64Data(Float64Array.from(cells, (x) => (typeof x === 'number' ? x + 0 : Number.NaN))));
-  if (kind === 'date') {
-    const values = new Int32Array(n);
-    const valid = validity(cells);
-    for (let i = 0; i < n; i++) values[i] = typeof cells[i] === 'string' ? dayOf(cells[i] as string) : 0;
-    return makeVector(
-      makeData({ type: new DateDay(), length: n, nullCount: valid.nulls, nullBitmap: valid.bitmap, data: values }),
-    );
+  if (kind === 'number') {
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = cells[i];
+      values[i] = typeof x === 'number' ? x + 0 : Number.NaN; // + 0: -0 is written as 0, as JSON writes it
+    }
+    return { field: { name: '', type: 'float64', dictionary: null }, column: { kind: 'float64', values } };
   }
-  const texts = cells.map((c) => (c === null || c === undefined ? null : String(c)));
-  const distinct = new Set(texts).size;
-  return distinct < n
-    ? vectorFromArray(texts, new Dictionary(new Utf8(), new Int32(), c))
-    : vectorFromArray(texts, new Utf8());
-}
-
-/** A float64 column of an answer's cells, NaN as Arrow nulls: a validity bitmap only when there is one. */
-function float64Data(values: Float64Array) {
+  const valid = new Uint8Array((n + 7) >> 3);
   let nulls = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nulls++;
-  if (nulls === 0) return makeData({ type: new Float64(), length: values.length, nullCount: 0, data: values });
-  const bitmap = new Uint8Array((values.length + 7) >> 3);
-  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) bitmap[i >> 3] |= 1 << (i & 7);
-  return makeData({ type: new Float64(), length: values.length, nullCount: nulls, nullBitmap: bitmap, data: values });
-}
-
-/** The validity bitmap of `cells` (bit set: a value), or none when every cell holds one. */
-function validity(cells: readonly unknown[]): { bitmap: Uint8Array | undefined; nulls: number } {
-  let nulls = 0;
-  const bitmap = new Uint8Array((cells.length + 7) >> 3);
-  cells.forEach((c, i) => {
-    if (c === null || c === undefined) nulls++;
-    else bitmap[i >> 3] |= 1 << (i & 7);
-  });
-  return { bitmap: nulls > 0 ? bitmap : undefined, nulls };
+  const present = (i: number): boolean => {
+    const ok = cells[i] !== null && cells[i] !== undefined;
+    if (ok) valid[i >> 3] |= 1 << (i & 7);
+    else nulls++;
+    return ok;
+  };
+  if (kind === 'date') {
+    const days = new Int32Array(n);
+    for (let i = 0; i < n; i++) if (present(i)) days[i] = dayOf(cells[i] as string);
+    const column: BatchColumn = { kind: 'int32', values: days, valid: nulls > 0 ? valid : null };
+    return { field: { name: '', type: 'date32', dictionary: null }, column };
+  }
+  const texts = cells.map((x) => (x === null || x === undefined ? null : String(x)));
+  const index = new Map<string, number>();
+  for (const t of texts) if (t !== null && !index.has(t)) index.set(t, index.size);
+  if (new Set(texts).size === n)
+    return { field: { name: '', type: 'utf8', dictionary: null }, column: { kind: 'utf8', texts } };
+  const indices = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (present(i)) indices[i] = index.get(texts[i]!)!;
+  const column: BatchColumn = { kind: 'int32', values: indices, valid: nulls > 0 ? valid : null };
+  return { field: { name: '', type: 'utf8', dictionary: c }, column, values: [...index.keys()] };
 }
 
 /** The answer's scalars (market, total, count, …) as schema metadata: text as it is, anything else as JSON. */
@@ -103,26 +105,32 @@ export function scalarMetadata(value: Record<string, unknown>): Map<string, stri
 }
 
 /**
- * The table's rows as an Arrow IPC stream of one record batch: each column typed by
- * `rowSchema` (or its values), in the table's column order, with `metadata` on the schema.
+ * The table's rows as an Arrow IPC stream: its schema (each column typed by `rowSchema` or its
+ * values, in the table's column order, `metadata` on it), a dictionary batch per dictionary
+ * column, one record batch, the end.
  */
-export function arrowOf(
-  table: CsvTable,
-  rowSchema: Record<string, JsonSchema>,
-  metadata: Map<string, string>,
-): Uint8Array {
+export function arrowOf(table: CsvTable, rowSchema: Record<string, JsonSchema>, metadata: Map<string, string>): Buffer {
   const rows = Array.from(table.rows);
-  const vectors = table.columns.map((name, c) => {
+  const columns = table.columns.map((name, c) => {
     const cells = rows.map((row) => row[c]);
-    return columnOf(kindOf(rowSchema[name], cells), cells, c);
+    const made = columnOf(kindOf(rowSchema[name], cells), cells, c);
+    made.field.name = name;
+    return made;
   });
-  const fields = table.columns.map((name, c) => new Field(name, vectors[c].type as DataType, true));
-  const schema = new Schema(fields, metadata);
-  const data = makeData({
-    type: new Struct(fields),
-    length: rows.length,
-    nullCount: 0,
-    children: vectors.map((v) => v.data[0]),
-  });
-  return tableToIPC(new Table(schema, new RecordBatch(schema, data)), 'stream');
+  const w = writer;
+  w.pos = 0;
+  w.bytes(
+    schemaMessage(
+      columns.map((c) => c.field),
+      metadata,
+    ),
+  );
+  for (const c of columns) if (c.values !== undefined) writeDictionaryBatch(w, c.field.dictionary!, c.values);
+  writeRecordBatch(
+    w,
+    columns.map((c) => c.column),
+    rows.length,
+  );
+  w.bytes(END_OF_STREAM);
+  return w.takeOwn();
 }

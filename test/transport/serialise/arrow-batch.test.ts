@@ -4,20 +4,24 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DateDay, Field, Float64, Schema, tableFromIPC, Utf8 } from 'apache-arrow';
+import { DataType, tableFromIPC } from 'apache-arrow';
 import {
   type BatchColumn,
   END_OF_STREAM,
+  type SchemaField,
   schemaMessage,
+  writeDictionaryBatch,
   writeRecordBatch,
 } from '../../../transport/serialise/arrow-batch.js';
 import { ByteWriter } from '../../../transport/serialise/byte-writer.js';
 
-const schema = new Schema([
-  new Field('symbol', new Utf8(), true),
-  new Field('date', new DateDay(), true),
-  new Field('close', new Float64(), true),
-]);
+const field = (name: string, type: SchemaField['type'], dictionary: number | null = null): SchemaField => ({
+  name,
+  type,
+  dictionary,
+});
+const fields = [field('symbol', 'utf8'), field('date', 'date32'), field('close', 'float64')];
+const schema = (): Buffer => schemaMessage(fields, new Map());
 const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColumn[] => [
   { kind: 'repeated-text', text: symbol },
   { kind: 'int32', values: Int32Array.from(days) },
@@ -26,7 +30,7 @@ const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColum
 
 test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one stream', () => {
   const w = new ByteWriter(64);
-  w.bytes(schemaMessage(schema));
+  w.bytes(schema());
   const batches = [
     { symbol: 'sh600000', days: [20000], closes: [10.5] },
     { symbol: 'hk00700', days: [20001, 20002, 20005], closes: [Number.NaN, 1.25, -3] },
@@ -50,9 +54,49 @@ test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one st
 
 test('a batch of no rows is a valid batch; a column shorter than its batch is refused', () => {
   const w = new ByteWriter(64);
-  w.bytes(schemaMessage(schema));
+  w.bytes(schema());
   writeRecordBatch(w, columnsOf('', [], []), 0);
   w.bytes(END_OF_STREAM);
   assert.equal(tableFromIPC(w.buf.subarray(0, w.pos)).numRows, 0);
   assert.throws(() => writeRecordBatch(new ByteWriter(), columnsOf('x', [1], [1]), 2), RangeError);
+});
+
+test('a schema with metadata, text with nulls, dictionary text and dates with nulls, read back by apache-arrow', () => {
+  const w = new ByteWriter(64);
+  const metadata = new Map([
+    ['market', 'hkstock'],
+    ['total', '3'],
+  ]);
+  w.bytes(
+    schemaMessage(
+      [field('name', 'utf8'), field('board', 'utf8', 1), field('date', 'date32'), field('pe', 'float64')],
+      metadata,
+    ),
+  );
+  writeDictionaryBatch(w, 1, ['主板', 'GEM']);
+  const valid = Uint8Array.of(0b101); // rows 0 and 2
+  writeRecordBatch(
+    w,
+    [
+      { kind: 'utf8', texts: ['騰訊控股', null, 'ab'] },
+      { kind: 'int32', values: Int32Array.of(0, 0, 1), valid: Uint8Array.of(0b011) },
+      { kind: 'int32', values: Int32Array.of(19000, 0, 19002), valid },
+      { kind: 'float64', values: Float64Array.of(1.5, Number.NaN, -2) },
+    ],
+    3,
+  );
+  w.bytes(END_OF_STREAM);
+  assert.equal(w.pos % 8, 0);
+  const table = tableFromIPC(w.buf.subarray(0, w.pos));
+  assert.deepEqual([...table.schema.metadata], [...metadata]);
+  assert.ok(DataType.isDictionary(table.schema.fields[1].type), 'board is dictionary-encoded');
+  assert.ok(DataType.isDate(table.schema.fields[2].type));
+  assert.deepEqual(
+    table.toArray().map((r) => [r.name, r.board, r.date, r.pe]),
+    [
+      ['騰訊控股', '主板', 19000 * 86_400_000, 1.5],
+      [null, '主板', null, null],
+      ['ab', null, 19002 * 86_400_000, -2],
+    ],
+  );
 });

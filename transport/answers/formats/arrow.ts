@@ -19,7 +19,6 @@ export const arrow: ResponseFormat<'arrow'> = {
   }),
   write({ shape, result }) {
     const value = shape.value(result) as Record<string, unknown>;
-    const bytes = arrowOf(shape.csv!(value, result), rowSchemaOf(shape.schema), scalarMetadata(value));
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return arrowOf(shape.csv!(value, result), rowSchemaOf(shape.schema), scalarMetadata(value));
   },
 };
