@@ -34,13 +34,7 @@ import { Exchange } from './exchange.js';
  * in order. The local path runs to its answer before this returns; the shared limits store and
  * the pool continue it later (`after`, `answerLater`). Any throw is one problem answer (`fail`).
  */
-export function serve(
-  ctx: ServerContext,
-  route: Route,
-  routeIndex: number,
-  res: HttpResponse,
-  req: HttpRequest,
-): void {
+export function serve(ctx: ServerContext, route: Route, routeIndex: number, res: HttpResponse, req: HttpRequest): void {
   new DataExchange(ctx, route, routeIndex, res, req).enter();
 }
 
