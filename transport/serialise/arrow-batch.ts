@@ -1,6 +1,6 @@
 // An Arrow IPC stream's messages written by hand into a ByteWriter: the schema, dictionary
 // batches and record batches are small FlatBuffers of Message.fbs and Schema.fbs followed by the
-// columns' own bytes, with no apache-arrow objects and no buffer of their own.
+// columns' own bytes, with no apache-arrow objects; batches are written in place.
 
 import { Builder } from 'flatbuffers';
 import type { ByteWriter } from './byte-writer.js';
@@ -144,11 +144,12 @@ function writeBatch(w: ByteWriter, given: readonly BatchColumn[], length: number
   // The prefix and the metadata end on an 8-byte boundary: the length counts the padding.
   const padded = (metadata.length + 7) & ~7;
   w.ensure(8 + padded + bodyLength);
+  const start = w.pos;
   w.buf.writeUInt32LE(CONTINUATION, w.pos);
   w.buf.writeInt32LE(padded, w.pos + 4);
   w.pos += 8;
   w.bytes(metadata);
-  w.pad8();
+  w.pad8(start);
   const body = w.pos;
   let texts = 0;
   for (let k = 0; k < columns.length; k++) {

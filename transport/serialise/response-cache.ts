@@ -66,7 +66,7 @@ export const encodingOf = (answer: CachedAnswer, asked: Encoding): Encoding =>
 export const encodingSlot = (used: Encoding): 0 | 1 | 2 => (used === 'identity' ? 0 : used === 'gzip' ? 1 : 2);
 
 export interface ResponseCacheOptions {
-  /** Bytes of identity bodies kept; past it the oldest entries go first. */
+  /** Bytes the kept answers hold (bodies, compressed bodies, header blocks, strings, overheads, the slabs' dead bytes); past it the oldest entries go first. */
   budgetBytes: number;
   /** Larger bodies are never kept (their cost is the transfer, not the rendering). */
   maxBodyBytes: number;
@@ -95,7 +95,8 @@ const DOORKEEPER_BUCKETS = DOORKEEPER_SLOTS / DOORKEEPER_WAYS;
 export const MAX_KEY_CHARS = 2048;
 /**
  * Resident bytes an entry holds beside those of its body, key, tag and link: the entry
- * object and its Map slot, the identity body's Buffer, ArrayBuffer and native backing store,
+ * object and its Map slot, the identity body's Buffer (with, as measured, an ArrayBuffer and
+ * native backing store of its own: a slab piece has neither),
  * the ETag strings and the two small arrays, with the room V8's heap keeps beside its live
  * objects (about as much again). Set with the one below from `node --expose-gc
  * dist/bench/micro/cache-overhead.js 40000` (Node 20) when every body and block had memory of
@@ -121,7 +122,8 @@ export const textBytes = (text: string): number =>
  * response, which would otherwise make V8 collect every few milliseconds.
  *
  * The budget counts what an entry really holds: its bodies (exactly their size), its header
- * blocks, its strings, and a measured overhead per entry and per Buffer.
+ * blocks, its strings, and a measured overhead per entry and per Buffer; and the bytes slabs
+ * still hold for pieces already dropped (`Slabs.dead`).
  */
 export class ResponseCache {
   private readonly replies = new Map<string, CachedAnswer>();
@@ -188,8 +190,9 @@ export class ResponseCache {
    */
   private grow(answer: CachedAnswer, piece: Buffer, bytes: number): void {
     answer.bytes += bytes;
-    if (this.replies.get(answer.key) === answer) (this.bytes += bytes), this.makeRoom(0);
+    if (this.replies.get(answer.key) === answer) this.bytes += bytes;
     else this.slabs.drop(piece);
+    this.makeRoom(0);
   }
 
   /**
@@ -292,9 +295,14 @@ export class Slabs {
     return Math.min(SLAB_BYTES, Math.floor(budgetBytes / 64));
   }
 
+  /**
+   * `piece`'s bytes in a slab (over `maxPiece`, or empty: memory of its own). The view stays valid
+   * after the piece is dropped: a slab's memory is never reused, only freed once unreachable, so
+   * a request still sending a dropped answer sends its bytes.
+   */
   copy(piece: string | Buffer): Buffer {
     const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-    if (length > this.maxPiece) return ownCopy(piece);
+    if (length === 0 || length > this.maxPiece) return ownCopy(piece);
     let slab = this.current;
     if (slab === null || slab.used + length > this.slabBytes) {
       if (slab !== null && slab.live === 0) this.dead -= slab.used; // nothing kept in it: freed

@@ -39,15 +39,17 @@ function kindOf(schema: JsonSchema | undefined, cells: readonly unknown[]): Kind
   return present.length === 0 ? 'number' : 'text';
 }
 
-/** Day number of `YYYY-MM-DD` (the answers' dates are always that form), read digit by digit. */
-const dayOf = (t: string): number =>
-  daysFromCivil(
+/** Day number of `YYYY-MM-DD` (the answers' dates are always that form: any other is a bug, thrown), read digit by digit. */
+function dayOf(t: string): number {
+  if (!DATE_TEXT.test(t)) throw new RangeError(`an Arrow date32 cell is not YYYY-MM-DD: ${JSON.stringify(t)}`);
+  return daysFromCivil(
     (t.charCodeAt(0) - 48) * 1000 + (t.charCodeAt(1) - 48) * 100 + (t.charCodeAt(2) - 48) * 10 + t.charCodeAt(3) - 48,
     (t.charCodeAt(5) - 48) * 10 + t.charCodeAt(6) - 48,
     (t.charCodeAt(8) - 48) * 10 + t.charCodeAt(9) - 48,
   );
+}
 
-/** Reused by every answer: `take()` copies the stream out. */
+/** Reused by every answer: `takeOwn()` copies the stream out. */
 const writer = new ByteWriter(1 << 16);
 
 /**

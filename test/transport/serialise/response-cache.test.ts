@@ -173,6 +173,10 @@ test("a dropped piece's bytes stay held (dead) until its slab keeps none, then t
   slabs.drop(own);
   assert.equal(slabs.dead, 248, 'freed with its Buffer, never dead');
   assert.equal(new Slabs(4095).copy('z').buffer.byteLength, 1, 'no slabs under 4 KiB');
+  const empty = slabs.copy('');
+  assert.equal(empty.buffer.byteLength, 0, 'an empty piece: no slab space');
+  slabs.drop(empty);
+  assert.equal(slabs.dead, 248);
 });
 
 test("the budget holds the entries and the slabs' dead bytes: dropped answers free their slabs' memory as it empties", () => {
@@ -190,6 +194,11 @@ test("the budget holds the entries and the slabs' dead bytes: dropped answers fr
   }
   const held = cache.stats;
   assert.ok(held.entries < 3000 && held.entries > 500, `oldest dropped: ${held.entries} kept`);
+  // Pieces made for answers long dropped (a request still sending them) are dead at once, still within the budget.
+  for (let i = 0; i < 200; i++) {
+    cache.keepHead(kept[i], 2, { name: 'content-type', value: `application/json\r\netag: "${i}"` });
+    assert.ok(cache.stats.bytes <= budget, `within the budget after a late block for answer ${i}`);
+  }
   assert.equal(kept[2999].body.toString(), body(2999), 'the newest intact');
 });
 
