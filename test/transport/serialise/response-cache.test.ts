@@ -12,10 +12,9 @@ import {
   ENTRY_OVERHEAD_BYTES,
   MAX_KEY_CHARS,
   ResponseCache,
-  SLAB_BYTES,
-  Slabs,
   textBytes,
 } from '../../../transport/serialise/response-cache.js';
+import { SLAB_BYTES, Slabs } from '../../../transport/serialise/slabs.js';
 
 /** What an entry counts against the budget: body bytes, its key and tag (`offer` below) as held, and the measured overhead. */
 const cost = (key: string, bodyBytes: number): number =>
