@@ -1,6 +1,6 @@
 // An Arrow IPC stream's messages written by hand into a ByteWriter: the schema, dictionary
 // batches and record batches are small FlatBuffers of Message.fbs and Schema.fbs followed by the
-// columns' own bytes, with no apache-arrow objects; batches are written in place.
+// columns' own bytes, with no apache-arrow objects; every message is written in place.
 
 import { Builder } from 'flatbuffers';
 import type { ByteWriter } from './byte-writer.js';
@@ -12,6 +12,17 @@ export interface SchemaField {
   /** The dictionary id of a dictionary-encoded utf8 field (its indices are an `int32` column), else null. */
   dictionary: number | null;
 }
+
+/** A schema field of `name`; `dictionary`: the id of a dictionary-encoded utf8 field. */
+export const schemaField = (
+  name: string,
+  type: SchemaField['type'],
+  dictionary: number | null = null,
+): SchemaField => ({
+  name,
+  type,
+  dictionary,
+});
 
 /** One column of a record batch, in the schema's order. */
 export type BatchColumn =
@@ -43,8 +54,12 @@ export const END_OF_STREAM = Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
 /** Reused between messages (clear() keeps its memory). */
 const builder = new Builder(1024);
 
-/** The schema message a stream begins with: `fields` in order, `metadata` as the schema's key-value pairs. */
-export function schemaMessage(fields: readonly SchemaField[], metadata: ReadonlyMap<string, string>): Buffer {
+/** Appends the schema message a stream begins with: `fields` in order, `metadata` as the schema's key-value pairs. */
+export function writeSchema(
+  w: ByteWriter,
+  fields: readonly SchemaField[],
+  metadata: ReadonlyMap<string, string>,
+): void {
   const b = builder;
   b.clear();
   const fieldOffsets = fields.map((f) => fieldTable(b, f));
@@ -63,7 +78,7 @@ export function schemaMessage(fields: readonly SchemaField[], metadata: Readonly
   b.addFieldOffset(2, metadataVector, 0);
   const schema = b.endObject();
   finishMessage(b, HEADER_SCHEMA, schema, 0);
-  return framed(b.asUint8Array());
+  writeMetadata(w, b.asUint8Array());
 }
 
 /** A Field table: name, nullable, its type, its dictionary encoding if any, no children. */
@@ -141,15 +156,8 @@ function writeBatch(w: ByteWriter, given: readonly BatchColumn[], length: number
     } else add((c.kind === 'int32' ? 4 : 8) * length);
   }
   const metadata = batchMessage(length, nodes, buffers, bodyLength, dictionary);
-  // The prefix and the metadata end on an 8-byte boundary: the length counts the padding.
-  const padded = (metadata.length + 7) & ~7;
-  w.ensure(8 + padded + bodyLength);
-  const start = w.pos;
-  w.buf.writeUInt32LE(CONTINUATION, w.pos);
-  w.buf.writeInt32LE(padded, w.pos + 4);
-  w.pos += 8;
-  w.bytes(metadata);
-  w.pad8(start);
+  w.ensure(8 + metadata.length + 7 + bodyLength);
+  writeMetadata(w, metadata);
   const body = w.pos;
   let texts = 0;
   for (let k = 0; k < columns.length; k++) {
@@ -227,14 +235,19 @@ function finishMessage(b: Builder, type: number, header: number, body: number): 
   b.finish(b.endObject());
 }
 
-/** A message as the stream holds it: continuation marker, padded length, the FlatBuffer, zero padding. */
-function framed(metadata: Uint8Array): Buffer {
+/**
+ * A message's metadata as the stream holds it: the continuation marker, its length, the
+ * FlatBuffer, zero padding to 8 bytes from the message's start (the length counts the padding).
+ */
+function writeMetadata(w: ByteWriter, metadata: Uint8Array): void {
+  const start = w.pos;
   const padded = (metadata.length + 7) & ~7;
-  const bytes = Buffer.alloc(8 + padded);
-  bytes.writeUInt32LE(CONTINUATION, 0);
-  bytes.writeInt32LE(padded, 4);
-  bytes.set(metadata, 8);
-  return bytes;
+  w.ensure(8);
+  w.buf.writeUInt32LE(CONTINUATION, w.pos);
+  w.buf.writeInt32LE(padded, w.pos + 4);
+  w.pos += 8;
+  w.bytes(metadata);
+  w.pad8(start);
 }
 
 /** The Message FlatBuffer of a record batch, or of a dictionary batch holding one (Schema.fbs's FieldNode and Buffer structs). */

@@ -8,7 +8,14 @@ import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
 import { ByteWriter } from './byte-writer.js';
-import { type BatchColumn, END_OF_STREAM, type SchemaField, schemaMessage, writeRecordBatch } from './arrow-batch.js';
+import {
+  type BatchColumn,
+  END_OF_STREAM,
+  type SchemaField,
+  schemaField,
+  writeRecordBatch,
+  writeSchema,
+} from './arrow-batch.js';
 
 export const EXPORT_FORMATS = ['csv', 'arrow', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -63,7 +70,7 @@ export class ExportStream {
     if (!this.started) {
       this.started = true;
       if (this.format === 'csv') w.ascii(`${this.columns.join(',')}\r\n`);
-      if (arrow) w.bytes(schemaMessage(this.fields(), this.metadata));
+      if (arrow) writeSchema(w, this.fields(), this.metadata);
     }
     while (this.symbol < this.q.symbols.length) {
       const i = this.q.symbols[this.symbol++];
@@ -135,12 +142,11 @@ export class ExportStream {
    * utf8 here (one symbol a record batch: a dictionary per batch would be a replacement each time).
    */
   private fields(): SchemaField[] {
-    const field = (name: string, type: SchemaField['type']): SchemaField => ({ name, type, dictionary: null });
     return [
-      field('symbol', 'utf8'),
-      field('date', 'date32'),
-      ...this.q.fields.map((f) => field(f, 'float64')),
-      field('adj_factor', 'float64'),
+      schemaField('symbol', 'utf8'),
+      schemaField('date', 'date32'),
+      ...this.q.fields.map((f) => schemaField(f, 'float64')),
+      schemaField('adj_factor', 'float64'),
     ];
   }
 }

@@ -5,9 +5,10 @@ import {
   type BatchColumn,
   END_OF_STREAM,
   type SchemaField,
-  schemaMessage,
+  schemaField,
   writeDictionaryBatch,
   writeRecordBatch,
+  writeSchema,
 } from './arrow-batch.js';
 import { daysFromCivil } from '../../engine/calendar/days.js';
 import { ByteWriter } from './byte-writer.js';
@@ -52,16 +53,30 @@ function dayOf(t: string): number {
 /** Reused by every answer: `takeOwn()` copies the stream out. */
 const writer = new ByteWriter(1 << 16);
 
+/** A column as the stream holds it: its field, its record batch column, and a dictionary's values. */
+interface ArrowColumn {
+  field: SchemaField;
+  column: BatchColumn;
+  dictionary: string[] | null;
+}
+
+/** The validity bitmap of `cells` (bit set: a value), or null when none is null or undefined. */
+function validityOf(cells: readonly unknown[]): Uint8Array | null {
+  let valid: Uint8Array | null = null;
+  for (let i = 0; i < cells.length; i++)
+    if (cells[i] === null || cells[i] === undefined) {
+      valid ??= new Uint8Array((cells.length + 7) >> 3).fill(0xff);
+      valid[i >> 3] &= ~(1 << (i & 7));
+    }
+  return valid;
+}
+
 /**
- * Column `c` of `cells` as batch columns: numbers as float64 (null as NaN), dates as date32,
- * text as utf8, or, when values repeat, dictionary indices into `values` (first seen first),
- * the dictionary's id being the column's position, so the same answer is the same bytes.
+ * Column `c` (named `name`) of `cells`: numbers as float64 (null as NaN), dates as date32, text
+ * as utf8, or, when values repeat, int32 indices into a dictionary (its values first seen first)
+ * whose id is the column's position, so the same answer is the same bytes.
  */
-function columnOf(
-  kind: Kind,
-  cells: readonly unknown[],
-  c: number,
-): { field: SchemaField; column: BatchColumn; values?: string[] } {
+function columnOf(name: string, kind: Kind, cells: readonly unknown[], c: number): ArrowColumn {
   const n = cells.length;
   if (kind === 'number') {
     const values = new Float64Array(n);
@@ -69,31 +84,24 @@ function columnOf(
       const x = cells[i];
       values[i] = typeof x === 'number' ? x + 0 : Number.NaN; // + 0: -0 is written as 0, as JSON writes it
     }
-    return { field: { name: '', type: 'float64', dictionary: null }, column: { kind: 'float64', values } };
+    return { field: schemaField(name, 'float64'), column: { kind: 'float64', values }, dictionary: null };
   }
-  const valid = new Uint8Array((n + 7) >> 3);
-  let nulls = 0;
-  const present = (i: number): boolean => {
-    const ok = cells[i] !== null && cells[i] !== undefined;
-    if (ok) valid[i >> 3] |= 1 << (i & 7);
-    else nulls++;
-    return ok;
-  };
+  const valid = validityOf(cells);
   if (kind === 'date') {
     const days = new Int32Array(n);
-    for (let i = 0; i < n; i++) if (present(i)) days[i] = dayOf(cells[i] as string);
-    const column: BatchColumn = { kind: 'int32', values: days, valid: nulls > 0 ? valid : null };
-    return { field: { name: '', type: 'date32', dictionary: null }, column };
+    for (let i = 0; i < n; i++) if (cells[i] !== null && cells[i] !== undefined) days[i] = dayOf(String(cells[i]));
+    return { field: schemaField(name, 'date32'), column: { kind: 'int32', values: days, valid }, dictionary: null };
   }
   const texts = cells.map((x) => (x === null || x === undefined ? null : String(x)));
   const index = new Map<string, number>();
   for (const t of texts) if (t !== null && !index.has(t)) index.set(t, index.size);
-  if (new Set(texts).size === n)
-    return { field: { name: '', type: 'utf8', dictionary: null }, column: { kind: 'utf8', texts } };
+  // Every value distinct (a null counting as one value): plain utf8.
+  if (index.size + (valid === null ? 0 : 1) === n)
+    return { field: schemaField(name, 'utf8'), column: { kind: 'utf8', texts }, dictionary: null };
   const indices = new Int32Array(n);
-  for (let i = 0; i < n; i++) if (present(i)) indices[i] = index.get(texts[i]!)!;
-  const column: BatchColumn = { kind: 'int32', values: indices, valid: nulls > 0 ? valid : null };
-  return { field: { name: '', type: 'utf8', dictionary: c }, column, values: [...index.keys()] };
+  for (let i = 0; i < n; i++) if (texts[i] !== null) indices[i] = index.get(texts[i]!)!;
+  const column: BatchColumn = { kind: 'int32', values: indices, valid };
+  return { field: schemaField(name, 'utf8', c), column, dictionary: [...index.keys()] };
 }
 
 /** The answer's scalars (market, total, count, …) as schema metadata: text as it is, anything else as JSON. */
@@ -115,19 +123,16 @@ export function arrowOf(table: CsvTable, rowSchema: Record<string, JsonSchema>, 
   const rows = Array.from(table.rows);
   const columns = table.columns.map((name, c) => {
     const cells = rows.map((row) => row[c]);
-    const made = columnOf(kindOf(rowSchema[name], cells), cells, c);
-    made.field.name = name;
-    return made;
+    return columnOf(name, kindOf(rowSchema[name], cells), cells, c);
   });
   const w = writer;
   w.pos = 0;
-  w.bytes(
-    schemaMessage(
-      columns.map((c) => c.field),
-      metadata,
-    ),
+  writeSchema(
+    w,
+    columns.map((c) => c.field),
+    metadata,
   );
-  for (const c of columns) if (c.values !== undefined) writeDictionaryBatch(w, c.field.dictionary!, c.values);
+  for (const c of columns) if (c.dictionary !== null) writeDictionaryBatch(w, c.field.dictionary!, c.dictionary);
   writeRecordBatch(
     w,
     columns.map((c) => c.column),

@@ -8,20 +8,14 @@ import { DataType, tableFromIPC } from 'apache-arrow';
 import {
   type BatchColumn,
   END_OF_STREAM,
-  type SchemaField,
-  schemaMessage,
+  schemaField as field,
   writeDictionaryBatch,
   writeRecordBatch,
+  writeSchema,
 } from '../../../transport/serialise/arrow-batch.js';
 import { ByteWriter } from '../../../transport/serialise/byte-writer.js';
 
-const field = (name: string, type: SchemaField['type'], dictionary: number | null = null): SchemaField => ({
-  name,
-  type,
-  dictionary,
-});
 const fields = [field('symbol', 'utf8'), field('date', 'date32'), field('close', 'float64')];
-const schema = (): Buffer => schemaMessage(fields, new Map());
 const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColumn[] => [
   { kind: 'repeated-text', text: symbol },
   { kind: 'int32', values: Int32Array.from(days) },
@@ -30,7 +24,7 @@ const columnsOf = (symbol: string, days: number[], closes: number[]): BatchColum
 
 test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one stream', () => {
   const w = new ByteWriter(64);
-  w.bytes(schema());
+  writeSchema(w, fields, new Map());
   const batches = [
     { symbol: 'sh600000', days: [20000], closes: [10.5] },
     { symbol: 'hk00700', days: [20001, 20002, 20005], closes: [Number.NaN, 1.25, -3] },
@@ -54,7 +48,7 @@ test('batches of 1, 3 and 9 rows with nulls, read back by apache-arrow as one st
 
 test('a batch of no rows is a valid batch; a column shorter than its batch is refused', () => {
   const w = new ByteWriter(64);
-  w.bytes(schema());
+  writeSchema(w, fields, new Map());
   writeRecordBatch(w, columnsOf('', [], []), 0);
   w.bytes(END_OF_STREAM);
   assert.equal(tableFromIPC(w.buf.subarray(0, w.pos)).numRows, 0);
@@ -67,11 +61,10 @@ test('a schema with metadata, text with nulls, dictionary text and dates with nu
     ['market', 'hkstock'],
     ['total', '3'],
   ]);
-  w.bytes(
-    schemaMessage(
-      [field('name', 'utf8'), field('board', 'utf8', 1), field('date', 'date32'), field('pe', 'float64')],
-      metadata,
-    ),
+  writeSchema(
+    w,
+    [field('name', 'utf8'), field('board', 'utf8', 1), field('date', 'date32'), field('pe', 'float64')],
+    metadata,
   );
   writeDictionaryBatch(w, 1, ['主板', 'GEM']);
   const valid = Uint8Array.of(0b101); // rows 0 and 2
