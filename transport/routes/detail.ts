@@ -1,7 +1,7 @@
 // GET /{market}/detail/{symbol} and GET /{market}/detail: latest snapshots.
 
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import { list } from '../params/declare.js';
+import { symbolList } from '../params/declare.js';
 import { snapshotFieldsParam } from '../params/fields.js';
 import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { type Reply, route } from '../route.js';
@@ -62,7 +62,7 @@ export const detailBatchRoute = route({
   description:
     '`data` is keyed by symbol in request order; symbols that do not exist (or, with `as_of`, have no row by then) are listed in `missing` (404 when none exists).',
   tag: 'Snapshots',
-  query: { symbols: list(true, { type: 'string' }, BATCH_SIZE), fields: FIELDS, as_of: AS_OF },
+  query: { symbols: symbolList(true, BATCH_SIZE), fields: FIELDS, as_of: AS_OF },
   shape: detailBatchShape,
   example: { market: 'ashare', count: 1, data: { sh600000: SNAPSHOT_EXAMPLE }, missing: ['sh999999'] },
   problems: ['batch_too_large', 'unknown_symbol'],

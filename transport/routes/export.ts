@@ -1,14 +1,14 @@
 // GET /{market}/export: K-line rows (or bars) of many symbols, streamed as CSV, Arrow or NDJSON.
 
 import { type ExportQuery, exportRows } from '../../engine/queries/export.js';
-import { list, oneOf } from '../params/declare.js';
+import { oneOf, symbolList } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { route } from '../route.js';
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, ExportStream } from '../serialise/export-stream.js';
 import { klinesShape } from '../shapes/klines.js';
 import { ADJ, KLINE_WINDOW, PERIOD } from './kline-params.js';
-import { checkRange, marketOf, unknownSymbol } from './lookup.js';
+import { checkRange, distinctCount, marketOf, unknownSymbol } from './lookup.js';
 
 /** The attachment's extension: `.arrows` is an Arrow IPC stream's (`.arrow` is the file format's). */
 const FILE_EXTENSIONS = { csv: 'csv', arrow: 'arrows', ndjson: 'ndjson' } as const;
@@ -26,9 +26,8 @@ export const exportRoute = route({
   tag: 'K-lines',
   query: {
     ...KLINE_WINDOW,
-    symbols: list(
+    symbols: symbolList(
       false,
-      { type: 'string' },
       `Symbols to export (codes or the forms the other routes take); every symbol of the market when omitted. At most ${MAX_EXPORT_SYMBOLS}; one that does not exist is a 404.`,
     ),
     fields: klineFieldsParam(
@@ -53,8 +52,9 @@ export const exportRoute = route({
   handle({ dataset, params }, p) {
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);
-    if (p.symbols !== null && p.symbols.length > MAX_EXPORT_SYMBOLS)
-      throw badParam('symbols', `${p.symbols.length} symbols, at most ${MAX_EXPORT_SYMBOLS} per export`);
+    const named = p.symbols === null ? 0 : distinctCount(p.symbols, MAX_EXPORT_SYMBOLS);
+    if (named > MAX_EXPORT_SYMBOLS)
+      throw badParam('symbols', `${named} symbols, at most ${MAX_EXPORT_SYMBOLS} per export`);
     let symbols: Int32Array;
     if (p.symbols === null) symbols = Int32Array.from({ length: m.symbols.size }, (_, i) => i);
     else {

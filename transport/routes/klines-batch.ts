@@ -5,7 +5,8 @@ import type { MarketData } from '../../engine/dataset/dataset.js';
 import type { AdjustMode } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { dayRowsOf } from '../../engine/queries/cross-section.js';
-import { date, list } from '../params/declare.js';
+import { RowOfDay } from '../../engine/queries/row-of-day.js';
+import { date, symbolList } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { type Reply, route } from '../route.js';
@@ -24,7 +25,7 @@ export const klinesBatchRoute = route({
     'Without `symbols`, `date` asks for the cross-section: every symbol\'s row of that day (symbols without one are absent), ordered by symbol, paged by `limit` and `offset` with `Link: rel="next"` while rows remain, all fields unless `fields` narrows them, `adj=qfq` to each symbol\'s latest factor; the answer is `{"market","date","total","count","limit","offset","fields","data":[rows]}`. Without `symbols` and without `date` it is 400 naming `symbols`.',
   tag: 'K-lines',
   query: {
-    symbols: list(false, { type: 'string' }, `${BATCH_SIZE} Omitted with \`date\`: the cross-section.`),
+    symbols: symbolList(false, `${BATCH_SIZE} Omitted with \`date\`: the cross-section.`),
     date: date(
       "One day; each symbol gets its row of that day or an empty array (without `symbols`: every symbol's row). Combined with `start`, `end` or a `period` other than day it is 400 `invalid_parameter`.",
     ),
@@ -93,8 +94,16 @@ export const klinesBatchRoute = route({
       p.date !== null
         ? { start: p.date, end: p.date, offset: p.offset, limit }
         : { start: p.start, end: p.end, offset: p.offset, limit };
+    const rowOf = p.date !== null ? new RowOfDay(m, p.date) : null;
     let count = 0;
     const windows = batch.found.map((i) => {
+      if (rowOf !== null) {
+        // the day's row, unless offset skips it (limit is at least 1)
+        const row = p.offset === 0 ? rowOf.of(i) : -1;
+        const rows = row < 0 ? 0 : 1;
+        count += rows;
+        return { i, from: row + 1 - rows, to: row + 1, series: null };
+      }
       if (p.period !== 'day') {
         const series = periodSeries(dataset, m, i, p.period, p.adj, p.fields);
         const { from, to } = klineWindow(series.dates, 0, series.dates.length, window);

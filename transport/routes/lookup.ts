@@ -72,6 +72,10 @@ export interface BatchSymbols {
   missing: string[];
 }
 
+/** Per symbol position, the number of the batch that found it last: a duplicate is told by a read, not a Set per batch. */
+let marks = new Uint32Array(0);
+let batchNo = 0;
+
 /**
  * Checks a batch against the plan's batch size (400 batch_too_large), then looks the
  * symbols up. Call `requireSome` after the other parameters are checked: 404 comes last.
@@ -84,23 +88,31 @@ export function batchOf(
   checkBatchSize(symbols, plan);
   const found: number[] = [];
   const missing: string[] = [];
-  const seen = new Set<number>();
+  if (marks.length < m.symbols.size) marks = new Uint32Array(m.symbols.size);
+  if (++batchNo === 2 ** 32) marks.fill(0), (batchNo = 1);
   for (const text of symbols) {
     const i = m.symbols.find(text);
-    if (i < 0) missing.push(text);
-    else if (!seen.has(i)) seen.add(i), found.push(i); // `SH600000,sh600000` is one symbol
+    if (i < 0) {
+      if (!missing.includes(text)) missing.push(text);
+    } else if (marks[i] !== batchNo) (marks[i] = batchNo), found.push(i); // `SH600000,sh600000` is one symbol
   }
   return { found, missing };
 }
 
 /** More symbols than the plan's batch size is 400 batch_too_large. */
 export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
-  if (symbols.length > plan.batch)
+  const named = distinctCount(symbols, plan.batch);
+  if (named > plan.batch)
     throw new Problem(
       'batch_too_large',
-      `symbols: ${symbols.length} symbols, the ${plan.name} plan allows ${plan.batch} per request`,
+      `symbols: ${named} symbols, the ${plan.name} plan allows ${plan.batch} per request`,
       'symbols',
     );
+}
+
+/** How many distinct texts `texts` holds, counted only when there are more than `atMost` of them (else their number). */
+export function distinctCount(texts: readonly string[], atMost: number): number {
+  return texts.length <= atMost ? texts.length : new Set(texts).size;
 }
 
 /** 404 unknown_symbol when no symbol of the batch exists, suggesting for the first. */

@@ -18,13 +18,29 @@ const CHUNK = 256;
 /** At most this many rows of a chunk not kept yet are rendered for the answer alone (a day or a few of a symbol). */
 const FEW_ROWS = 4;
 
-interface Chunk {
+/** What the cache keeps: chunks of rows, period series and days' batch rows. */
+interface Kept {
+  /** Read since the eviction hand last passed (second-chance LRU: no Map reshuffle per hit). */
+  used: boolean;
+  /** Bytes it counts against the budget. */
+  cost: number;
+}
+
+interface Chunk extends Kept {
   /** `,{row},{row}…`: every row with a leading comma, as UTF-8 (all ASCII). */
   bytes: Buffer;
   /** starts[k] = offset of row k's comma; starts[n] = bytes.length. */
   starts: Int32Array;
-  /** Read since the eviction hand last passed (second-chance LRU: no Map reshuffle per hit). */
-  used: boolean;
+}
+
+/**
+ * One day's row of each symbol a batch has asked for on that day, as `"code":[{row}]` text
+ * (one field set and adjustment): batches of that day repeat symbols, so each row is written
+ * once, and a batch of 50 symbols costs 50 reads and a join rather than 50 rows written.
+ */
+interface DaySegments extends Kept {
+  /** By symbol position; undefined until asked (symbols without a row that day are never kept). */
+  segments: (string | undefined)[];
 }
 
 /**
@@ -33,9 +49,11 @@ interface Chunk {
  * bytes each with V8's heap room, as measured for the response cache's Buffers).
  */
 const CHUNK_OVERHEAD_BYTES = 2500;
-/** What chunk `c` counts against the budget. */
-const costOf = (c: Chunk): number =>
-  c.bytes.length + c.starts.byteLength + ((c as Partial<PeriodSeries>).dates?.byteLength ?? 0) + CHUNK_OVERHEAD_BYTES;
+/** What chunk `c` (and the dates of a series) counts against the budget. */
+const costOf = (c: Pick<Chunk, 'bytes' | 'starts'>, dates?: Int32Array): number =>
+  c.bytes.length + c.starts.byteLength + (dates?.byteLength ?? 0) + CHUNK_OVERHEAD_BYTES;
+/** A kept string's bytes beyond its text: V8's header, rounded up to its 8-byte heap slots. */
+const STRING_OVERHEAD_BYTES = 24;
 
 const ADJ_INDEX: Record<AdjustMode, number> = { bfq: 0, qfq: 1, hfq: 2 };
 const MARKET_INDEX = new Map(MARKETS.map((m, i) => [m, i]));
@@ -43,6 +61,9 @@ const MARKET_INDEX = new Map(MARKETS.map((m, i) => [m, i]));
 /** A number naming (market, symbol, chunk, adjustment, field set): cheaper than a string key per lookup. */
 const chunkKey = (market: Market, i: number, c: number, adj: AdjustMode, mask: number): number =>
   (((MARKET_INDEX.get(market)! * 1048576 + i) * 65536 + c) * 4 + ADJ_INDEX[adj]) * 64 + mask;
+/** A negative number naming (market, day, adjustment, field set): a day's segments (days within ±179 years of 1970). */
+const dayKey = (market: Market, day: number, adj: AdjustMode, mask: number): number =>
+  -(((MARKET_INDEX.get(market)! * 131072 + day + 65536) * 4 + ADJ_INDEX[adj]) * 64 + mask + 1);
 
 /**
  * An LRU of rendered chunks for one Dataset, keyed by market, symbol, chunk, adjustment and
@@ -50,7 +71,7 @@ const chunkKey = (market: Market, i: number, c: number, adj: AdjustMode, mask: n
  * stale; a reload brings a new Dataset and with it a new cache.
  */
 export class KlineTextCache {
-  private readonly chunks = new Map<number, Chunk>();
+  private readonly chunks = new Map<number, Kept>();
   private size = 0;
   private readonly writer = new ByteWriter(CHUNK * 200);
 
@@ -116,7 +137,7 @@ export class KlineTextCache {
     mask: number,
   ): PeriodSeries {
     const key = chunkKey(m.market, i, SERIES_SLOT + PERIOD_INDEX[period], adj, mask);
-    return this.kept(key, () => renderSeries(this.writer, m, i, period, adj, fields)) as PeriodSeries;
+    return this.kept(key, () => renderSeries(this.writer, m, i, period, adj, fields));
   }
 
   private chunk(
@@ -130,28 +151,86 @@ export class KlineTextCache {
     return this.kept(chunkKey(m.market, i, c, adj, mask), () => renderChunk(this.writer, m, i, c, adj, fields));
   }
 
+  /**
+   * `"code":[…]` of each window (each a day's row or none, all of day `day`) joined by commas,
+   * appended to `pieces` as one string: a symbol's row text is written on the day's first ask
+   * of it and kept with the day's others.
+   */
+  daySegments(
+    m: MarketData,
+    day: number,
+    windows: readonly { i: number; from: number; to: number }[],
+    adj: AdjustMode,
+    fields: readonly KlineField[],
+    mask: number,
+    pieces: (string | Buffer)[],
+  ): void {
+    const n = m.symbols.size;
+    const kept = this.kept(
+      dayKey(m.market, day, adj, mask),
+      (): DaySegments => ({ segments: new Array(n).fill(undefined), used: false, cost: n * 8 + CHUNK_OVERHEAD_BYTES }),
+    );
+    const { segments } = kept;
+    let text = '';
+    let writer: RowWriter | null = null;
+    let grown = 0;
+    for (let k = 0; k < windows.length; k++) {
+      const { i, from, to } = windows[k];
+      const comma = k > 0 ? ',' : '';
+      if (to === from) {
+        text += `${comma}"${m.symbols.codes[i]}":[]`;
+        continue;
+      }
+      let segment = segments[i];
+      if (segment === undefined) {
+        const w = this.writer;
+        w.pos = 0;
+        w.ascii(`"${m.symbols.codes[i]}":[`); // codes are [A-Za-z0-9._-]: nothing to escape
+        (writer ??= new RowWriter(m, adj, fields)).write(w, i, from);
+        w.ascii(']');
+        const written = w.buf.toString('latin1', 0, w.pos);
+        segments[i] = segment = written;
+        grown += written.length + STRING_OVERHEAD_BYTES;
+      }
+      text += comma + segment;
+    }
+    pieces.push(text);
+    if (grown > 0) this.grew(kept, grown);
+  }
+
   /** The entry kept under `key`, or `make`'s, kept from now on (the oldest unread ones leave to stay in budget). */
-  private kept(key: number, make: () => Chunk): Chunk {
+  private kept<T extends Kept>(key: number, make: () => T): T {
     const hit = this.chunks.get(key);
     if (hit !== undefined) {
       hit.used = true;
-      return hit;
+      return hit as T;
     }
     const made = make();
     this.chunks.set(key, made);
-    this.size += costOf(made);
-    // Evict from the oldest end; an entry read since it was last passed gets a second chance.
+    this.size += made.cost;
+    this.evictFor(made);
+    return made;
+  }
+
+  /** Counts `bytes` more for `entry` (a day's segments, grown), making room if the budget is passed. */
+  private grew(entry: Kept, bytes: number): void {
+    entry.cost += bytes;
+    this.size += bytes;
+    this.evictFor(entry);
+  }
+
+  /** Evicts from the oldest end until within budget, sparing `kept`; an entry read since it was last passed gets a second chance. */
+  private evictFor(kept: Kept): void {
     for (const [oldKey, old] of this.chunks) {
-      if (this.size <= this.budgetBytes || old === made) break;
+      if (this.size <= this.budgetBytes || old === kept) break;
       this.chunks.delete(oldKey);
       if (old.used) {
         old.used = false;
         this.chunks.set(oldKey, old);
       } else {
-        this.size -= costOf(old);
+        this.size -= old.cost;
       }
     }
-    return made;
   }
 }
 
@@ -178,7 +257,8 @@ function renderSeries(
   const columns = fields.map((field) => bars.values[field]!);
   w.pos = 0;
   const starts = writeRows(w, m.symbols.codes[i], fields, bars.count, bars.date, bars.adjFactor, columns);
-  return { bytes: w.takeOwn(), starts, used: false, dates: bars.date.slice() };
+  const [bytes, dates] = [w.takeOwn(), bars.date.slice()];
+  return { bytes, starts, dates, used: false, cost: costOf({ bytes, starts }, dates) };
 }
 
 /** JSON of bars [from, to) of a series (`{row},{row}…`) appended to `pieces` as a view of the kept text. */
@@ -210,7 +290,8 @@ function renderChunk(
   const last = m.klines.offsets[i + 1] - 1;
   const to = last + 1 - c * CHUNK;
   const starts = renderRows(w, m, i, Math.max(m.klines.offsets[i], to - CHUNK), to, adj, fields, last);
-  return { bytes: w.takeOwn(), starts, used: false };
+  const bytes = w.takeOwn();
+  return { bytes, starts, used: false, cost: costOf({ bytes, starts }) };
 }
 
 /**
@@ -316,6 +397,23 @@ export function renderKlineRows(
   baseRow?: number,
 ): void {
   klineTextCacheOf(dataset, budgetBytes).rows(m, i, adj, fields, fieldMask(fields), from, to, pieces, baseRow);
+}
+
+/**
+ * `"code":[rows]` of each window, all of day `day` (at most its row each), joined by commas and
+ * appended to `pieces`: each symbol's row of the day written once and kept in the Dataset's
+ * rendered-row cache, as its chunks are.
+ */
+export function renderDayOf(
+  dataset: Dataset,
+  m: MarketData,
+  day: number,
+  windows: readonly { i: number; from: number; to: number }[],
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+  pieces: (string | Buffer)[],
+): void {
+  klineTextCacheOf(dataset, budgetBytes).daySegments(m, day, windows, adj, fields, fieldMask(fields), pieces);
 }
 
 /** One writer for answers rendered whole (bars, cross-sections): its bytes are copied out per answer. */

@@ -12,6 +12,7 @@ import type { BodyPart } from '../serialise/assemble.js';
 import {
   FEW_ROWS_EACH,
   type PeriodSeries,
+  renderDayOf,
   renderKlineRows,
   renderWindowsOf,
   seriesRows,
@@ -70,7 +71,10 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const body: BodyPart[] = [
       `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`,
     ];
-    if (r.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS_EACH))
+    const { start, end } = r.window;
+    if (r.period === 'day' && start !== null && start === end)
+      renderDayOf(r.dataset, m, start, r.windows, r.adj, r.fields, body);
+    else if (r.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS_EACH))
       renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a day or a few of each symbol: written, not chunked
     else
       r.windows.forEach((w, n) => {

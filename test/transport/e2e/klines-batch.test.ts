@@ -95,6 +95,33 @@ test('date=D gives each symbol its row of day D or an empty array', async () => 
   );
 });
 
+test('later batches of a day (rows kept from the first): other symbols and order, field sets, adjustments, offset, aliases', async () => {
+  const day = { start: '2025-03-13', end: '2025-03-13', limit: 100 };
+  const symbols = ['sz000005', 'sz000004', 'sh600001', 'sz000002'];
+  const asked = 'sz000005,000004.SZ,sh600001,sz000002';
+  await check(`/ashare/klines?symbols=${asked}&date=20250313`, expected('ashare', symbols, day), 'default fields');
+  await check(
+    `/ashare/klines?symbols=${asked}&date=2025-03-13&fields=*&adj=qfq`,
+    expected('ashare', symbols, { ...day, fields: KLINE_FIELDS, adj: 'qfq' }),
+    'every field, qfq',
+  );
+  await check(
+    `/ashare/klines?symbols=${asked}&date=2025-03-13&fields=c&adj=hfq`,
+    expected('ashare', symbols, { ...day, fields: ['close'], adj: 'hfq' }),
+    'close, hfq',
+  );
+  await check(
+    `/ashare/klines?symbols=${asked}&date=2025-03-13&offset=1`,
+    expected('ashare', symbols, { ...day, offset: 1 }),
+    'offset skips the day’s row',
+  );
+  await check(
+    '/ashare/klines?symbols=nope,sh600001,NOPE,nope,600001.SH&date=2025-03-13',
+    expected('ashare', ['sh600001'], day, ['nope', 'NOPE']),
+    'a missing text listed once, as first given',
+  );
+});
+
 test('date on a day no symbol traded gives empty arrays and count 0', async () => {
   const q = { start: '2025-03-09', end: '2025-03-09', limit: 100 };
   await check(
