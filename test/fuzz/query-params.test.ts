@@ -40,10 +40,16 @@ function referenceInteger(text: string, min: number): number | null {
   return value >= min ? value : null;
 }
 
-/** API notes: comma-separated, items trimmed, duplicates dropped (first wins), an empty item a 400. */
-function referenceList(text: string): string[] | null {
+/** API notes: comma-separated, items trimmed, an empty item a 400. Symbol lists read so: the route drops a symbol named twice. */
+function referenceItems(text: string): string[] | null {
   const items = text.split(',').map((item) => item.trim());
-  return items.includes('') ? null : [...new Set(items)];
+  return items.includes('') ? null : items;
+}
+
+/** API notes of other lists (fields): the items, duplicates dropped (first wins). */
+function referenceList(text: string): string[] | null {
+  const items = referenceItems(text);
+  return items === null ? null : [...new Set(items)];
 }
 
 const KLINE_ORDER = ['open', 'high', 'low', 'close', 'volume', 'amount'];
@@ -127,7 +133,7 @@ function classify(param: Param<unknown>): Pick<Declared, 'kind' | 'contract'> | 
     return { kind: 'text', contract: (raw) => accept(raw.trim()) };
   if (s.type === 'array' && param.list === true) {
     const items = s.items?.enum;
-    if (items === undefined) return { kind: 'list', contract: (raw) => acceptUnlessNull(referenceList(raw)) };
+    if (items === undefined) return { kind: 'list', contract: (raw) => acceptUnlessNull(referenceItems(raw)) };
     if (Array.isArray(items) && items.includes('o'))
       return { kind: 'kline-fields', contract: (raw) => acceptUnlessNull(referenceKlineFields(raw)) };
     if (Array.isArray(items) && items.includes('pe_ratio'))
@@ -192,7 +198,6 @@ function assertTyped(d: Declared, value: unknown, label: string): void {
         return (
           isList(value) &&
           value.length > 0 &&
-          new Set(value).size === value.length &&
           value.every((i) => i !== '' && i === i.trim() && !i.includes(','))
         );
       case 'kline-fields':
@@ -376,7 +381,7 @@ test('text parameters: any text reads as itself trimmed, never a 400', () => {
   fuzzKind('text', nearValid, 500);
 });
 
-test('list parameters: trimmed items, duplicates dropped, first wins; an empty item is a 400 naming it', () => {
+test('symbol lists: trimmed items as given (the route answers a symbol named twice once); an empty item is a 400 naming it', () => {
   fuzzKind('list', fc.oneof(nearValid, symbolList), 1000);
 });
 
@@ -460,7 +465,7 @@ test('round trip: every enum value reads back as itself', () => {
   }
 });
 
-test('round trip: a list of distinct items joined with commas (padded or not) reads back as the items', () => {
+test('round trip: a symbol list joined with commas (padded or not) reads back as its items, a repeated one too', () => {
   const item = fc
     .string({ unit: codePoint, minLength: 1, maxLength: 6 })
     .map((s) => s.replace(/,/g, '').trim())
@@ -473,7 +478,11 @@ test('round trip: a list of distinct items joined with commas (padded or not) re
       (d, items, pad) => {
         const text = items.map((i) => (pad ? ` ${i} ` : i)).join(',');
         assert.deepEqual(d.param.parse(text, d.name), items, `${d.where}: ${JSON.stringify(text)} reads as its items`);
-        assert.deepEqual(d.param.parse(`${text},${items[0]}`, d.name), items, `${d.where}: a repeated item is dropped`);
+        assert.deepEqual(
+          d.param.parse(`${text},${items[0]}`, d.name),
+          [...items, items[0]],
+          `${d.where}: left to the route`,
+        );
       },
     ),
     runs(500),

@@ -114,6 +114,13 @@ export class ByteWriter {
     return out;
   }
 
+  /** What was written, as text (the writer holds ASCII), and empties the writer. */
+  takeText(): string {
+    const text = this.buf.toString('latin1', 0, this.pos);
+    this.pos = 0;
+    return text;
+  }
+
   /** A right-sized copy of what was written; the writer can then be reused. */
   take(): Buffer {
     const out = Buffer.allocUnsafe(this.pos);

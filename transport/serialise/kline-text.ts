@@ -188,7 +188,7 @@ export class KlineTextCache {
         w.ascii(`"${m.symbols.codes[i]}":[`); // codes are [A-Za-z0-9._-]: nothing to escape
         (writer ??= new RowWriter(m, adj, fields)).write(w, i, from);
         w.ascii(']');
-        const written = w.buf.toString('latin1', 0, w.pos);
+        const written = w.takeText(); // emptied: the chunks write with it too, from its start
         segments[i] = segment = written;
         grown += written.length + STRING_OVERHEAD_BYTES;
       }

@@ -120,6 +120,24 @@ test('later batches of a day (rows kept from the first): other symbols and order
     expected('ashare', ['sh600001'], day, ['nope', 'NOPE']),
     'a missing text listed once, as first given',
   );
+  // one writer renders the days' rows and the chunks of rows: a chunk after a day's row starts clean
+  const twoFields = { fields: ['open', 'high'] as KlineField[], adj: 'hfq' as const };
+  await check(
+    '/ashare/klines?symbols=sz000004,sh600001&date=2025-03-12&fields=o,h&adj=hfq',
+    expected('ashare', ['sz000004', 'sh600001'], { start: '2025-03-12', end: '2025-03-12', limit: 100, ...twoFields }),
+    'a day of two fields, hfq',
+  );
+  const single = ok(await server.get('/api/v1/ashare/klines/sz000005?fields=o,h&adj=hfq&limit=3'), 'one symbol');
+  assert.deepEqual(
+    single.data,
+    klineWindow('ashare', 'sz000005', { limit: 3, ...twoFields }).rows,
+    'three rows, alone',
+  );
+  await check(
+    '/ashare/klines?symbols=sz000004,sh600001&fields=o,h&adj=hfq&limit=5',
+    expected('ashare', ['sz000004', 'sh600001'], { limit: 5, ...twoFields }),
+    'their latest five rows, from a chunk of rows rendered and kept',
+  );
 });
 
 test('date on a day no symbol traded gives empty arrays and count 0', async () => {
