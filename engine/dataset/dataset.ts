@@ -13,6 +13,8 @@ export interface MarketData {
   readonly klines: KlineColumns;
   readonly fundamentals: FundamentalColumns;
   readonly snapshots: SnapshotTable;
+  /** Every day a symbol of the market has a row, ascending, as stored with it; null from an older part (see marketCalendar). */
+  readonly tradingDays: Int32Array | null;
   /** Earliest and latest K-line day of the market, or null without rows. */
   readonly firstDate: number | null;
   readonly lastDate: number | null;

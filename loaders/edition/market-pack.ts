@@ -22,6 +22,8 @@ export interface MarketArrays {
   klines: KlineColumns;
   fundamentals: FundamentalColumns;
   snapshots: SnapshotTable;
+  /** Its trading days, computed when stored; null from a part stored before they were. */
+  tradingDays: Int32Array | null;
 }
 
 const KIND_OF = (a: Typed): ArrayKind => (a instanceof Float64Array ? 'f64' : a instanceof Uint32Array ? 'u32' : 'i32');
@@ -38,6 +40,7 @@ function arraysOf(m: MarketArrays): [string, Typed][] {
     ...Object.entries(m.fundamentals.columns).map(([name, values]): [string, Typed] => [`f.${name}`, values]),
     ['s.date', m.snapshots.date],
   ];
+  if (m.tradingDays !== null) out.push(['k.days', m.tradingDays]);
   for (const name of NUMERIC_SNAPSHOT_COLUMNS) {
     out.push(
       [`s.${name}`, m.snapshots.values[name]],
@@ -109,5 +112,6 @@ export function unpackMarket(
     ascending,
     descending,
   };
-  return { klines, fundamentals, snapshots };
+  const tradingDays = index['k.days'] === undefined ? null : (view('k.days') as Int32Array);
+  return { klines, fundamentals, snapshots, tradingDays };
 }

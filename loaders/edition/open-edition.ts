@@ -118,6 +118,7 @@ function emptyMarket(market: Market): MarketData {
     klines,
     fundamentals,
     snapshots: deriveSnapshots(market, klines, fundamentals),
+    tradingDays: new Int32Array(0),
     firstDate: null,
     lastDate: null,
   };

@@ -4,6 +4,7 @@ import { mkdir, open as openFile, rename, rm, stat } from 'node:fs/promises';
 import { open } from 'lmdb';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
+import { tradingDays } from '../../engine/kernels/trading-days.js';
 import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
 import { DATA_DB, DATA_KEY, envFile, FORMAT, type PartMeta } from './layout.js';
 import { packMarket } from './market-pack.js';
@@ -37,8 +38,11 @@ export async function partExists(dir: string): Promise<boolean> {
  */
 export async function writePart(m: ParsedMarket, dir: string): Promise<PartMeta> {
   const snapshots = deriveSnapshots(m.market, m.klines, m.fundamentals);
-  const { bytes, index } = packMarket({ klines: m.klines, fundamentals: m.fundamentals, snapshots });
   const [firstDate, lastDate] = dateSpan(m.klines);
+  // stored with the columns: each thread would otherwise pass over every row's date on its first calendar, cross-section or batch of a day
+  const days =
+    firstDate === null || lastDate === null ? new Int32Array(0) : tradingDays(m.klines.date, firstDate, lastDate);
+  const { bytes, index } = packMarket({ klines: m.klines, fundamentals: m.fundamentals, snapshots, tradingDays: days });
   const meta: PartMeta = {
     format: FORMAT,
     market: m.market,

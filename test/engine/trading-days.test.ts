@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { tradingDays } from '../../engine/kernels/trading-days.js';
 import { marketCalendar, queryCalendar } from '../../engine/queries/calendar.js';
+import { packMarket, unpackMarket } from '../../loaders/edition/market-pack.js';
 import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 import { FIXTURE } from '../helpers/api-server.js';
@@ -75,6 +76,20 @@ const fixtureDays = (market: string): number[] =>
 test('each market calendar is the sorted union of its symbols’ K-line dates in the fixture (empty markets: none)', () => {
   for (const market of ALL_MARKETS)
     assert.deepEqual([...marketCalendar(dataset.markets[market])], fixtureDays(market), market);
+});
+
+test('the days are stored with each market; a part stored without them (an older build) derives the same days, once', () => {
+  for (const market of ALL_MARKETS) {
+    const m = dataset.markets[market];
+    assert.deepEqual([...(m.tradingDays ?? [])], fixtureDays(market), `${market}: stored`);
+    assert.equal(marketCalendar(m), m.tradingDays, `${market}: the stored array is the calendar`);
+    const { bytes, index } = packMarket({ ...m, tradingDays: null });
+    const unpacked = unpackMarket(bytes.buffer, bytes.byteOffset, index, Object.keys(m.fundamentals.columns), 0);
+    assert.equal(unpacked.tradingDays, null, `${market}: a pack without them reads as none`);
+    const older = { ...m, ...unpacked };
+    assert.deepEqual([...marketCalendar(older)], fixtureDays(market), `${market}: derived`);
+    assert.equal(marketCalendar(older), marketCalendar(older), `${market}: derived once`);
+  }
 });
 
 test('the calendar is derived once per market of a Dataset: the same array on every ask', () => {

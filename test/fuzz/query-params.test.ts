@@ -195,11 +195,7 @@ function assertTyped(d: Declared, value: unknown, label: string): void {
       case 'text':
         return typeof value === 'string' && value === value.trim();
       case 'list':
-        return (
-          isList(value) &&
-          value.length > 0 &&
-          value.every((i) => i !== '' && i === i.trim() && !i.includes(','))
-        );
+        return isList(value) && value.length > 0 && value.every((i) => i !== '' && i === i.trim() && !i.includes(','));
       case 'kline-fields':
         return isList(value) && inOrder(value, KLINE_ORDER);
       case 'snapshot-fields':
