@@ -166,11 +166,7 @@ export class KlineTextCache {
     pieces: (string | Buffer)[],
   ): void {
     const n = m.symbols.size;
-    const kept = this.kept(
-      dayKey(m.market, day, adj, mask),
-      (): DaySegments => ({ segments: new Array(n).fill(undefined), used: false, cost: n * 8 + CHUNK_OVERHEAD_BYTES }),
-    );
-    const { segments } = kept;
+    let kept: DaySegments | null = null; // none for a batch without a row (a holiday): nothing to keep
     let text = '';
     let writer: RowWriter | null = null;
     let grown = 0;
@@ -181,21 +177,28 @@ export class KlineTextCache {
         text += `${comma}"${m.symbols.codes[i]}":[]`;
         continue;
       }
-      let segment = segments[i];
+      kept ??= this.kept(
+        dayKey(m.market, day, adj, mask),
+        (): DaySegments => ({
+          segments: new Array(n).fill(undefined),
+          used: false,
+          cost: n * 8 + CHUNK_OVERHEAD_BYTES,
+        }),
+      );
+      let segment = kept.segments[i];
       if (segment === undefined) {
         const w = this.writer;
-        w.pos = 0;
         w.ascii(`"${m.symbols.codes[i]}":[`); // codes are [A-Za-z0-9._-]: nothing to escape
         (writer ??= new RowWriter(m, adj, fields)).write(w, i, from);
         w.ascii(']');
         const written = w.takeText(); // emptied: the chunks write with it too, from its start
-        segments[i] = segment = written;
+        kept.segments[i] = segment = written;
         grown += written.length + STRING_OVERHEAD_BYTES;
       }
       text += comma + segment;
     }
     pieces.push(text);
-    if (grown > 0) this.grew(kept, grown);
+    if (kept !== null && grown > 0) this.grew(kept, grown);
   }
 
   /** The entry kept under `key`, or `make`'s, kept from now on (the oldest unread ones leave to stay in budget). */
