@@ -167,14 +167,13 @@ export class KlineTextCache {
   ): void {
     const n = m.symbols.size;
     let kept: DaySegments | null = null; // none for a batch without a row (a holiday): nothing to keep
-    let text = '';
+    const texts: string[] = new Array(windows.length);
     let writer: RowWriter | null = null;
     let grown = 0;
     for (let k = 0; k < windows.length; k++) {
       const { i, from, to } = windows[k];
-      const comma = k > 0 ? ',' : '';
       if (to === from) {
-        text += `${comma}"${m.symbols.codes[i]}":[]`;
+        texts[k] = `"${m.symbols.codes[i]}":[]`;
         continue;
       }
       kept ??= this.kept(
@@ -195,9 +194,9 @@ export class KlineTextCache {
         kept.segments[i] = segment = written;
         grown += written.length + STRING_OVERHEAD_BYTES;
       }
-      text += comma + segment;
+      texts[k] = segment;
     }
-    pieces.push(text);
+    pieces.push(texts.join(',')); // one flat string: no tree of concatenations to flatten when written
     if (kept !== null && grown > 0) this.grew(kept, grown);
   }
 
