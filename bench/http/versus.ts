@@ -6,8 +6,9 @@
 //                                  [--seconds 5] [--rounds 6] [--uncached] [--cases 'name,…']
 //                                  [--base-env NAME=VALUE,…]
 //
-// The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES): 1,000 distinct
-// requests each, K-lines and the screen in every format and encoding, detail, search.
+// The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES and QUERY_CASES):
+// 1,000 distinct requests each, K-lines and the screen in every format and encoding, detail,
+// search, batches of a day, the cross-section, monthly bars, K-lines named by an alias.
 //
 // DIR is the other checkout (its dist/ built); each build gets its own state folder (the stored
 // layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
@@ -18,7 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { VARIED_CASES } from './cases.js';
+import { QUERY_CASES, VARIED_CASES } from './cases.js';
 import { caseContext } from './comparison.js';
 import { stopAll } from './children.js';
 import { choosePinning } from './pinning.js';
@@ -76,9 +77,9 @@ async function main(): Promise<void> {
   }
   const ctx = await caseContext(sides[0].server.port, 'ashare', sides[0].key);
   const only = values.cases?.split(',').map((n) => n.trim());
-  const cases = VARIED_CASES.filter((c) => only === undefined || only.includes(c.name));
-  if (cases.length === 0)
-    throw new Error(`no case named ${values.cases}; cases: ${VARIED_CASES.map((c) => c.name).join(', ')}`);
+  const all = [...VARIED_CASES, ...QUERY_CASES];
+  const cases = all.filter((c) => only === undefined || only.includes(c.name));
+  if (cases.length === 0) throw new Error(`no case named ${values.cases}; cases: ${all.map((c) => c.name).join(', ')}`);
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
   const rows: string[] = [];
