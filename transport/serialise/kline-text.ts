@@ -1,4 +1,4 @@
-// K-line rows as JSON bytes, rendered once per chunk of rows and kept: the rows never change.
+// K-line rows as JSON bytes, rendered once (per chunk of rows, period series, a day's row of a batch) and kept: the rows never change.
 
 import { dateText } from '../../engine/calendar/date-text.js';
 import { KLINE_FIELDS, type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
@@ -66,9 +66,10 @@ const dayKey = (market: Market, day: number, adj: AdjustMode, mask: number): num
   -(((MARKET_INDEX.get(market)! * 131072 + day + 65536) * 4 + ADJ_INDEX[adj]) * 64 + mask + 1);
 
 /**
- * An LRU of rendered chunks for one Dataset, keyed by market, symbol, chunk, adjustment and
- * field set, bounded by the bytes it holds. A Dataset is immutable, so a chunk never goes
- * stale; a reload brings a new Dataset and with it a new cache.
+ * An LRU of rendered rows for one Dataset: chunks and period series keyed by market, symbol,
+ * chunk (or series), adjustment and field set, days' batch rows by market, day, adjustment and
+ * field set (negative keys), bounded by the bytes it holds. A Dataset is immutable, so nothing
+ * kept goes stale; a reload brings a new Dataset and with it a new cache.
  */
 export class KlineTextCache {
   private readonly chunks = new Map<number, Kept>();
@@ -76,6 +77,11 @@ export class KlineTextCache {
   private readonly writer = new ByteWriter(CHUNK * 200);
 
   constructor(private readonly budgetBytes: number) {}
+
+  /** Bytes counted against the budget. */
+  get bytes(): number {
+    return this.size;
+  }
 
   /**
    * JSON of rows [from, to) (absolute positions within symbol `i`), comma-separated, as
@@ -166,6 +172,7 @@ export class KlineTextCache {
     pieces: (string | Buffer)[],
   ): void {
     const n = m.symbols.size;
+    const key = dayKey(m.market, day, adj, mask);
     let kept: DaySegments | null = null; // none for a batch without a row (a holiday): nothing to keep
     const texts: string[] = new Array(windows.length);
     let writer: RowWriter | null = null;
@@ -177,7 +184,7 @@ export class KlineTextCache {
         continue;
       }
       kept ??= this.kept(
-        dayKey(m.market, day, adj, mask),
+        key,
         (): DaySegments => ({
           segments: new Array(n).fill(undefined),
           used: false,
@@ -223,8 +230,11 @@ export class KlineTextCache {
 
   /** Evicts from the oldest end until within budget, sparing `kept`; an entry read since it was last passed gets a second chance. */
   private evictFor(kept: Kept): void {
+    // Passed over, not stopped at: the entries read since the hand last passed go behind it, and
+    // a day's entry read for weeks drifts to the oldest end; either way those after it must go.
     for (const [oldKey, old] of this.chunks) {
-      if (this.size <= this.budgetBytes || old === kept) break;
+      if (this.size <= this.budgetBytes) break;
+      if (old === kept) continue;
       this.chunks.delete(oldKey);
       if (old.used) {
         old.used = false;

@@ -98,6 +98,52 @@ test('a symbol spanning several chunks is rendered whole and in order', () => {
   );
 });
 
+test("a day's batch rows written later make room within the budget, though the day's entry is the oldest", () => {
+  const m = dataset.markets.ashare;
+  const day = m.lastDate!;
+  const rowOf = (i: number) => {
+    const end = m.klines.offsets[i + 1];
+    return { i, from: end - 1, to: end };
+  };
+  const symbols = Array.from({ length: m.symbols.size }, (_, i) => i).filter(
+    (i) => m.klines.date[m.klines.offsets[i + 1] - 1] === day,
+  );
+  assert.ok(symbols.length >= 6, 'symbols with a row on the latest day');
+  const close = ['close'] as KlineField[];
+  /** The day's row of one symbol (its entry made, the oldest), yearly bars of every symbol read twice (a second chance each), then the day's rows of all. */
+  const fill = (cache: KlineTextCache): { before: number; text: string } => {
+    const render = (windows: { i: number; from: number; to: number }[]): string => {
+      const pieces: (string | Buffer)[] = [];
+      cache.daySegments(m, day, windows, 'bfq', close, fieldMask(close), pieces);
+      return String(pieces[0]);
+    };
+    render([rowOf(symbols[0])]);
+    for (const _ of [1, 2])
+      for (let i = 0; i < m.symbols.size; i++) cache.series(m, i, 'year', 'bfq', close, fieldMask(close));
+    const before = cache.bytes;
+    return { before, text: render(symbols.map(rowOf)) };
+  };
+  const unbounded = new KlineTextCache(1 << 30);
+  const { before: kept } = fill(unbounded);
+  const grown = unbounded.bytes - kept;
+  const budget = kept + Math.floor(grown / 2); // room for everything before the growth, not after
+  const cache = new KlineTextCache(budget);
+  const { before, text } = fill(cache);
+  assert.equal(before, kept, 'nothing left before the growth');
+  assert.ok(cache.bytes <= budget, `within ${budget} bytes after the growth: ${cache.bytes}`);
+  const expected = symbols.map((i) => {
+    const { from, to } = rowOf(i);
+    const rows = klineRows(
+      klineSlice(m, i, { start: day, end: day, offset: 0, limit: 1 }, 'bfq', close),
+      m.symbols.codes[i],
+      close,
+    );
+    assert.equal(to - from, rows.length);
+    return `${JSON.stringify(m.symbols.codes[i])}:${JSON.stringify(rows)}`;
+  });
+  assert.equal(text, expected.join(','), 'the rows, as the reference renders them');
+});
+
 test('a kept chunk is memory of its own, exactly its size', () => {
   const cache = new KlineTextCache(1 << 20);
   const m = dataset.markets.ashare;
