@@ -18,6 +18,13 @@ const CHUNK = 256;
 /** At most this many rows of a chunk not kept yet are rendered for the answer alone (a day or a few of a symbol). */
 const FEW_ROWS = 4;
 
+/** Rows [from, to) of symbol `i` (absolute positions in the market's columns): one symbol's part of a batch. */
+export interface SymbolRows {
+  i: number;
+  from: number;
+  to: number;
+}
+
 /** What the cache keeps: chunks of rows, period series and days' batch rows. */
 interface Kept {
   /** Read since the eviction hand last passed (second-chance LRU: no Map reshuffle per hit). */
@@ -165,7 +172,7 @@ export class KlineTextCache {
   daySegments(
     m: MarketData,
     day: number,
-    windows: readonly { i: number; from: number; to: number }[],
+    windows: readonly SymbolRows[],
     adj: AdjustMode,
     fields: readonly KlineField[],
     mask: number,
@@ -420,7 +427,7 @@ export function renderDayOf(
   dataset: Dataset,
   m: MarketData,
   day: number,
-  windows: readonly { i: number; from: number; to: number }[],
+  windows: readonly SymbolRows[],
   adj: AdjustMode,
   fields: readonly KlineField[],
   pieces: (string | Buffer)[],
@@ -501,12 +508,12 @@ export function renderRowsOf(
 export const FEW_ROWS_EACH = FEW_ROWS;
 
 /**
- * `"code":[rows],…` of several symbols' windows of at most FEW_ROWS_EACH rows (a batch on one
- * day), in one pass of one writer: no chunk rendered or kept for a row or two of each symbol.
+ * `"code":[rows],…` of several symbols' windows of at most FEW_ROWS_EACH rows (a batch of a
+ * few days), in one pass of one writer: no chunk rendered or kept for a row or two of each symbol.
  */
 export function renderWindowsOf(
   m: MarketData,
-  windows: readonly { i: number; from: number; to: number }[],
+  windows: readonly SymbolRows[],
   adj: AdjustMode,
   fields: readonly KlineField[],
   pieces: (string | Buffer)[],
