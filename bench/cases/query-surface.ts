@@ -117,14 +117,21 @@ function aliasLookups(m: MarketData): MicroCase {
   const suffixed = codes.map((c) => `${c.slice(2)}.${c.slice(0, 2).toUpperCase()}`);
   const bare = codes.map((c) => c.slice(2));
   const lookUp = (texts: string[]) => () => texts.map((t) => m.symbols.find(t));
+  // what find does with a form the first time it sees it (each later ask is one lookup of what it made of it)
+  const firstAsk = (texts: string[]) => () =>
+    texts.map((t) => {
+      const all = m.symbols.matches(t);
+      return all.length === 1 ? all[0] : -1;
+    });
   return {
     group: 'query surface',
     name: `${m.market} symbol lookups ×${thousands(codes.length)}`,
     detail: `e.g. ${codes[0]}, ${suffixed[0]}, ${bare[0]}`,
     variants: [
       { name: 'canonical code', run: lookUp(codes) },
-      { name: 'alias 600000.SH', run: lookUp(suffixed) },
-      { name: 'bare number', run: lookUp(bare) },
+      { name: 'alias 600000.SH, asked before', run: lookUp(suffixed) },
+      { name: 'bare number, asked before', run: lookUp(bare) },
+      { name: 'alias 600000.SH, first ask', run: firstAsk(suffixed) },
     ],
     baseline: 'canonical code',
     answer: (out) => out,

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
+import { SymbolIndex, TYPED_CHARACTERS } from '../../engine/dataset/symbol-index.js';
 
 const indexOf = (market: string, codes: string[]): SymbolIndex =>
   new SymbolIndex(
@@ -110,4 +110,23 @@ test('crypto: BTC-USDT, BTC/USDT and BTC_USDT in any case name BTCUSDT', () => {
   assert.equal(found(crypto, 'ETH-BTC'), 'ETHBTC');
   assert.equal(found(crypto, 'BTC-ETH'), null);
   assert.equal(found(indexOf('crypto', ['1INCHUSDT']), '1INCH-USDT'), '1INCHUSDT', 'a pair with digits');
+});
+
+test('a form asked again finds what it found the first time, unknown and ambiguous ones too, and after a flood of made-up texts', () => {
+  const ashare = indexOf('ashare', ['bj830799', 'sh000001', 'sh600000', 'sz000001', 'sz300750']);
+  const texts = ['600000.SH', 'sh600000', 'SZ000001', '000001', '000001.sz', '830799', 'nope', '600000.SZ'];
+  const first = texts.map((t) => found(ashare, t));
+  assert.deepEqual(first, ['sh600000', 'sh600000', 'sz000001', null, 'sz000001', 'bj830799', null, null]);
+  assert.deepEqual(
+    texts.map((t) => found(ashare, t)),
+    first,
+    'asked again',
+  );
+  // more characters of made-up texts than a symbol index keeps: it starts over, answering the same
+  for (let k = 0; k * 12 < 3 * TYPED_CHARACTERS; k++) assert.equal(ashare.find(`made-up-${k}`), -1);
+  assert.deepEqual(
+    texts.map((t) => found(ashare, t)),
+    first,
+    'after the flood',
+  );
 });
