@@ -6,7 +6,6 @@ import { marketCalendar } from './calendar.js';
 
 /** Where each symbol's rows sit on its market's calendar: the positions of its first and last days. */
 interface CalendarSpans {
-  calendar: Int32Array;
   first: Int32Array;
   last: Int32Array;
 }
@@ -30,7 +29,7 @@ function spansOf(m: MarketData): CalendarSpans {
       (first[i] = lowerBound(calendar, 0, calendar.length, date[from])),
         (last[i] = lowerBound(calendar, 0, calendar.length, date[to - 1]));
   }
-  spans.set(m, (s = { calendar, first, last }));
+  spans.set(m, (s = { first, last }));
   return s;
 }
 
@@ -51,7 +50,7 @@ export class RowOfDay {
     private readonly day: number,
   ) {
     this.spans = spansOf(m);
-    const { calendar } = this.spans;
+    const calendar = marketCalendar(m);
     const at = lowerBound(calendar, 0, calendar.length, day);
     this.at = calendar[at] === day ? at : -1;
   }

@@ -75,7 +75,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     if (r.period === 'day' && start !== null && start === end)
       renderDayOf(r.dataset, m, start, r.windows, r.adj, r.fields, body);
     else if (r.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS_EACH))
-      renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a day or a few of each symbol: written, not chunked
+      renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a few days of each symbol: written, not chunked
     else
       r.windows.forEach((w, n) => {
         body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
