@@ -186,7 +186,7 @@ function rowsOf(c: BatchColumn, length: number): BatchColumn {
   if (c.kind === 'repeated-text') return c;
   const rows = c.kind === 'utf8' ? c.texts.length : c.values.length;
   if (rows < length) throw new RangeError(`a column of ${rows} rows in a batch of ${length}`);
-  if (c.kind === 'utf8') return { kind: 'utf8', texts: c.texts.slice(0, length) };
+  if (c.kind === 'utf8') return rows === length ? c : { kind: 'utf8', texts: c.texts.slice(0, length) };
   return c.kind === 'int32'
     ? { kind: 'int32', values: c.values.subarray(0, length), valid: c.valid ?? null }
     : { kind: 'float64', values: c.values.subarray(0, length) };

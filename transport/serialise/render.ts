@@ -11,7 +11,7 @@ export interface Rendered {
 
 /**
  * The body of `reply` in `format` (the caller has made sure the shape offers it: CSV needs
- * rows). A msgpack or FlatBuffers body is a view of a buffer the next render of that format
+ * rows). A msgpack, FlatBuffers or Arrow body is a view of a buffer the next render of that format
  * reuses, as a JSON body's pieces are joined in a reused buffer: send, compress or copy it
  * before rendering again (the response cache keeps a copy of its own). Rendering thus
  * leaves no answer-sized garbage, which V8 frees only at its next collection and which had

@@ -10,7 +10,7 @@ import {
   writeRecordBatch,
   writeSchema,
 } from './arrow-batch.js';
-import { daysFromCivil } from '../../engine/calendar/days.js';
+import { INVALID_DATE, parseIsoDate } from '../../engine/calendar/days.js';
 import { ByteWriter } from './byte-writer.js';
 import type { Schema as JsonSchema } from '../schemas/common.js';
 import type { CsvTable } from '../shapes/shape.js';
@@ -40,17 +40,14 @@ function kindOf(schema: JsonSchema | undefined, cells: readonly unknown[]): Kind
   return present.length === 0 ? 'number' : 'text';
 }
 
-/** Day number of `YYYY-MM-DD` (the answers' dates are always that form: any other is a bug, thrown), read digit by digit. */
+/** Day number of `YYYY-MM-DD` (the answers' dates are always a real day of that form: any other is a bug, thrown). */
 function dayOf(t: string): number {
-  if (!DATE_TEXT.test(t)) throw new RangeError(`an Arrow date32 cell is not YYYY-MM-DD: ${JSON.stringify(t)}`);
-  return daysFromCivil(
-    (t.charCodeAt(0) - 48) * 1000 + (t.charCodeAt(1) - 48) * 100 + (t.charCodeAt(2) - 48) * 10 + t.charCodeAt(3) - 48,
-    (t.charCodeAt(5) - 48) * 10 + t.charCodeAt(6) - 48,
-    (t.charCodeAt(8) - 48) * 10 + t.charCodeAt(9) - 48,
-  );
+  const day = parseIsoDate(t);
+  if (day === INVALID_DATE) throw new RangeError(`an Arrow date32 cell is not a YYYY-MM-DD day: ${JSON.stringify(t)}`);
+  return day;
 }
 
-/** Reused by every answer: `takeOwn()` copies the stream out. */
+/** Reused by every answer: the stream is a view of it, sent, compressed or copied before the next (see render.ts). */
 const writer = new ByteWriter(1 << 16);
 
 /** A column as the stream holds it: its field, its record batch column, and a dictionary's values. */
@@ -139,5 +136,5 @@ export function arrowOf(table: CsvTable, rowSchema: Record<string, JsonSchema>, 
     rows.length,
   );
   w.bytes(END_OF_STREAM);
-  return w.takeOwn();
+  return w.buf.subarray(0, w.pos);
 }

@@ -187,7 +187,7 @@ test("the budget holds the entries and the slabs' dead bytes: dropped answers fr
     offer(cache, `k${i}`, 1, body(i));
     const a = offer(cache, `k${i}`, 1, body(i))!;
     cache.encoded(a, 'gzip'); // a compressed body made later than the answer's own
-    if (i > 0) cache.encoded(kept[i - 1], 'br'); // and one for an older answer, maybe dropped already
+    if (i > 0) cache.encoded(kept[i - 1], 'br'); // and one for the answer before it, made later still
     kept.push(a);
     assert.ok(cache.stats.bytes <= budget, `within the budget after ${i + 1}`);
   }
@@ -195,8 +195,13 @@ test("the budget holds the entries and the slabs' dead bytes: dropped answers fr
   assert.ok(held.entries < 3000 && held.entries > 500, `oldest dropped: ${held.entries} kept`);
   // Pieces made for answers long dropped (a request still sending them) are dead at once, still within the budget.
   for (let i = 0; i < 200; i++) {
+    const before = cache.stats;
     cache.keepHead(kept[i], 2, { name: 'content-type', value: `application/json\r\netag: "${i}"` });
-    assert.ok(cache.stats.bytes <= budget, `within the budget after a late block for answer ${i}`);
+    const after = cache.stats;
+    assert.ok(after.bytes <= budget, `within the budget after a late block for answer ${i}`);
+    // counted as dead bytes, or room made for them by dropping older answers: never uncounted
+    if (after.entries === before.entries) assert.ok(after.bytes > before.bytes, `answer ${i}'s late block counted`);
+    else assert.ok(after.entries < before.entries, `answer ${i}'s late block made room`);
   }
   assert.equal(kept[2999].body.toString(), body(2999), 'the newest intact');
 });
