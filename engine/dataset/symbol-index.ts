@@ -43,10 +43,10 @@ function typedKeys(text: string): string[] {
   return pair === null ? [text] : [text, pair[1] + pair[2]];
 }
 
-/** FNV-1a of `text`'s UTF-16 code units: the exact-code table's hash. */
-function fnv1a(text: string): number {
+/** FNV-1a of the UTF-16 code units of text[from, to): the exact-code table's hash. */
+function fnv1a(text: string, from: number, to: number): number {
   let h = 0x811c9dc5;
-  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 16777619);
+  for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 16777619);
   return h;
 }
 
@@ -62,6 +62,13 @@ export class SymbolIndex {
    */
   private readonly exact: Int32Array;
   private readonly exactMask: number;
+  /**
+   * The codes' characters back to back (code i is [codeStarts[i], codeStarts[i + 1])): a found
+   * code is compared here, where a batch's neighbouring codes share cache lines, not through
+   * each code's string somewhere in the heap.
+   */
+  private readonly codeUnits: Uint16Array;
+  private readonly codeStarts: Int32Array;
   private readonly folded = new Map<string, number>();
   /**
    * Text that was not a canonical code → what `find` made of it (−1 included), so a form a desk
@@ -86,8 +93,12 @@ export class SymbolIndex {
     while (size < codes.length * 2) size *= 2;
     this.exact = new Int32Array(size * 2);
     this.exactMask = size - 1;
+    this.codeStarts = new Int32Array(codes.length + 1);
+    codes.forEach((code, i) => (this.codeStarts[i + 1] = this.codeStarts[i] + code.length));
+    this.codeUnits = new Uint16Array(this.codeStarts[codes.length]);
     codes.forEach((code, i) => {
-      const h = fnv1a(code);
+      for (let k = 0; k < code.length; k++) this.codeUnits[this.codeStarts[i] + k] = code.charCodeAt(k);
+      const h = fnv1a(code, 0, code.length);
       let s = h & this.exactMask;
       while (this.exact[2 * s + 1] !== 0) s = (s + 1) & this.exactMask;
       (this.exact[2 * s] = h), (this.exact[2 * s + 1] = i + 1);
@@ -114,10 +125,20 @@ export class SymbolIndex {
    * text that names two (`000001` for sh000001 and sz000001; `USO` for usO and usUSO's ticker).
    */
   find(text: string): number {
-    const { exact, exactMask, codes } = this;
-    const h = fnv1a(text);
+    return this.findIn(text, 0, text.length);
+  }
+
+  /** `find` of text[from, to), read in place: a canonical code makes no string of its own. */
+  findIn(text: string, from: number, to: number): number {
+    const { exact, exactMask } = this;
+    const h = fnv1a(text, from, to);
     for (let s = h & exactMask; exact[2 * s + 1] !== 0; s = (s + 1) & exactMask)
-      if (exact[2 * s] === h && codes[exact[2 * s + 1] - 1] === text) return exact[2 * s + 1] - 1;
+      if (exact[2 * s] === h && this.isCode(exact[2 * s + 1] - 1, text, from, to)) return exact[2 * s + 1] - 1;
+    return this.findTyped(from === 0 && to === text.length ? text : text.slice(from, to));
+  }
+
+  /** `find` of a text that is not a canonical code: kept with its answer. */
+  private findTyped(text: string): number {
     let i = this.typed.get(text);
     if (i !== undefined) return i;
     const matches = this.matches(text);
@@ -126,6 +147,15 @@ export class SymbolIndex {
     this.typed.set(text, i);
     this.typedCharacters += text.length;
     return i;
+  }
+
+  /** Whether text[from, to) is code `i`, exactly. */
+  private isCode(i: number, text: string, from: number, to: number): boolean {
+    const { codeUnits, codeStarts } = this;
+    const at = codeStarts[i] - from;
+    if (codeStarts[i + 1] - codeStarts[i] !== to - from) return false;
+    for (let k = from; k < to; k++) if (codeUnits[at + k] !== text.charCodeAt(k)) return false;
+    return true;
   }
 
   /** Every position `text` names, as a code in any case or as an alias, ascending: none, one, or several (ambiguous). */

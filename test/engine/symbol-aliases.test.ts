@@ -130,3 +130,21 @@ test('a form asked again finds what it found the first time, unknown and ambiguo
     'after the flood',
   );
 });
+
+test('a form read in place from a longer text (a list as sent) finds what the form alone finds: part of a code names nothing', () => {
+  const codes = ['bj830799', 'sh000001', 'sh600000', 'sh600001', 'sz000001', 'sz300750'];
+  const ashare = indexOf('ashare', codes);
+  const forms = [...codes, '600000.SH', 'SH600000', 'sh60000', 'h600000', 'sh6000001', '000001', '830799', 'nope', ''];
+  const text = `x${forms.join(',')}sh600000`; // each form between commas, and codes touching the ends
+  let from = 1;
+  for (const form of forms) {
+    const i = ashare.findIn(text, from, from + form.length);
+    assert.equal(i, ashare.find(form), `${JSON.stringify(form)} at ${from}`);
+    from += form.length + 1;
+  }
+  assert.equal(from - 1 + 'sh600000'.length, text.length);
+  assert.equal(ashare.findIn(text, from - 1, text.length), codes.indexOf('sh600000'), 'a code ending the text');
+  assert.equal(ashare.findIn(text, 0, 9), -1, 'x and a code: not the code');
+  assert.equal(found(ashare, 'sh60000'), null);
+  assert.equal(found(ashare, 'sh6000001'), null);
+});

@@ -8,7 +8,7 @@ import { route } from '../route.js';
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, ExportStream } from '../serialise/export-stream.js';
 import { klinesShape } from '../shapes/klines.js';
 import { ADJ, KLINE_WINDOW, PERIOD } from './kline-params.js';
-import { checkRange, distinctCount, marketOf, unknownSymbol } from './lookup.js';
+import { checkRange, marketOf, unknownSymbol } from './lookup.js';
 
 /** The attachment's extension: `.arrows` is an Arrow IPC stream's (`.arrow` is the file format's). */
 const FILE_EXTENSIONS = { csv: 'csv', arrow: 'arrows', ndjson: 'ndjson' } as const;
@@ -52,14 +52,14 @@ export const exportRoute = route({
   handle({ dataset, params }, p) {
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);
-    const named = p.symbols === null ? 0 : distinctCount(p.symbols, MAX_EXPORT_SYMBOLS);
+    const named = p.symbols === null ? 0 : p.symbols.distinctCount(MAX_EXPORT_SYMBOLS);
     if (named > MAX_EXPORT_SYMBOLS)
       throw badParam('symbols', `${named} symbols, at most ${MAX_EXPORT_SYMBOLS} per export`);
     let symbols: Int32Array;
     if (p.symbols === null) symbols = Int32Array.from({ length: m.symbols.size }, (_, i) => i);
     else {
       const found = new Set<number>();
-      for (const text of p.symbols) {
+      for (const text of p.symbols.items()) {
         const i = m.symbols.find(text);
         if (i < 0) throw unknownSymbol(m, text, 'symbols', 'does not exist');
         found.add(i);

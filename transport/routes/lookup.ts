@@ -5,6 +5,7 @@ import type { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { isMarket } from '../../engine/markets.js';
 import { searchSymbols } from '../../engine/queries/symbol-search.js';
 import type { Plan } from '../../engine/plans.js';
+import type { CommaList } from '../params/comma-list.js';
 import { badParam, Problem } from '../problem.js';
 
 /** The market named by the path, or 400 unknown_market. */
@@ -80,19 +81,16 @@ let batchNo = 0;
  * Checks a batch against the plan's batch size (400 batch_too_large), then looks the
  * symbols up. Call `requireSome` after the other parameters are checked: 404 comes last.
  */
-export function batchOf(
-  m: Pick<SnapshotView, 'market' | 'symbols'>,
-  symbols: readonly string[],
-  plan: Plan,
-): BatchSymbols {
+export function batchOf(m: Pick<SnapshotView, 'market' | 'symbols'>, symbols: CommaList, plan: Plan): BatchSymbols {
   checkBatchSize(symbols, plan);
   const found: number[] = [];
   const missing: string[] = [];
   if (marks.length < m.symbols.size) marks = new Uint32Array(m.symbols.size);
   if (++batchNo === 2 ** 32) marks.fill(0), (batchNo = 1);
-  for (const text of symbols) {
-    const i = m.symbols.find(text);
+  for (let k = 0; k < symbols.length; k++) {
+    const i = m.symbols.findIn(symbols.text, symbols.start(k), symbols.end(k));
     if (i < 0) {
+      const text = symbols.item(k);
       if (!missing.includes(text)) missing.push(text);
     } else if (marks[i] !== batchNo) (marks[i] = batchNo), found.push(i); // `SH600000,sh600000` is one symbol
   }
@@ -100,19 +98,14 @@ export function batchOf(
 }
 
 /** More symbols than the plan's batch size is 400 batch_too_large. */
-export function checkBatchSize(symbols: readonly string[], plan: Plan): void {
-  const named = distinctCount(symbols, plan.batch);
+export function checkBatchSize(symbols: CommaList, plan: Plan): void {
+  const named = symbols.distinctCount(plan.batch);
   if (named > plan.batch)
     throw new Problem(
       'batch_too_large',
       `symbols: ${named} symbols, the ${plan.name} plan allows ${plan.batch} per request`,
       'symbols',
     );
-}
-
-/** How many distinct texts `texts` holds, counted only when there are more than `atMost` of them (else their number). */
-export function distinctCount(texts: readonly string[], atMost: number): number {
-  return texts.length <= atMost ? texts.length : new Set(texts).size;
 }
 
 /** 404 unknown_symbol when no symbol of the batch exists, suggesting for the first. */

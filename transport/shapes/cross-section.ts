@@ -10,7 +10,7 @@ import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { renderRowsOf } from '../serialise/kline-text.js';
 import { nullable } from '../serialise/rows.js';
-import { fieldNames } from './klines.js';
+import { fieldNames, fieldNamesJson } from './klines.js';
 import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
@@ -45,7 +45,7 @@ const pageOf = (r: CrossSectionResult): DayRows => ({
 
 const head = (r: CrossSectionResult): string =>
   `{"market":"${r.m.market}","date":"${dateText(r.day)}","total":${r.all.rows.length},"count":${r.count},` +
-  `"limit":${r.limit},"offset":${r.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`;
+  `"limit":${r.limit},"offset":${r.offset},"fields":${fieldNamesJson(r.fields)},"data":[`;
 
 export const crossSectionShape: Shape<CrossSectionResult> = {
   name: 'crossSection',

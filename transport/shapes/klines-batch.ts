@@ -18,7 +18,7 @@ import {
   seriesRows,
 } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
-import { fieldNames } from './klines.js';
+import { fieldNames, fieldNamesJson } from './klines.js';
 import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
@@ -69,7 +69,7 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
   json(r) {
     const { m } = r;
     const body: BodyPart[] = [
-      `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${JSON.stringify(fieldNames(r.fields))},"data":{`,
+      `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${fieldNamesJson(r.fields)},"data":{`,
     ];
     const { start, end } = r.window;
     if (r.period === 'day' && start !== null && start === end)

@@ -9,7 +9,7 @@ import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
+import { fieldMask, type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import type { PageValue, Shape } from './shape.js';
 import {
@@ -49,6 +49,13 @@ export interface KlinesResult {
 /** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
 export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol', 'date', ...fields, 'adj_factor'];
 
+/** fieldNames as JSON, by field mask: written once per field set (fields come in catalogue order, so the set names the list). */
+const fieldNamesJsonOf: string[] = [];
+
+/** JSON of the `fields` array of a response (an answer's envelope writes it on every fresh answer). */
+export const fieldNamesJson = (fields: readonly KlineField[]): string =>
+  (fieldNamesJsonOf[fieldMask(fields)] ??= JSON.stringify(fieldNames(fields)));
+
 export const klinesShape: Shape<KlinesResult> = {
   name: 'klines',
   table: 'Klines',
@@ -67,7 +74,7 @@ export const klinesShape: Shape<KlinesResult> = {
     // Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped.
     const pieces: BodyPart[] = [
       `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
-        `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${JSON.stringify(fieldNames(r.fields))},"data":[`,
+        `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${fieldNamesJson(r.fields)},"data":[`,
     ];
     if (r.series !== null) seriesRows(r.series, r.from, r.to, pieces);
     else renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
