@@ -4,7 +4,7 @@
 //
 //   node dist/bench/http/versus.js --base DIR --base-state DIR --state DIR [--snapshot DIR]
 //                                  [--seconds 5] [--rounds 6] [--uncached] [--cases 'name,…']
-//                                  [--base-env NAME=VALUE,…]
+//                                  [--base-env NAME=VALUE,…] [--base-main FILE]
 //
 // The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES and QUERY_CASES):
 // 1,000 distinct requests each, K-lines and the screen in every format and encoding, detail,
@@ -15,6 +15,9 @@
 // rendered (the cold path); by default answers are cached after a warm-up (the warm path).
 // --base-env sets settings on the base alone: with --base this checkout, one setting's cost
 // (e.g. `--base-env METRICS=0`: what recording metrics costs a request) in the same way.
+// --base-main runs FILE as the base's server instead of DIR's dist/main.js: e.g.
+// dist/bench/http/bare-batch-server.js, the floor of a batch of a day (`--uncached --cases
+// 'klines batch 50×1d (varied)'`: what the service's pipeline costs on it).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     uncached: { type: 'boolean', default: false },
     cases: { type: 'string' },
     'base-env': { type: 'string' },
+    'base-main': { type: 'string' },
   },
   strict: true,
 });
@@ -71,7 +75,7 @@ async function main(): Promise<void> {
       core: pin.serverCore,
       env: root === null ? env : baseEnv,
       log,
-      main: root === null ? undefined : join(root, 'dist/main.js'),
+      main: root === null ? undefined : (values['base-main'] ?? join(root, 'dist/main.js')),
     });
     sides.push({ label, server, key });
   }
