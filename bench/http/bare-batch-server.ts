@@ -53,7 +53,7 @@ function segment(m: MarketData, rowOf: RowOfDay, i: number): string {
 }
 
 /** The value of `name` in a query of plain `name=value` pairs ('' when absent). */
-function valueOf(query: string, name: string): string {
+function queryValue(query: string, name: string): string {
   for (const part of query.split('&')) if (part.startsWith(`${name}=`)) return part.slice(name.length + 1);
   return '';
 }
@@ -63,7 +63,7 @@ assertNativeUws();
 const app = uWS.App().get('/api/v1/:market/klines', (res, req) => {
   const market = req.getParameter(0) ?? '';
   const query = req.getQuery() ?? '';
-  const day = parseSnapshotDate(valueOf(query, 'date'));
+  const day = parseSnapshotDate(queryValue(query, 'date'));
   if (!isMarket(market) || !Number.isFinite(day)) {
     res.writeStatus('400 Bad Request').end('{"error":"a market, symbols and date are needed"}');
     return;
@@ -71,7 +71,7 @@ const app = uWS.App().get('/api/v1/:market/klines', (res, req) => {
   const m = dataset.markets[market];
   let texts = kept.get(`${market} ${day}`);
   if (texts === undefined) kept.set(`${market} ${day}`, (texts = new Array(m.symbols.size)));
-  const items = valueOf(query, 'symbols').split(',');
+  const items = queryValue(query, 'symbols').split(',');
   const parts: string[] = [];
   let rowOf: RowOfDay | null = null;
   let count = 0;
