@@ -17,7 +17,8 @@
 // (e.g. `--base-env METRICS=0`: what recording metrics costs a request) in the same way.
 // --base-main runs FILE as the base's server instead of DIR's dist/main.js: e.g.
 // dist/bench/http/bare-batch-server.js, the floor of a batch of a day (`--uncached --cases
-// 'klines batch 50×1d (varied)'`: what the service's pipeline costs on it).
+// 'klines batch 50×1d (varied)'`: what the service's pipeline costs on it). It serves the
+// edition its state folder holds (it loads no snapshot): give it a state the service has loaded.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
       core: pin.serverCore,
       env: root === null ? env : baseEnv,
       log,
-      main: root === null ? undefined : (values['base-main'] ?? join(root, 'dist/main.js')),
+      main: root === null ? undefined : resolve(values['base-main'] ?? join(root, 'dist/main.js')),
     });
     sides.push({ label, server, key });
   }

@@ -56,9 +56,10 @@ export const TYPED_CHARACTERS = 1 << 16;
 export class SymbolIndex {
   /**
    * Canonical codes by hash, open addressing: slot s holds a code's hash at 2s and its position
-   * + 1 at 2s + 1 (0: empty). A batch looks up 50 fresh strings; a Map hashed each in the
-   * runtime and missed the cache on its entries and keys (~115 ns a lookup under load), where
-   * this probes one cache line and compares one string.
+   * + 1 at 2s + 1 (0: empty). A batch looks up 50 items read in place in its list (`findIn`);
+   * a Map of codes hashed a fresh string per item in the runtime and missed the cache on its
+   * entries and keys (~115 ns a lookup under load), where this probes one cache line and
+   * compares the packed code units.
    */
   private readonly exact: Int32Array;
   private readonly exactMask: number;
