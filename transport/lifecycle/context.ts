@@ -273,7 +273,7 @@ export class ServerContext {
 
   /** An API request arrived at `started`: the loop stays awake (busy polling) and the idle collection waits. */
   arrived(started: number): void {
-    if (this.busyPollMs > 0) this.keepAwake();
+    if (this.busyPollMs > 0) this.keepAwake(started);
     this.servedSinceCollect++;
     this.lastServed = started;
   }
@@ -282,9 +282,9 @@ export class ServerContext {
     if (performance.now() < this.spinUntil) setImmediate(this.spin);
     else this.spinning = false;
   };
-  /** Keeps the loop polling for busyPollMs from now. */
-  private keepAwake(): void {
-    this.spinUntil = performance.now() + this.busyPollMs;
+  /** Keeps the loop polling for busyPollMs from `now` (the request's arrival: no second clock read). */
+  private keepAwake(now: number): void {
+    this.spinUntil = now + this.busyPollMs;
     if (!this.spinning) (this.spinning = true), setImmediate(this.spin);
   }
 
