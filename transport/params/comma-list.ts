@@ -18,7 +18,8 @@ export class CommaList {
     for (let from = 0; ; ) {
       const comma = raw.indexOf(',', from);
       const to = comma < 0 ? raw.length : comma;
-      let [a, b] = [from, to];
+      let a = from;
+      let b = to;
       // an item that starts and ends with visible ASCII needs no trim (nor a string to trim)
       if (!(b > a && visible(raw.charCodeAt(a)) && visible(raw.charCodeAt(b - 1)))) {
         const part = raw.slice(a, b);
