@@ -303,7 +303,14 @@ ${out.trimEnd()}`);
       "part f: export (ashare's whole history as CSV and Arrow, memory sampled; a 1 MB/s reader beside K-line requests)",
     );
     await ensureSnapshot(snapshotDir, log);
-    const exported = await runExport({ stateDir, snapshotDir, slowSeconds: quick ? 3 : 10, log });
+    const exported = await runExport({
+      stateDir,
+      snapshotDir,
+      slowSeconds: quick ? 3 : 10,
+      probeSeconds: quick ? 3 : 10,
+      pauseSeconds: quick ? 15 : 60,
+      log,
+    });
     console.log(
       `\nExport of ashare's whole history (one serving thread pinned to one core, internal key)\n${formatExport(exported)}`,
     );

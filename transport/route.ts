@@ -41,6 +41,14 @@ export interface RequestContext {
   pool: PoolUse | null;
 }
 
+/** Where a streamed answer's bytes come from, a chunk at a time. */
+export interface ChunkSource {
+  /** The next chunk (valid until the next call: it may be a view of a reused buffer), or null at the end. */
+  next(): Buffer | null;
+  /** Rows in the chunks given so far. */
+  readonly rowsGiven: number;
+}
+
 /** A successful answer: engine results for the shape's renderers, and the rows it charges. */
 // biome-ignore lint/suspicious/noExplicitAny: the default result of a reply whose route is not known here
 export interface Reply<R = any> {
@@ -50,7 +58,7 @@ export interface Reply<R = any> {
   /** Where a paged answer's page sits (for `Link: rel="next"` while rows remain). */
   page?: { offset: number; count: number; total: number };
   /** A streamed answer (an export): its type, its attachment's name, and where its chunks come from. `rows` counts it whole. */
-  stream?: { type: string; filename: string; source: { next(): Buffer | null } };
+  stream?: { type: string; filename: string; source: ChunkSource };
 }
 
 export interface RouteSpec<P extends Params> {

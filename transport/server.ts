@@ -56,6 +56,8 @@ export interface ServerOptions {
    * milliseconds at p99; the price is a busy core while requests keep coming. 0: off.
    */
   busyPollMs?: number;
+  /** An export whose reader takes nothing for this long is cut (its unsent rows given back); default STALL_LIMIT_MS (10 min). */
+  exportStallMs?: number;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404; their exchanges map thrown values to problems with `problemOf`. */
   mount?: ((app: TemplatedApp, problemOf: ProblemOf) => void) | null;
   /**

@@ -146,6 +146,13 @@ export const SERVER_SETTINGS = {
     default: '0',
     doc: "After a request the event loop polls without sleeping this long: skips an idle core's wake-up at the price of a busy core while requests flow; 0 is off.",
   }),
+  exportStallS: setting({
+    flag: 'export-stall-s',
+    env: 'EXPORT_STALL_S',
+    kind: kind.integer(5, 14400),
+    default: '600',
+    doc: 'An export whose reader takes no byte for this many seconds is closed, and the rows not sent are given back to its key. A reader that pauses for less is served to the end.',
+  }),
   drainGraceMs: setting({
     flag: 'drain-grace-ms',
     env: 'DRAIN_GRACE_MS',

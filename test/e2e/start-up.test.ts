@@ -57,6 +57,7 @@ describe('a bad setting of the server', () => {
     asOfCacheMb: '-5',
     responseCacheMb: 'abc',
     busyPollMs: '1001',
+    exportStallS: '4',
     drainGraceMs: '9000',
     corsOrigins: 'ftp://x.example',
     adminOrigin: 'https://ops.example/dashboard',

@@ -340,6 +340,21 @@ export class Guard {
     return this.wholeCharge(fits, q, used, nowMs);
   }
 
+  /**
+   * Gives back `rows` charged on `day` for an answer the server did not send whole (a streamed
+   * answer it cut): taken off the day's usage while that day lasts (a day that ended keeps its
+   * count), in the shared store too when the key's limits are shared.
+   */
+  refund(key: KeyState, rows: number, day: string, nowMs: number): void {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    rollDay(key, this.clock, nowMs);
+    const today = key.dayLabel === day;
+    if (today) (key.used = Math.max(0, key.used - rows)), slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    if (today && this.isShared(key)) this.shared!.refund(key.id, day, rows).catch(() => {}); // Redis gone: its usage is lost with it
+  }
+
   /** `chargeWhole` for a key whose limits are shared: checked and charged in one script, atomic across instances. */
   async chargeWholeShared(key: KeyState, rows: number, nowMs: number): Promise<WholeCharge> {
     const slots = this.slots;

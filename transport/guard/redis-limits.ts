@@ -171,7 +171,7 @@ export class RedisLimits implements SharedLimits {
           rows,
           rows > 0 ? this.deadline(sent) : 0,
         ),
-      (late) => late[7] === 1 && this.refund(usage, rows),
+      (late) => late[7] === 1 && this.giveBack(usage, rows),
     );
     this.clockOffset = r[6] - (sent + Date.now()) / 2;
     // Admitted with rows that came too late to count: as if Redis had not answered (no answer leaves uncharged).
@@ -195,10 +195,14 @@ export class RedisLimits implements SharedLimits {
     const usage = this.usageKey(id, day);
     const used = await this.call(
       () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now()), quota ?? -1),
-      (late) => late >= 0 && this.refund(usage, rows),
+      (late) => late >= 0 && this.giveBack(usage, rows),
     );
     if (used === -1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
     return used <= -2 ? used + 1 : used;
+  }
+
+  async refund(id: string, day: string, rows: number): Promise<void> {
+    await this.call(() => this.redis.mdqRefund(this.usageKey(id, day), rows));
   }
 
   /** ROWS_DEADLINE_MS after `sentMs`, in Redis time (0, no deadline, before any admit told the clocks' offset). */
@@ -207,7 +211,7 @@ export class RedisLimits implements SharedLimits {
   }
 
   /** Gives back rows charged for an answer that was not sent (its reply came after the give-up). */
-  private refund(usage: string, rows: number): void {
+  private giveBack(usage: string, rows: number): void {
     this.redis.mdqRefund(usage, rows).catch(() => {}); // Redis gone again: its usage is lost with it anyway
   }
 

@@ -43,6 +43,8 @@ export interface SharedLimits {
    * to −(rows used + 1).
    */
   charge(id: string, day: string, rows: number, quota?: number | null): Promise<number>;
+  /** Takes `rows` off the day's usage: rows charged for an answer the server did not send whole. */
+  refund(id: string, day: string, rows: number): Promise<void>;
 }
 
 /** The shared store did not answer (down, unreachable, or slower than its timeout). */

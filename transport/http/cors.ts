@@ -43,8 +43,9 @@ export class Cors {
     if (!this.any) headers.push('vary', 'Origin');
   }
 
-  /** Adds the headers of a preflight's 204 (methods, headers, max age) when `origin` is allowed. */
+  /** Adds the headers of a preflight's 204 (methods, headers, max age) when `origin` is allowed; `Vary: Origin` with a list, allowed or not. */
   preflight(origin: string, headers: HeaderList): void {
+    this.varyOrigin(headers); // a refused preflight too: another origin's would be allowed
     if (!this.allows(origin)) return;
     headers.push(
       'access-control-allow-origin',
@@ -56,7 +57,6 @@ export class Cors {
       'access-control-max-age',
       MAX_AGE,
     );
-    if (!this.any) headers.push('vary', 'Origin');
   }
 
   private allows(origin: string): boolean {

@@ -26,6 +26,7 @@ import {
   responseCacheOf,
 } from '../serialise/response-cache.js';
 import { fullGc } from '../threads/full-gc.js';
+import { StreamTurns } from './streamed-body.js';
 import type { ServerLog, ServerOptions, ServerState } from '../server.js';
 
 /** A quiet spell this long (no API request) after IDLE_COLLECT_REQUESTS answered asks V8 for a collection. */
@@ -81,8 +82,8 @@ export class ServerContext {
   private readonly holds = new Map<Dataset, number>();
   private readonly releaseWaiters = new Map<Dataset, (() => void)[]>();
   private idleWaiters: (() => void)[] = [];
-  /** Each streamed answer in progress (an export): how to cut it, which closing the server does. */
-  readonly streams = new Set<() => void>();
+  /** The thread's streamed answers (exports): their turns, shared with each other and with every other request. */
+  readonly turns: StreamTurns;
 
   constructor(options: ServerOptions) {
     this.guard = options.guard;
@@ -103,6 +104,7 @@ export class ServerContext {
     this.pool = options.pool ?? null;
     this.deadlineMs = options.deadlineMs ?? 5000;
     this.busyPollMs = options.busyPollMs ?? 0;
+    this.turns = new StreamTurns(options.exportStallMs);
     this.cacheOptions = options.responseCache === undefined ? DEFAULT_RESPONSE_CACHE : options.responseCache;
     this.startIdleCollect();
   }

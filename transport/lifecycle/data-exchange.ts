@@ -28,6 +28,7 @@ import {
 } from '../serialise/response-cache.js';
 import { NO_CACHE, type ServerContext } from './context.js';
 import { Exchange } from './exchange.js';
+import { StreamedBody } from './streamed-body.js';
 
 /**
  * GET of a data route (uWS matched it: the route stage): the request read once, then the stages
@@ -265,13 +266,15 @@ export class DataExchange extends Exchange {
   }
 
   /**
-   * Pour a streamed answer: the headers, then a chunk each time the socket takes the one before
-   * (uWS `write`, then `onWritable`), so one chunk is held at a time. It ends when the source
-   * does, when the client leaves, when the server drains (the connection closes mid-body: the
-   * client sees an incomplete transfer), or when making a chunk throws (logged, closed likewise).
+   * Pour a streamed answer: the headers now, then its chunks in the thread's turns
+   * (`StreamedBody`): one chunk held at a time, every other request of the thread answered
+   * between turns, the connection's next request read once the body is out. It ends when the
+   * source does, when the client leaves, or when the server cuts it (draining, a reader that took
+   * nothing for STALL_LIMIT_MS, or making a chunk throws: logged); a cut gives back the rows
+   * not sent (the client sees an incomplete transfer).
    */
   private pour(reply: Reply, remaining: number | null): void {
-    const { ctx, res, dataset } = this;
+    const { ctx, res, dataset, key } = this;
     const { type, filename, source } = reply.stream!;
     const headers = ctx.limitHeaders(
       ctx.baseHeaders(this.requestId, dataset, this.origin, false),
@@ -286,54 +289,36 @@ export class DataExchange extends Exchange {
       'cache-control',
       'no-store',
     );
+    ctx.cors.varyOrigin(headers); // with a CORS_ORIGINS list the allow-origin header depends on Origin
     ctx.hold(dataset);
-    let finished = false;
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      ctx.streams.delete(cut);
+    const chargedDay = key?.dayLabel ?? '';
+    const body = new StreamedBody(res, source, ctx.turns, (end) => {
       ctx.settled(dataset);
-      ctx.observed(this.routeIndex, 200, this.key, reply.rows, null, this.started, this.nowMs, this.requestId);
-    };
-    /** Closes the connection mid-body (the response cannot turn into a problem once it began). */
-    const cut = (): void => {
-      if (finished || this.gone) return finish();
-      this.gone = true;
-      res.close();
-      finish();
-    };
-    ctx.streams.add(cut);
-    this.watch(finish); // the client left: nothing more is made or written
-    /** Writes chunks until the socket pushes back (false: wait for onWritable) or the stream ends. */
-    const pump = (): boolean => {
-      while (!this.gone) {
-        let chunk: Buffer | null;
-        try {
-          chunk = source.next();
-        } catch (error) {
-          ctx.internalError(error, this.route.pattern, this.requestId); // logged
-          cut();
-          return true;
-        }
-        if (chunk === null) {
-          res.end();
-          finish();
-          return true;
-        }
-        if (!res.write(chunk)) return false;
+      let rows = reply.rows;
+      if (end.kind === 'cut') {
+        if (end.reason === 'failed') ctx.internalError(end.error, this.route.pattern, this.requestId);
+        const unsent = reply.rows - end.rowsSent;
+        if (key !== null && unsent > 0) ctx.guard.refund(key, unsent, chargedDay, ctx.now());
+        rows = end.rowsSent;
+        ctx.logger?.info(
+          {
+            request_id: this.requestId,
+            route: this.route.pattern,
+            reason: end.reason,
+            rows_sent: end.rowsSent,
+            rows_given_back: unsent,
+          },
+          'streamed answer cut; the rows not sent were given back',
+        );
       }
-      return true;
-    };
+      ctx.observed(this.routeIndex, 200, key, rows, null, this.started, this.nowMs, this.requestId);
+    });
+    this.watch(() => body.abandoned()); // the client left: nothing more is made or written
     const start = (): void => {
       const block = headerBlock(headers);
       if (block !== null) res.writeHeader(block.name, block.value);
-      pump();
+      body.start();
     };
-    res.onWritable(() => {
-      let ok = true;
-      res.cork(() => (ok = pump()));
-      return ok;
-    });
     if (this.synchronous) start();
     else res.cork(start);
   }

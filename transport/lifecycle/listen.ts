@@ -61,7 +61,7 @@ export async function listenServer(
       listening = false;
       uWS.us_listen_socket_close(token);
       if (forward !== null) uWS.us_listen_socket_close(forward);
-      for (const cut of [...ctx.streams]) cut(); // exports in progress end with the server: idle() need not wait for a slow reader
+      ctx.turns.cutAll(); // exports in progress end with the server: idle() need not wait for a slow reader
     },
     closeAll: () => (app as unknown as { close(): void }).close(), // in the native app, not in the typings
     idle: () => ctx.idle(),

@@ -7,7 +7,7 @@ import { integer, optionalOneOf, year } from '../params/declare.js';
 import { Problem } from '../problem.js';
 import { route } from '../route.js';
 import { macroShape } from '../shapes/plain.js';
-import { checkRange } from './lookup.js';
+import { checkRange, clamp } from './lookup.js';
 
 export const macroRoute = route({
   pattern: '/api/v1/macro',
@@ -20,7 +20,11 @@ export const macroRoute = route({
     indicator: optionalOneOf(MACRO_INDICATORS, 'One indicator; all when omitted.'),
     start: year('First year (inclusive).'),
     end: year('Last year (inclusive); `start` after `end` is a 400.'),
-    limit: integer(100, 1, 'Rows to return. Not capped by the plan.'),
+    limit: integer(
+      100,
+      1,
+      "Rows to return. A larger value is clamped to the plan's rows per call; the response's `limit` shows the value used.",
+    ),
     offset: integer(0, 0, 'Rows to skip.'),
   },
   shape: macroShape,
@@ -42,18 +46,19 @@ export const macroRoute = route({
   charges: true,
   cacheable: true,
   paged: true,
-  handle({ dataset }, p) {
+  handle({ dataset, plan }, p) {
     checkRange(p.start, p.end);
+    const limit = clamp(p.limit, plan.rowsPerCall);
     if (!dataset.hasMacro) throw new Problem('macro_not_ready', 'the loaded snapshot holds no macro data');
     const found = queryMacro(dataset.macro, {
       indicator: p.indicator,
       startYear: p.start,
       endYear: p.end,
       offset: p.offset,
-      limit: p.limit,
+      limit,
     });
     const data = found.rows.map((r) => ({ indicator: r.indicator, date: dateText(r.date), data: r.data }));
-    const result = { count: data.length, total: found.total, limit: p.limit, offset: p.offset, data };
+    const result = { count: data.length, total: found.total, limit, offset: p.offset, data };
     return {
       shape: macroShape,
       result,

@@ -7,6 +7,7 @@ import type { MarketData } from '../../engine/dataset/dataset.js';
 import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../shapes/klines.js';
+import type { ChunkSource } from '../route.js';
 import { ByteWriter } from './byte-writer.js';
 import {
   type BatchColumn,
@@ -39,11 +40,14 @@ const csvText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}
  * The bytes of one export, pulled chunk by chunk (`next`), one symbol's slice in memory at a
  * time: whatever the export's size, what it holds is one slice and one chunk.
  */
-export class ExportStream {
+export class ExportStream implements ChunkSource {
   private readonly writer = new ByteWriter(CHUNK_BYTES * 2);
   private symbol = 0;
   private started = false;
   private ended = false;
+  /** Rows in the chunks given so far. */
+  rowsGiven = 0;
+  private rowsWritten = 0;
   private readonly columns: string[];
 
   constructor(
@@ -78,14 +82,21 @@ export class ExportStream {
       if (slice.count === 0) continue;
       if (arrow) writeRecordBatch(w, this.batchColumns(slice, this.m.symbols.codes[i]), slice.count), this.batches++;
       else this.textRows(slice, this.m.symbols.codes[i]);
-      if (w.pos >= CHUNK_BYTES) return w.buf.subarray(0, w.pos);
+      this.rowsWritten += slice.count;
+      if (w.pos >= CHUNK_BYTES) return this.give();
     }
     this.ended = true;
     if (arrow) {
       if (this.batches === 0) writeRecordBatch(w, this.batchColumns(null, ''), 0); // a stream of no rows still has a batch
       w.bytes(END_OF_STREAM);
     }
-    return w.pos > 0 ? w.buf.subarray(0, w.pos) : null;
+    return w.pos > 0 ? this.give() : null;
+  }
+
+  /** The writer's bytes as the next chunk. */
+  private give(): Buffer {
+    this.rowsGiven = this.rowsWritten;
+    return this.writer.buf.subarray(0, this.writer.pos);
   }
 
   /** CSV lines or NDJSON objects of one slice, into the writer. */

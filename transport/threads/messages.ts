@@ -14,6 +14,7 @@ export interface ThreadSettings {
   responseCacheMb: number;
   busyPollMs: number;
   drainGraceMs: number;
+  exportStallS: number;
   corsOrigins: string;
   redisUrl: string | null;
   accessLog: boolean;

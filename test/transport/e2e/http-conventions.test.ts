@@ -267,6 +267,39 @@ test('CORS_ORIGINS as a list: listed origins are echoed (with Vary: Origin), oth
   assert.equal(preflight.headers['access-control-allow-origin'], undefined);
 });
 
+test("CORS_ORIGINS as a list: every answer kind carries Vary naming Origin, whatever the Origin (a cache must not serve one origin's answer to another)", async (t) => {
+  const s = await startTestServer({ corsOrigins: 'https://a.example' });
+  t.after(() => s.close());
+  const kinds: [string, string, { key?: string | null; method?: string; headers?: Record<string, string> }][] = [
+    ['a data answer', KLINES, {}],
+    ['a problem (400)', `${KLINES}&limit=x`, {}],
+    ['a problem (401)', KLINES, { key: null }],
+    ['a 404', '/api/v1/nowhere', {}],
+    ['a 405', KLINES, { method: 'DELETE' }],
+    ['/quota', '/api/v1/quota', {}],
+    ['an export', '/api/v1/ashare/export?symbols=sh600001', { key: s.keys.internal }],
+    ['a service path', '/api/v1/openapi.json', { key: null }],
+    ['a preflight', KLINES, { method: 'OPTIONS', key: null, headers: { 'access-control-request-method': 'GET' } }],
+  ];
+  for (const origin of ['https://a.example', 'https://evil.example', null])
+    for (const [kind, path, options] of kinds) {
+      const headers = { ...(options.headers ?? {}), ...(origin === null ? {} : { origin }) };
+      const res = await s.get(path, { ...options, headers });
+      const vary = String(res.headers.vary ?? '')
+        .split(',')
+        .map((v) => v.trim().toLowerCase());
+      assert.ok(
+        vary.includes('origin'),
+        `${kind} (${res.status}) from ${origin ?? 'no origin'}: Vary is '${res.headers.vary}'`,
+      );
+    }
+  const fetched = await s.get(KLINES);
+  const tag = fetched.headers.etag as string;
+  const notModified = await s.get(KLINES, { headers: { 'if-none-match': tag, origin: 'https://a.example' } });
+  assert.equal(notModified.status, 304);
+  assert.match(String(notModified.headers.vary), /Origin/, 'a 304 too');
+});
+
 test('the dashboard answers no CORS', async () => {
   const res = await server.get('/dashboard', { key: null, headers: { origin: 'https://desk.example' } });
   assert.equal(res.headers['access-control-allow-origin'], undefined);

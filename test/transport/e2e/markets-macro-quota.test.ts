@@ -1,5 +1,6 @@
 // GET /markets, GET /macro and GET /quota: whole answers against the fixture CSV and the plans' figures.
 
+import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../../helpers/api-server.js';
 import { assertJsonExact, CLOCK_START, ok, startAnswerServer } from '../../helpers/e2e.js';
@@ -52,6 +53,15 @@ test('macro: start and end the same year', async () => {
 
 test('macro: limit and offset page the rows', async () => {
   await checkMacro('?limit=1&offset=1', macroRows(), 1, 1, 'second row only');
+});
+
+test("macro: a limit past 2^32 is clamped to the plan's rows per call in every format (FlatBuffers holds a uint32)", async () => {
+  for (const format of ['json', 'msgpack', 'flatbuffers', 'csv', 'arrow']) {
+    const res = await server.get(`/api/v1/macro?limit=4294967296&format=${format}`, { key: server.keys.pro });
+    assert.equal(res.status, 200, `${format}: ${res.text.slice(0, 200)}`);
+  }
+  await checkMacro('?limit=4294967296', macroRows(), 500, 0, 'JSON shows the limit used');
+  await checkMacro('?limit=9007199254740993', macroRows(), 500, 0, 'past 2^53 too');
 });
 
 test('quota: the record of the calling key, with reset_at the next 00:00 UTC', async () => {
