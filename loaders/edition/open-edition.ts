@@ -105,9 +105,10 @@ function openPart(dir: string): OpenPart {
     if (value === undefined) throw damaged("the market's columns are missing");
     if (value.length !== packBytes(meta.index))
       throw damaged(`the market's columns are ${value.length} bytes; its index places ${packBytes(meta.index)}`);
-    // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now.
+    // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now: the
+    // value's bytes only (that buffer is 16 MiB, its own `length` property the value's; a bare slice() copied all 16).
     const mapped = (value.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
-    const bytes = mapped ? value : Uint8Array.prototype.slice.call(value);
+    const bytes = mapped ? value : Uint8Array.prototype.slice.call(value, 0, value.length);
     const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
     const market: MarketData = {
       market: meta.market,

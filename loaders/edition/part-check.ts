@@ -99,5 +99,12 @@ export function packBytes(index: PackIndex): number {
   return end;
 }
 
-/** The sha256 (hex) of a pack's bytes. */
-export const packSha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+/**
+ * The sha256 (hex) of a pack's bytes. lmdb-js answers a small value in a reused 16 MiB buffer whose
+ * own `length` property says the value's size: the view is cut to it (hashing the buffer would
+ * take its whole 16 MiB).
+ */
+export const packSha256 = (bytes: Uint8Array): string =>
+  createHash('sha256')
+    .update(bytes.subarray(0, bytes.length))
+    .digest('hex');
