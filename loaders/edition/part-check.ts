@@ -105,6 +105,4 @@ export function packBytes(index: PackIndex): number {
  * take its whole 16 MiB).
  */
 export const packSha256 = (bytes: Uint8Array): string =>
-  createHash('sha256')
-    .update(bytes.subarray(0, bytes.length))
-    .digest('hex');
+  createHash('sha256').update(bytes.subarray(0, bytes.length)).digest('hex');

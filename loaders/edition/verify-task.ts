@@ -29,6 +29,8 @@ function problemOf(dir: string): { problem: string | null; bytes: number } {
   }
 }
 
+// The server gone (its channel closed): nothing waits for this check any longer.
+process.once('disconnect', () => process.exit(0));
 // The server's requests come first: this process takes what CPU is left.
 try {
   setPriority(0, 19);
@@ -46,4 +48,5 @@ for (const dir of JSON.parse(process.argv[2]) as string[]) {
   verdict.ms = performance.now() - started;
   await new Promise<void>((resolve) => process.send!(verdict, () => resolve()));
 }
+process.removeAllListeners('disconnect');
 process.disconnect();
