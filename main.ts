@@ -473,6 +473,7 @@ editions.attach({
   setLive: (keys) => kernels.setLive(keys),
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
+editions.checkParts(); // the parts' content, in the background: the server runs whole now
 
 logger.info(
   { data_version: served.meta.version, port: server.port, threads: settings.threads },

@@ -60,7 +60,9 @@ export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => vo
         reject(
           m.rejected !== null
             ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason)
-            : new Error(m.message),
+            : m.stateFolder === true
+              ? new StateFolderError(m.message)
+              : new Error(m.message),
         );
     });
     child.once('error', (error) => settled || ((settled = true), reject(error)));
@@ -96,6 +98,8 @@ export class Editions {
   private peers: EditionPeers | null = null;
   /** Parts whose content this process checked (or is checking), by folder. */
   private readonly verified = new Set<string>();
+  /** Whether published editions' parts are checked (from `checkParts` on). */
+  private checking = false;
 
   constructor(private readonly options: EditionsOptions) {}
 
@@ -123,9 +127,13 @@ export class Editions {
   ): Promise<PrepareResult> {
     const { stateDir, log } = this.options;
     // A folder known by its fingerprint (unchanged, or switched back) needs no worker; any other is read on one.
+    const heard = (p: StoreProgress): void =>
+      p.progress === 'set-aside'
+        ? log(`${p.file}: ${p.reason}: set aside as damaged; storing it again`)
+        : onProgress?.(p);
     const storeFolder = async (from: string): Promise<StoreResult> =>
       (await storedByFingerprint(stateDir, from).catch(() => null)) ??
-      (await storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, onProgress));
+      (await storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard));
     let store = folder === null ? null : await storeFolder(folder);
     for (let again = false; ; again = true) {
       onProgress?.({ progress: 'open' });
@@ -179,6 +187,16 @@ export class Editions {
   }
 
   /**
+   * From now on the parts of the edition served, and of each one published after it, are checked
+   * in the background (`verify`). Called once the server runs whole (its other threads started):
+   * a part set aside earlier would fail a thread still opening the edition.
+   */
+  checkParts(): void {
+    this.checking = true;
+    if (this.servedEdition !== null) this.verify(this.servedEdition);
+  }
+
+  /**
    * Checks in the background, in a child process, the content of every part of `edition` this
    * process has not checked yet: each pack's sha256 against the one stored with it (reading every
    * byte: 1.2 GB for the full demo, too long to wait for at start). A part that fails is set
@@ -186,7 +204,7 @@ export class Editions {
    */
   private verify(edition: OpenEdition): void {
     const report = this.options.onDamaged;
-    if (report === undefined) return;
+    if (report === undefined || !this.checking) return;
     const dirs = edition.meta.markets
       .map((m) => partDir(this.options.stateDir, m.part))
       .filter((dir) => !this.verified.has(dir));

@@ -54,6 +54,8 @@ export interface StoreOptions extends ReadOptions {
   /** Told once every file read is valid and the parsed markets are about to be stored (their rows), then each market's rows as it is stored. */
   onStore?: (totalRows: number) => void;
   onStored?: (rows: number) => void;
+  /** Told of each stored part found damaged (set aside, stored again): its file and what is wrong. */
+  onSetAside?: (file: string, reason: string) => void;
 }
 
 /** A market's part is named by its files' content: equal files, the same part. */
@@ -144,7 +146,8 @@ async function store(folder: string, stateDir: string, options: StoreOptions): P
 
   const toParse: typeof plan = [];
   // A part missing or failing its structural check (set aside then) is parsed again.
-  for (const p of plan) if (early !== null || !(await partUsable(partDir(stateDir, p.part)))) toParse.push(p);
+  for (const p of plan)
+    if (early !== null || !(await partUsable(partDir(stateDir, p.part), options.onSetAside))) toParse.push(p);
   if (early === null) await options.onPlan?.(toParse.map((p) => p.klines));
   const parsed =
     early?.parsed ??

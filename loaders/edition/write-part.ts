@@ -29,10 +29,10 @@ export function dateSpan(klines: KlineColumns): [number | null, number | null] {
  * synced) and its file's structure holds; one that fails it is set aside (damage.ts), so the
  * market is stored again.
  */
-export async function partUsable(dir: string): Promise<boolean> {
+export async function partUsable(dir: string, onSetAside?: (file: string, reason: string) => void): Promise<boolean> {
   const problem = partFileProblem(dir);
   if (problem === null) return true;
-  if (problem !== 'missing') await setAside(dir);
+  if (problem !== 'missing' && (await setAside(dir)) !== null) onSetAside?.(envFile(dir), problem);
   return false;
 }
 
