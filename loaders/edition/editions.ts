@@ -152,7 +152,7 @@ export class Editions {
               ? `${error.message}; no snapshot folder to store it again from (give one: --snapshot or SNAPSHOT_DIR)`
               : `${error.message}: still so after storing ${from} again`,
           );
-        log(`${error.message}: set aside as damaged; storing ${from} again`);
+        log(`${error.message}: set aside; storing ${from} again`);
         store = await storeFolder(from);
       }
     }

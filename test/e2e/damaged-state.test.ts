@@ -222,6 +222,18 @@ describe('current.json', () => {
     });
   }
 
+  test('made unreadable while serving: a SIGHUP fails naming it, and the server serves on', async () => {
+    const state = await copyOf(seed);
+    const server = await serve(state);
+    const pointer = join(state, 'snapshots', 'current.json');
+    await writeFile(pointer, '[1,2]');
+    const from = server.log.length;
+    server.signal('SIGHUP');
+    const line = await server.waitForLog(/reload: (now serving|unchanged|snapshot rejected|failed)/, 20_000, from);
+    assert.ok(line.includes(`reload: failed: ${pointer}: not a JSON object`), line);
+    assert.deepEqual(await answers(server), reference);
+  });
+
   for (const [name, text] of [
     ['missing', null],
     ['null', 'null'],
