@@ -79,10 +79,12 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
       };
     if (error instanceof StateFolderError)
       return { ok: false, rejected: null, stateFolder: true, message: error.message };
+    // A system error (a full disk: ENOSPC) is the machine's, said in one line; anything else keeps its stack.
+    const system = (error as NodeJS.ErrnoException | null)?.code !== undefined;
     return {
       ok: false,
       rejected: null,
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      message: error instanceof Error ? ((system ? error.message : error.stack) ?? error.message) : String(error),
     };
   }
 }

@@ -1,6 +1,8 @@
 // Writes one validated market as a part: an LMDB environment of its meta and its packed columns.
 
+import { statfsSync } from 'node:fs';
 import { mkdir, open as openFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { open } from 'lmdb';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
@@ -98,7 +100,27 @@ export async function writePart(m: ParsedMarket, dir: string): Promise<PartMeta>
   } catch (error) {
     // A full disk, or any other failure: no half-written part is left behind.
     await rm(tmp, { recursive: true, force: true }).catch(() => {});
-    throw error;
+    throw partNotWritten(dir, error);
   }
   return meta;
+}
+
+/**
+ * The error of a part that could not be written, naming it and saying when its disk is full:
+ * LMDB reports a failed synchronous commit on a full disk as a bare "Input/output error".
+ */
+function partNotWritten(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (!(error instanceof Error) || (code === undefined && !/error/i.test(error.message))) return error;
+  let full = false;
+  try {
+    full = statfsSync(dirname(dir)).bavail === 0;
+  } catch {
+    // the file system cannot be asked: the error says what it says
+  }
+  const wrapped: NodeJS.ErrnoException = new Error(
+    `part ${basename(dir)} could not be written (${error.message}${full ? '; its disk is full' : ''})`,
+  );
+  wrapped.code = full ? 'ENOSPC' : (code ?? 'EIO');
+  return wrapped;
 }
