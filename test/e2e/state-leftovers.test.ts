@@ -117,10 +117,13 @@ describe('KEEP_EDITIONS bounds the parts as well as the editions, whatever the r
       // The edition before the last is released (and pruned) once no request reads it: at once here.
       const snapshots = join(state, 'snapshots');
       const editionsLeft = async () => (await entries(snapshots)).filter((n) => n !== 'parts' && n !== 'current.json');
+      // A prune deletes the editions, then the parts: wait for the whole of it (at once here; 10 s at most).
+      const partsLeft = () => entries(join(snapshots, 'parts'));
       const deadline = Date.now() + 10_000;
-      while ((await editionsLeft()).length > keep && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (((await editionsLeft()).length > keep || (await partsLeft()).length > keep + 2) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       assert.equal((await editionsLeft()).length, keep, `${keep} edition(s) kept: ${await editionsLeft()}`);
-      const parts = await entries(join(snapshots, 'parts'));
+      const parts = await partsLeft();
       // hkstock and usstock never changed: one part each; ashare: one per edition kept.
       assert.deepEqual(
         parts.map((p) => p.split('-')[0]),
