@@ -39,7 +39,7 @@ const { lockStateFolder, StateFolderInUse } = await import('./loaders/state/inst
 const { generateDemoSnapshot } = await import('./loaders/demo/index.js');
 const { Editions } = await import('./loaders/edition/editions.js');
 const { POOL_SOURCE_MODULE } = await import('./loaders/edition/open-edition.js');
-const { readCurrent } = await import('./loaders/edition/stored-editions.js');
+const { pointedOrNewest } = await import('./loaders/edition/stored-editions.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
 const { OperatorStore } = await import('./loaders/state/operator-store.js');
 const { ensureFirstKeys } = await import('./loaders/state/first-keys.js');
@@ -163,7 +163,7 @@ const parts: {
   operator?: OperatorStoreType;
   accessLog?: AccessLogType;
 } = {};
-const state: ServerState = { dataset: null, draining: false };
+const state: ServerState = { dataset: null, draining: false, usageDurable: true };
 /**
  * The other serving threads while they start: a stop in that moment (this thread already
  * serves) waits for them to listen, then drains them. A thread ended while its server is open
@@ -181,7 +181,7 @@ let stopping = false;
  * usage is flushed, exit 0. Idle keep-alive clients do not hold the exit up. During start,
  * what has opened so far is closed and the process exits 0 without serving.
  */
-async function stop(signal: string): Promise<void> {
+async function stop(signal: string, exitCode = 0): Promise<void> {
   if (stopping) {
     log(`${signal}: already ${parts.server === undefined ? 'stopping' : 'draining'}`);
     return;
@@ -217,7 +217,7 @@ async function stop(signal: string): Promise<void> {
   log(server === undefined ? 'stopped before serving; bye' : 'drained; bye');
   parts.accessLog?.flush();
   destination.flushSync();
-  process.exit(0);
+  process.exit(exitCode);
 }
 onSignal = (signal) => {
   if (signal !== 'SIGHUP') void stop(signal);
@@ -239,7 +239,22 @@ const thisServer: EditionHost = {
   // Once no request of this thread reads the edition before (its maps are then closed): its other memory goes back in one pause.
   released: (dataset) => (parts.server?.released(dataset) ?? Promise.resolve()).then(collectGarbage),
 };
-const editions = new Editions({ stateDir, keep: settings.keepEditions, log });
+/**
+ * A part of the edition served failed its content check (checked in the background after each
+ * publish): it is set aside already; serving stops (a drain), for it may answer wrong numbers.
+ * Exit 1 when a restart can store it again from the snapshot folder (systemd restarts on 1), 2
+ * when it cannot (an operator must give the folder).
+ */
+function damagedPart(damage: { message: string }, served: boolean): void {
+  if (!served) return logger.error(`${damage.message}; set aside (no longer served)`);
+  const again = snapshotDir ?? editions.served?.meta.source ?? null;
+  const canStore = again !== null && existsSync(again);
+  logger.fatal(
+    `${damage.message}; set aside, and this server stops: ${canStore ? `a restart stores it again from ${again}` : 'no snapshot folder to store it again from (give one: --snapshot or SNAPSHOT_DIR)'}`,
+  );
+  void stop('damaged data', canStore ? 1 : 2);
+}
+const editions = new Editions({ stateDir, keep: settings.keepEditions, log, onDamaged: damagedPart });
 const reloader = new Reloader({
   stateDir,
   folder: snapshotDir,
@@ -258,8 +273,9 @@ async function demoFolder(): Promise<string> {
   return dir;
 }
 const loadStarted = performance.now();
-// The start is the first pass of the edition lifecycle: the folder given, else the stored edition as it is, else the demo.
-await reloader.start(snapshotDir ?? ((await readCurrent(stateDir)) === null ? await demoFolder() : null));
+// The start is the first pass of the edition lifecycle: the folder given, else the stored edition as it is (the one
+// current.json names, else the newest), else, for a state folder with nothing stored, the demo.
+await reloader.start(snapshotDir ?? ((await pointedOrNewest(stateDir)) === null ? await demoFolder() : null));
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 const served = editions.served!;
 log(
@@ -299,6 +315,16 @@ const syncedGuard: GuardPort = {
 };
 const sync = (parts.sync = StateSync.start(store, syncedGuard, {
   onError: (error) => logger.error(error instanceof Error ? error.message : String(error)),
+  // A full disk: the data is still served (it is mapped), the counts wait in memory; /readyz and /metrics say so.
+  onDurable: (durable, error) => {
+    state.usageDurable = durable;
+    threads?.setDurable(durable);
+    if (durable) logger.info('usage: the state folder takes writes again; the counts held in memory are written');
+    else
+      logger.error(
+        `usage: not durable: ${error?.message ?? 'the state folder refused a write'}; counts are held in memory and written again every second`,
+      );
+  },
 }));
 // Pool workers open each edition themselves (pool-source.js): its columns are views of the memory map, never posted.
 const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE));
@@ -442,6 +468,7 @@ if (otherThreads > 0) {
     },
   ));
 }
+if (threads !== null && !sync.durable) threads.setDurable(false); // a disk that filled while they started
 // From now on every publication reaches the other serving threads and the pool's workers too.
 editions.attach({
   publish: (version) => threads?.publish(version) ?? Promise.resolve(),
@@ -449,6 +476,7 @@ editions.attach({
   setLive: (keys) => kernels.setLive(keys),
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
+editions.checkParts(); // the parts' content, in the background: the server runs whole now
 
 logger.info(
   { data_version: served.meta.version, port: server.port, threads: settings.threads },

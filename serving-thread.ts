@@ -91,6 +91,8 @@ try {
       });
     } else if (m.type === 'keys') {
       guard.setKeys(m.keys, m.assignments);
+    } else if (m.type === 'durable') {
+      state.usageDurable = m.durable;
     } else {
       void drain();
     }

@@ -8,8 +8,28 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Stdout, written asynchronously (pino flushes it at exit; `flushSync` before an explicit exit). */
-export const stdoutDestination = (): ReturnType<typeof pino.destination> => pino.destination({ dest: 1, sync: false });
+/** Lines held while stdout refuses them (a log file on a full disk); beyond it new lines are dropped. */
+const HELD_LOG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Stdout, written asynchronously (pino flushes it at exit; `flushSync` before an explicit exit).
+ * A write stdout refuses (a log file on a full disk: ENOSPC) never ends or stalls the server:
+ * sonic-boom would throw it as an unhandled 'error' event, and its `flushSync` retries such a
+ * write forever (at exit too, through pino's exit hook). So the failure is noted, up to
+ * HELD_LOG_BYTES of lines wait and are retried with the next line, and `flushSync` gives up while
+ * the last write failed.
+ */
+export function stdoutDestination(): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: HELD_LOG_BYTES });
+  let refused = false;
+  destination.on('error', () => void (refused = true));
+  destination.on('write', () => void (refused = false));
+  const flushSync = destination.flushSync.bind(destination);
+  destination.flushSync = () => {
+    if (!refused) flushSync();
+  };
+  return destination;
+}
 
 /** A logger writing to `destination`. */
 export function createLogger(level: LogLevel, destination: DestinationStream): Logger {

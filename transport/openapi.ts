@@ -42,6 +42,8 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   shutting_down: 'the server is draining before exit',
   deadline_exceeded: 'the request outran the server deadline (default 5 s) and was abandoned',
   mail_not_configured: 'a dashboard mail action with no mail transport set (dashboard only)',
+  state_unwritable:
+    'a dashboard write (a key created or changed, a contact) the state folder refused, a full disk mostly; nothing was changed (dashboard only)',
   not_ready: 'no snapshot is loaded yet',
   limits_unavailable:
     'the limits store shared by every instance (Redis, `REDIS_URL`) cannot be reached; keys with limits are refused until it answers again, internal keys are served',
@@ -350,7 +352,8 @@ function healthGet(): Json {
   return {
     operationId: 'health',
     summary: 'Readiness and loaded data version',
-    description: 'Needs no key. 200 once a snapshot is loaded, 503 before and while draining.',
+    description:
+      'Needs no key. 200 once a snapshot is loaded, 503 before and while draining. `usage_durable` is false while the state folder refuses writes (a full disk): the data is served all the same, and the usage counts are held in memory until there is room.',
     tags: ['Service'],
     security: [],
     responses: {
@@ -360,7 +363,7 @@ function healthGet(): Json {
         content: {
           [JSON_TYPE]: {
             schema: schemaRef('health'),
-            example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc' },
+            example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc', usage_durable: true },
           },
         },
       },

@@ -48,6 +48,8 @@ export const PROBLEMS = {
     title: 'Internal Server Error',
     detail: 'an unexpected error occurred; it has been logged',
   },
+  /** A dashboard write the state folder refused (a full disk): nothing was changed (RFC 4918 §11.5). */
+  state_unwritable: { status: 507, title: 'Insufficient Storage' },
   /** Answered by nginx in front, never by the server itself: a request line naming HTTP/2 or later. */
   http_version_not_supported: { status: 505, title: 'HTTP Version Not Supported' },
   /** No `close`: while draining the server closes after every answer, 200s included (not the dashboard's), so that is the server's part, not the code's. */
@@ -172,4 +174,5 @@ export const STATUS_LINES: Record<number, string> = {
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
   505: '505 HTTP Version Not Supported',
+  507: '507 Insufficient Storage',
 };

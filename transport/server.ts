@@ -21,6 +21,11 @@ import type { ResponseCacheOptions } from './serialise/response-cache.js';
 export interface ServerState {
   dataset: Dataset | null;
   draining: boolean;
+  /**
+   * False while the usage counts are held in memory because the state folder refuses their write
+   * (a full disk): /readyz says so (`usage_durable`). Absent: durable (a server without a state store).
+   */
+  usageDurable?: boolean;
 }
 
 export interface ServerOptions {
@@ -36,7 +41,7 @@ export interface ServerOptions {
   /** One access line per answer (ACCESS_LOG): route, status, plan, key id, rows, bytes, µs, request id. */
   accessLog?: AccessLog | null;
   /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
-  metrics?: Omit<MetricsSources, 'requests' | 'answerCache' | 'dataVersion' | 'service'> | null;
+  metrics?: Omit<MetricsSources, 'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service'> | null;
   /** What /version and the build_info metric tell. */
   service?: { version: string; commit: string };
   /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */

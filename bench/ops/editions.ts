@@ -1,9 +1,11 @@
 // Editions (stored snapshots read in place from the memory map): open time by data size, restart
 // to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
-// reloads, and resident / proportional memory with one and two threads and two instances.
+// reloads, resident / proportional memory with one and two threads and two instances, the cost of
+// checking the parts (structure at start, content in the background), and the disk after 40
+// reloads with KEEP_EDITIONS 1, 2 and 3.
 //
 //   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
-//                                   [--parts open,restart,first,reloads,memory]
+//                                   [--parts open,restart,first,reloads,memory,verify,keep]
 //
 // A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
 // 1 × 16 y (1.6 times the full demo's rows; the generator goes no further).
@@ -13,13 +15,16 @@
 // another CPU-heavy process beside it". Prints tables; the JSON goes to bench/results/editions.json.
 
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { partDir } from '../../loaders/edition/layout.js';
+import { partFileProblem } from '../../loaders/edition/part-check.js';
+import { type PartVerdict, verifyInChild } from '../../loaders/edition/part-verify.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,7 +34,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
-    parts: { type: 'string', default: 'open,restart,first,reloads,memory' },
+    parts: { type: 'string', default: 'open,restart,first,reloads,memory,verify,keep' },
   },
 });
 const PARTS = new Set(values.parts!.split(','));
@@ -212,6 +217,8 @@ async function main(): Promise<void> {
   if (PARTS.has('first')) await firstRequestsPart(result, restartState, symbols);
   if (PARTS.has('reloads')) await reloadsPart(result, full, symbols);
   if (PARTS.has('memory')) await memoryPart(result, full, restartState, symbols);
+  if (PARTS.has('verify')) await verifyPart(result, full);
+  if (PARTS.has('keep')) await keepPart(result, full);
   await mkdir(join(ROOT, 'bench/results'), { recursive: true });
   await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
 }
@@ -407,6 +414,89 @@ async function memoryPart(
     for (const [i, x] of (Array.isArray(m) ? m : [m]).entries())
       console.log(`| ${name}${Array.isArray(m) ? ` #${i + 1}` : ''} | ${x.rss} | ${x.anon} | ${x.pss} |`);
   }
+}
+
+/** 7. Checking the full demo's parts: their structure (what every start does before mapping), their content (the background pass). */
+async function verifyPart(result: Record<string, unknown>, full: { state: string }): Promise<void> {
+  const current = JSON.parse(await readFile(join(full.state, 'snapshots/current.json'), 'utf8')) as { version: string };
+  const edition = JSON.parse(
+    await readFile(join(full.state, 'snapshots', current.version, 'edition.json'), 'utf8'),
+  ) as {
+    markets: { market: string; part: string }[];
+  };
+  const dirs = edition.markets.map((m) => partDir(full.state, m.part));
+  const structure: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    for (const dir of dirs) if (partFileProblem(dir) !== null) throw new Error(`${dir}: damaged`);
+    structure.push(performance.now() - t);
+  }
+  const content: { cache: string; wallMs: number; verdicts: PartVerdict[] }[] = [];
+  for (const cache of ['cold (page cache dropped)', 'warm'] as const) {
+    if (cache !== 'warm') spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' });
+    const verdicts: PartVerdict[] = [];
+    const t = performance.now();
+    const damaged = await verifyInChild(dirs, (v) => verdicts.push(v));
+    if (damaged.length > 0) throw new Error(damaged.map((d) => d.message).join('; '));
+    content.push({ cache, wallMs: performance.now() - t, verdicts });
+  }
+  result.verify = { structureMs: structure, content };
+  console.log(`\nChecking the full demo's ${dirs.length} parts`);
+  console.log(
+    `structure, at every start before mapping (two pages a part): ${median(structure).toFixed(2)} ms (median of ${RUNS}: ${structure.map((x) => x.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    '| content (sha256 of every pack, in a child process after start) | wall (ms) | bytes | per part (ms) |\n|---|---|---|---|',
+  );
+  for (const c of content)
+    console.log(
+      `| ${c.cache} | ${c.wallMs.toFixed(0)} | ${mb(c.verdicts.reduce((a, v) => a + v.bytes, 0))} MB | ${c.verdicts.map((v) => `${v.dir.split('/').at(-1)!.split('-')[0]} ${v.ms.toFixed(0)}`).join(', ')} |`,
+    );
+}
+
+/** 8. 40 reloads, each changing one value of etfs/klines.csv (a new etfs part each time), with KEEP_EDITIONS 1, 2, 3: the state folder after them. */
+async function keepPart(result: Record<string, unknown>, full: { folder: string; state: string }): Promise<void> {
+  const folder = join(WORK, 'demo-1-keep');
+  if (!existsSync(join(folder, 'manifest.json'))) execFileSync('cp', ['-al', full.folder, folder]);
+  const etfs = join(folder, 'etfs/klines.csv');
+  const original = await readFile(join(full.folder, 'etfs/klines.csv'), 'utf8');
+  const rows: { keep: number; reloads: number; editions: number; parts: number; varMb: number; partsMb: number }[] = [];
+  for (const keep of [1, 2, 3]) {
+    const state = join(WORK, `keep-state-${keep}`);
+    await rm(state, { recursive: true, force: true });
+    execFileSync('cp', ['-al', full.state, state]);
+    await rm(etfs, { force: true }); // a file of its own (not a link to the demo's)
+    await writeFile(etfs, original);
+    const s = await startServer({ state, snapshot: folder, env: { KEEP_EDITIONS: String(keep) }, timeoutMs: 300_000 });
+    for (let i = 1; i <= 40; i++) {
+      const lines = original.split('\n');
+      const cells = lines[1].split(',');
+      cells[6] = String(Number(cells[6]) + i);
+      lines[1] = cells.join(',');
+      await writeFile(etfs, lines.join('\n'));
+      const from = s.log.length;
+      s.signal('SIGHUP');
+      const line = await s.waitForLog(/reload: (now serving|unchanged|snapshot rejected|failed)/, 300_000, from);
+      if (!line.includes('now serving')) throw new Error(`reload ${i}: ${line}`);
+    }
+    await new Promise((r) => setTimeout(r, 2000)); // the edition before the last released and pruned
+    const names = readdirSync(join(state, 'snapshots'));
+    const parts = readdirSync(join(state, 'snapshots/parts'));
+    rows.push({
+      keep,
+      reloads: 40,
+      editions: names.filter((n) => n !== 'parts' && n !== 'current.json').length,
+      parts: parts.length,
+      varMb: du(state),
+      partsMb: du(join(state, 'snapshots/parts')),
+    });
+    await s.kill();
+  }
+  await writeFile(etfs, original);
+  result.keep = rows;
+  console.log('\n40 reloads, each changing one value of etfs/klines.csv (the full demo): the state folder after them');
+  console.log('| KEEP_EDITIONS | editions | parts | state folder (MB) | parts (MB) |\n|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.keep} | ${r.editions} | ${r.parts} | ${r.varMb} | ${r.partsMb} |`);
 }
 
 try {

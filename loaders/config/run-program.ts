@@ -1,6 +1,8 @@
 // Start and end of every command: settings read before any work, --help, and one line (no stack) for an operator's mistake.
 
+import { StateFolderError } from '../edition/damage.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { StateWriteError } from '../state/state-write.js';
 import { helpText, readSettings, SettingError, type Values } from './read-settings.js';
 import type { Program, Settings } from './settings.js';
 
@@ -48,13 +50,15 @@ const OPERATIONAL = new Set([
 ]);
 
 /**
- * Ends the process after an error of `program`: a setting (exit 2), a rejected snapshot
- * (exit 1, `file:line: reason`) or a system error such as a folder it may not write
+ * Ends the process after an error of `program`: a setting or a state folder that cannot be
+ * served as it is (exit 2), a rejected snapshot (exit 1, `file:line: reason`), a state folder
+ * that refused a write (a full disk) or a system error such as a folder it may not write
  * (exit 1) print one line; anything else is a bug and keeps its stack trace.
  */
 export function exitOnError(program: Program, error: unknown): never {
-  if (error instanceof SettingError) fail(program, error.message, 2);
+  if (error instanceof SettingError || error instanceof StateFolderError) fail(program, error.message, 2);
   if (error instanceof SnapshotError) fail(program, `snapshot rejected: ${error.message}`, 1);
+  if (error instanceof StateWriteError) fail(program, error.message, 1);
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (error instanceof Error && code !== undefined && OPERATIONAL.has(code)) fail(program, error.message, 1);
   console.error(error);

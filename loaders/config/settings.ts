@@ -61,7 +61,7 @@ const KEEP_EDITIONS = setting({
   env: 'KEEP_EDITIONS',
   kind: kind.integer(1, 100),
   default: '2',
-  doc: 'Stored editions (snapshot versions) kept on disk: the newest, and any still served. Older ones are deleted once no thread reads them; markets unchanged between editions are stored once.',
+  doc: 'Stored editions (snapshot versions) kept on disk: the newest, and any still served. Older ones are deleted once no thread reads them, and with them every market part no kept edition names (markets unchanged between editions are stored once), whatever the reload rate.',
 });
 
 export const SERVER_SETTINGS = {
@@ -83,7 +83,7 @@ export const SERVER_SETTINGS = {
     flag: 'snapshot',
     env: 'SNAPSHOT_DIR',
     kind: kind.existingFolder,
-    doc: 'Snapshot folder to load at start and on reload (SIGHUP). Unset: the stored snapshot, or the built-in demo on a first start.',
+    doc: 'Snapshot folder to load at start and on reload (SIGHUP). Unset: the stored snapshot (the one snapshots/current.json names, else the newest), or the built-in demo when nothing is stored.',
   }),
   state: STATE_DIR,
   keepEditions: KEEP_EDITIONS,

@@ -4,13 +4,17 @@
 // dashboard) every later one.
 
 import { fork } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { DamagedFile, setAside, StateFolderError } from './damage.js';
+import { partDir } from './layout.js';
 import { type OpenEdition, openEdition } from './open-edition.js';
+import { verifyInChild } from './part-verify.js';
 import type { StoreResult } from './store-edition.js';
 import type { StoreJob, StoreMessage, StoreProgress } from './store-task.js';
-import { pruneEditions, readCurrent, storedByFingerprint } from './stored-editions.js';
+import { pointedOrNewest, pruneEditions, readCurrent, storedByFingerprint } from './stored-editions.js';
 
 /** Those that serve an edition besides this thread: the other serving threads and the kernel pool. */
 export interface EditionPeers {
@@ -56,7 +60,9 @@ export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => vo
         reject(
           m.rejected !== null
             ? new SnapshotError(m.rejected.file, m.rejected.line, m.rejected.reason)
-            : new Error(m.message),
+            : m.stateFolder === true
+              ? new StateFolderError(m.message)
+              : new Error(m.message),
         );
     });
     child.once('error', (error) => settled || ((settled = true), reject(error)));
@@ -77,6 +83,12 @@ export interface EditionsOptions {
   log: (line: string) => void;
   /** Worker threads the store parses markets on (default: the cores, at most 6). */
   storeThreads?: number;
+  /**
+   * Told when a part fails its content check in the background (its pack's sha256 differs from
+   * the one stored with it): the part is set aside already; `served` says whether the edition
+   * served now names it. Without it, the check is not run.
+   */
+  onDamaged?: (damage: DamagedFile, served: boolean) => void;
 }
 
 export class Editions {
@@ -84,6 +96,10 @@ export class Editions {
   /** Editions of this thread published and not yet closed: the served one, and those still read. */
   private readonly opened = new Set<OpenEdition>();
   private peers: EditionPeers | null = null;
+  /** Parts whose content this process checked (or is checking), by folder. */
+  private readonly verified = new Set<string>();
+  /** Whether published editions' parts are checked (from `checkParts` on). */
+  private checking = false;
 
   constructor(private readonly options: EditionsOptions) {}
 
@@ -99,25 +115,57 @@ export class Editions {
   }
 
   /**
-   * Stores `folder` (null: none to read) and opens the current edition in this thread, unless it
-   * is the one served already (then `next` is null).
+   * Stores `folder` (null: none to read) and opens the current edition in this thread (without a
+   * pointer, the newest stored), unless it is the one served already (then `next` is null). A
+   * stored file that fails its checks (an edition.json edited or damaged, a part cut short) counts
+   * as absent: it is set aside and the folder (or, with none given, the edition's own source
+   * folder) stored again; with no folder to store it from, StateFolderError names the file.
    */
   async prepare(
     folder: string | null,
     onProgress?: (p: StoreProgress | { progress: 'open' }) => void,
   ): Promise<PrepareResult> {
-    const { stateDir } = this.options;
+    const { stateDir, log } = this.options;
     // A folder known by its fingerprint (unchanged, or switched back) needs no worker; any other is read on one.
-    const store =
-      folder === null
-        ? null
-        : ((await storedByFingerprint(stateDir, folder).catch(() => null)) ??
-          (await storeInChild({ folder, stateDir, threads: this.options.storeThreads }, onProgress)));
-    onProgress?.({ progress: 'open' });
-    const current = await readCurrent(stateDir);
-    if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);
-    if (current.version === this.servedEdition?.meta.version) return { store, next: null };
-    return { store, next: openEdition(stateDir, current.version) };
+    const heard = (p: StoreProgress): void =>
+      p.progress === 'set-aside'
+        ? log(`${p.file}: ${p.reason}: set aside as damaged; storing it again`)
+        : onProgress?.(p);
+    const storeFolder = async (from: string): Promise<StoreResult> =>
+      (await storedByFingerprint(stateDir, from).catch(() => null)) ??
+      (await storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard));
+    let store = folder === null ? null : await storeFolder(folder);
+    for (let again = false; ; again = true) {
+      onProgress?.({ progress: 'open' });
+      try {
+        const current = await pointedOrNewest(stateDir);
+        if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);
+        if (current.version === this.servedEdition?.meta.version) return { store, next: null };
+        return { store, next: openEdition(stateDir, current.version) };
+      } catch (error) {
+        if (!(error instanceof DamagedFile)) throw error;
+        await setAside(error.folder);
+        const from = folder ?? (await this.sourceFolder());
+        if (from === null || again)
+          throw new StateFolderError(
+            from === null
+              ? `${error.message}; no snapshot folder to store it again from (give one: --snapshot or SNAPSHOT_DIR)`
+              : `${error.message}: still so after storing ${from} again`,
+          );
+        log(`${error.message}: set aside; storing ${from} again`);
+        store = await storeFolder(from);
+      }
+    }
+  }
+
+  /** The folder the edition current.json names was read from, if it is still a folder. */
+  private async sourceFolder(): Promise<string | null> {
+    const source = (await readCurrent(this.options.stateDir))?.source ?? null;
+    try {
+      return source !== null && statSync(source).isDirectory() ? source : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -133,8 +181,51 @@ export class Editions {
     await this.peers?.publish(next.meta.version);
     host.swap(next.dataset);
     this.servedEdition = next;
+    this.verify(next);
     if (before !== null) void this.release(before, host);
     else await this.prune();
+  }
+
+  /**
+   * From now on the parts of the edition served, and of each one published after it, are checked
+   * in the background (`verify`). Called once the server runs whole (its other threads started):
+   * a part set aside earlier would fail a thread still opening the edition.
+   */
+  checkParts(): void {
+    this.checking = true;
+    if (this.servedEdition !== null) this.verify(this.servedEdition);
+  }
+
+  /**
+   * Checks in the background, in a child process, the content of every part of `edition` this
+   * process has not checked yet: each pack's sha256 against the one stored with it (reading every
+   * byte: 1.2 GB for the full demo, too long to wait for at start). A part that fails is set
+   * aside and reported to `onDamaged`.
+   */
+  private verify(edition: OpenEdition): void {
+    const report = this.options.onDamaged;
+    if (report === undefined || !this.checking) return;
+    const dirs = edition.meta.markets
+      .map((m) => partDir(this.options.stateDir, m.part))
+      .filter((dir) => !this.verified.has(dir));
+    if (dirs.length === 0) return;
+    for (const dir of dirs) this.verified.add(dir);
+    void verifyInChild(dirs).then(
+      async (damaged) => {
+        for (const damage of damaged) {
+          if (damage.reason === 'missing') continue; // deleted since (pruned once no longer served): nothing to check
+          await setAside(damage.folder).catch(() => null);
+          const served = this.servedEdition?.meta.markets.some(
+            (m) => partDir(this.options.stateDir, m.part) === damage.folder,
+          );
+          report(damage, served === true);
+        }
+      },
+      (error: unknown) => {
+        for (const dir of dirs) this.verified.delete(dir); // checked again with the next edition that names them
+        this.options.log(`editions: checking parts failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
   }
 
   private async release(edition: OpenEdition, host: EditionHost): Promise<void> {

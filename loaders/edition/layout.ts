@@ -24,9 +24,25 @@ export const partDir = (stateDir: string, part: string): string => join(partsDir
 /** The LMDB file of a part (lmdb-js keeps `data.mdb-lock` beside it). */
 export const envFile = (dir: string): string => join(dir, 'data.mdb');
 export const currentPointer = (stateDir: string): string => join(snapshotsDir(stateDir), 'current.json');
+/**
+ * What a running store (the store child, `npm run load`) will name, `<state>/snapshots/.store-<pid>.json`
+ * (StoreMarker): while its process lives, pruning keeps those parts and that edition.
+ */
+export const storeMarker = (stateDir: string, pid: number): string =>
+  join(snapshotsDir(stateDir), `.store-${pid}.json`);
 
-/** Bumped when the stored layout changes; a folder stored in another format is read again. */
-export const FORMAT = 2;
+/**
+ * An edition's version names its folder: a plain name (the manifest id's letters, digits, '.', '-'
+ * and '_', then the content hash), never a path; a pointer naming anything else is refused.
+ */
+export const isVersionName = (name: string): boolean =>
+  /^[A-Za-z0-9._-]{1,128}$/.test(name) && name !== '.' && name !== '..' && name !== 'parts';
+
+/**
+ * Bumped when the stored layout changes; a folder stored in another format is read again.
+ * 3: a part's meta holds the sha256 of its pack, edition.json a checksum of its own content.
+ */
+export const FORMAT = 3;
 
 /**
  * lmdb-js answers a value of this size or more as a view of the memory map (zero-copy, valid
@@ -56,6 +72,8 @@ export interface PartMeta {
   /** Earliest and latest K-line day of the market, or null without rows. */
   firstDate: number | null;
   lastDate: number | null;
+  /** sha256 (hex) of the pack as written: the content a served part is checked against (part-check.ts). */
+  packSha256: string;
 }
 
 /** A market of an edition: the part holding it. */
@@ -84,9 +102,22 @@ export interface EditionMeta {
   macro: MacroPoint[];
 }
 
+/**
+ * edition.json as written: the meta and `checksum`, the sha256 (hex) of the meta's JSON text
+ * (`JSON.stringify` of the meta without it, which a parse and stringify give back exactly), so an
+ * edited or damaged file is told from a stored one.
+ */
+export type EditionFile = EditionMeta & { checksum: string };
+
 /** The content of current.json. */
 export interface CurrentPointer {
   version: string;
   source: string;
   fingerprint: string;
+}
+
+/** What a running store will name (storeMarker): the parts of the edition it stores, then that edition. */
+export interface StoreMarker {
+  parts: string[];
+  version: string | null;
 }

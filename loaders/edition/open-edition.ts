@@ -1,6 +1,5 @@
 // Opens a stored edition in this thread: a Dataset whose columns are views of the parts' memory maps.
 
-import { readFileSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { FundamentalColumns, KlineColumns } from '../../engine/dataset/kline-columns.js';
@@ -8,8 +7,11 @@ import { groupMacro } from '../../engine/dataset/macro-series.js';
 import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
-import { DATA_DB, DATA_KEY, editionFile, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
+import { DamagedFile } from './damage.js';
+import { readEditionMeta } from './edition-file.js';
+import { DATA_DB, DATA_KEY, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
 import { unpackMarket } from './market-pack.js';
+import { checkPartFile, packBytes } from './part-check.js';
 
 /**
  * An edition open in this thread. Its Dataset's large columns are views of the parts' memory
@@ -33,13 +35,6 @@ export interface EditionRef {
 
 /** The module a kernel pool's workers import to open the editions their tasks name (KernelPool's `sourceModule`). */
 export const POOL_SOURCE_MODULE = new URL('./pool-source.js', import.meta.url).href;
-
-/** The edition.json of `version`. */
-export function readEditionMeta(stateDir: string, version: string): EditionMeta {
-  const meta = JSON.parse(readFileSync(editionFile(stateDir, version), 'utf8')) as EditionMeta;
-  if (meta.format !== FORMAT) throw new Error(`edition ${version} is of format ${meta.format}, not ${FORMAT}`);
-  return meta;
-}
 
 /** One market's part open in this thread: shared by every edition of this thread that names it. */
 interface OpenPart {
@@ -81,17 +76,39 @@ async function releasePart(dir: string): Promise<void> {
   await part.env.close();
 }
 
+/**
+ * Opens the part at `dir` once its file's structure holds (a file cut short would be mapped past
+ * its end: SIGBUS). What fails a check throws DamagedFile: the part counts as absent.
+ */
 function openPart(dir: string): OpenPart {
-  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  checkPartFile(dir);
+  const damaged = (reason: string): DamagedFile => new DamagedFile(envFile(dir), reason, dir);
+  let env: RootDatabase;
   try {
-    const meta = env.get('meta') as PartMeta | undefined;
-    if (meta === undefined || meta.format !== FORMAT)
-      throw new Error(`${dir}: not a stored market of format ${FORMAT}`);
-    const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);
-    if (value === undefined) throw new Error(`${dir}: the market's columns are missing`);
-    // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now.
+    env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  } catch (error) {
+    throw damaged(`LMDB cannot open it (${(error as Error).message})`);
+  }
+  try {
+    let meta: PartMeta | undefined;
+    let value: Uint8Array | undefined;
+    try {
+      meta = env.get('meta') as PartMeta | undefined;
+      value =
+        meta === undefined ? undefined : env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);
+    } catch (error) {
+      throw damaged(`LMDB cannot read it (${(error as Error).message})`);
+    }
+    if (meta === undefined || typeof meta !== 'object') throw damaged('holds no part meta');
+    if (meta.format !== FORMAT)
+      throw damaged(`stored in format ${String(meta.format)}; this version reads format ${FORMAT}`);
+    if (value === undefined) throw damaged("the market's columns are missing");
+    if (value.length !== packBytes(meta.index))
+      throw damaged(`the market's columns are ${value.length} bytes; its index places ${packBytes(meta.index)}`);
+    // A view of the map for a value of 16 MiB or more (read in place); else lmdb-js's reused buffer, copied now: the
+    // value's bytes only (that buffer is 16 MiB, its own `length` property the value's; a bare slice() copied all 16).
     const mapped = (value.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
-    const bytes = mapped ? value : Uint8Array.prototype.slice.call(value);
+    const bytes = mapped ? value : Uint8Array.prototype.slice.call(value, 0, value.length);
     const arrays = unpackMarket(bytes.buffer, bytes.byteOffset, meta.index, meta.fundamentalColumns, meta.snapshotSize);
     const market: MarketData = {
       market: meta.market,
@@ -103,7 +120,8 @@ function openPart(dir: string): OpenPart {
     return { env, meta, market, mapped, bytes: value.length, uses: 1 };
   } catch (error) {
     void env.close();
-    throw error;
+    // A meta that decodes to something else than a part's (a damaged page) fails in the reading of it.
+    throw error instanceof DamagedFile ? error : damaged(`its content cannot be read (${(error as Error).message})`);
   }
 }
 
@@ -124,7 +142,10 @@ function emptyMarket(market: Market): MarketData {
   };
 }
 
-/** Opens edition `version` of `stateDir` in this thread (each thread opens its own handles; parts already open here are shared). */
+/**
+ * Opens edition `version` of `stateDir` in this thread (each thread opens its own handles; parts
+ * already open here are shared). An edition.json or a part that fails its checks throws DamagedFile.
+ */
 export function openEdition(stateDir: string, version: string): OpenEdition {
   const meta = readEditionMeta(stateDir, version);
   const dirs: string[] = [];
@@ -139,7 +160,8 @@ export function openEdition(stateDir: string, version: string): OpenEdition {
       dirs.push(dir);
       if (opened.mapped) mappedBytes += opened.bytes;
       else copiedBytes += opened.bytes;
-      if (opened.meta.market !== market) throw new Error(`${dir}: holds ${opened.meta.market}, not ${market}`);
+      if (opened.meta.market !== market)
+        throw new DamagedFile(envFile(dir), `holds ${opened.meta.market}, not ${market}`, dir);
       markets[market] = opened.market;
     }
   } catch (error) {

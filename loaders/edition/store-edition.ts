@@ -24,13 +24,16 @@ import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { fileRecord, type FileRecord } from './file-hashes.js';
 import { type EditionMarket, type EditionMeta, envFile, FORMAT, partDir, type PartMeta, partsDir } from './layout.js';
 import {
+  endStore,
+  markStore,
+  partsSound,
   readCurrent,
   readEditionMetaOrNull,
   storedByFingerprint,
   writeEdition,
   writePointer,
 } from './stored-editions.js';
-import { partExists, writePart } from './write-part.js';
+import { partUsable, writePart } from './write-part.js';
 
 export interface StoreResult {
   version: string;
@@ -51,6 +54,8 @@ export interface StoreOptions extends ReadOptions {
   /** Told once every file read is valid and the parsed markets are about to be stored (their rows), then each market's rows as it is stored. */
   onStore?: (totalRows: number) => void;
   onStored?: (rows: number) => void;
+  /** Told of each stored part found damaged (set aside, stored again): its file and what is wrong. */
+  onSetAside?: (file: string, reason: string) => void;
 }
 
 /** A market's part is named by its files' content: equal files, the same part. */
@@ -79,6 +84,14 @@ function partRows(stateDir: string, part: string): number {
  * throws a SnapshotError and leaves everything stored as it was.
  */
 export async function storeEdition(folder: string, stateDir: string, options: StoreOptions = {}): Promise<StoreResult> {
+  try {
+    return await store(folder, stateDir, options);
+  } finally {
+    await endStore(stateDir).catch(() => {}); // the marker a prune respects (markStore below)
+  }
+}
+
+async function store(folder: string, stateDir: string, options: StoreOptions): Promise<StoreResult> {
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   const source = resolve(folder);
@@ -114,8 +127,15 @@ export async function storeEdition(folder: string, stateDir: string, options: St
         );
   const contentHash = contentHashOf(every);
   const version = `${manifest.id ?? 'snapshot'}.${contentHash.slice(0, 12)}`;
+  const plan = files.markets.map((m) => ({
+    market: m.market,
+    klines: m.klines,
+    part: partName(m.market, [m.klines, m.symbols, m.fundamentals].filter((f) => f !== null).map(lineOf)),
+  }));
+  // From here a prune (the server's, another `npm run load`) keeps the parts and the edition this store will name.
+  await markStore(stateDir, { parts: plan.map((p) => p.part), version });
   const stored = readEditionMetaOrNull(stateDir, version);
-  if (stored !== null && stored.contentHash === contentHash) {
+  if (stored !== null && stored.contentHash === contentHash && partsSound(stateDir, stored)) {
     // The same content from another folder (or touched): the edition now names this folder, so the
     // next switch to it is recognised by its fingerprint alone, and its files by their stat.
     if (stored.fingerprint !== fingerprint || stored.source !== source)
@@ -124,13 +144,10 @@ export async function storeEdition(folder: string, stateDir: string, options: St
     return { ...same(stored, true, false), seconds: seconds() };
   }
 
-  const plan = files.markets.map((m) => ({
-    market: m.market,
-    klines: m.klines,
-    part: partName(m.market, [m.klines, m.symbols, m.fundamentals].filter((f) => f !== null).map(lineOf)),
-  }));
   const toParse: typeof plan = [];
-  for (const p of plan) if (early !== null || !(await partExists(partDir(stateDir, p.part)))) toParse.push(p);
+  // A part missing or failing its structural check (set aside then) is parsed again.
+  for (const p of plan)
+    if (early !== null || !(await partUsable(partDir(stateDir, p.part), options.onSetAside))) toParse.push(p);
   if (early === null) await options.onPlan?.(toParse.map((p) => p.klines));
   const parsed =
     early?.parsed ??
@@ -157,6 +174,9 @@ export async function storeEdition(folder: string, stateDir: string, options: St
     part: p.part,
     rows: rowsOf.get(p.market) ?? partRows(stateDir, p.part),
   }));
+  for (const p of plan)
+    if (!(await partUsable(partDir(stateDir, p.part))))
+      throw new Error(`part ${p.part} went missing while this store ran (deleted by hand?); store the folder again`);
   const meta: EditionMeta = {
     format: FORMAT,
     version,

@@ -3,6 +3,7 @@
 
 import { estimateFileRows } from '../snapshot/estimate-rows.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { StateFolderError } from './damage.js';
 import { storeEdition, type StoreResult } from './store-edition.js';
 
 export interface StoreJob {
@@ -23,12 +24,20 @@ export type StoreProgress =
   | { progress: 'rows'; rows: number }
   /** Every file read is valid: `totalRows` of parsed markets to store, then `stored` as each is. */
   | { progress: 'store'; totalRows: number }
-  | { progress: 'stored'; rows: number };
+  | { progress: 'stored'; rows: number }
+  /** A stored part failed its structural check: set aside, its market parsed again. */
+  | { progress: 'set-aside'; file: string; reason: string };
 
 /** The answer, last: plain data (structured clone keeps no Error fields). */
 export type StoreOutcome =
   | { ok: true; store: StoreResult }
-  | { ok: false; rejected: { file: string; line: number; reason: string } | null; message: string };
+  | {
+      ok: false;
+      rejected: { file: string; line: number; reason: string } | null;
+      /** The state folder cannot be served as it is (StateFolderError): `message` is its one line. */
+      stateFolder?: true;
+      message: string;
+    };
 
 export type StoreMessage = StoreProgress | StoreOutcome;
 
@@ -57,6 +66,7 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
       },
       onStore: (totalRows) => (flush(), tell({ progress: 'store', totalRows })),
       onStored: (rows) => tell({ progress: 'stored', rows }),
+      onSetAside: (file, reason) => tell({ progress: 'set-aside', file, reason }),
     });
     flush();
     return { ok: true, store };
@@ -67,10 +77,14 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
         rejected: { file: error.file, line: error.line, reason: error.reason },
         message: error.message,
       };
+    if (error instanceof StateFolderError)
+      return { ok: false, rejected: null, stateFolder: true, message: error.message };
+    // A system error (a full disk: ENOSPC) is the machine's, said in one line; anything else keeps its stack.
+    const system = (error as NodeJS.ErrnoException | null)?.code !== undefined;
     return {
       ok: false,
       rejected: null,
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      message: error instanceof Error ? ((system ? error.message : error.stack) ?? error.message) : String(error),
     };
   }
 }

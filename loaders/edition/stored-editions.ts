@@ -1,7 +1,6 @@
 // The editions stored under STATE_DIR: the pointer to the one to serve, listing, writing, pruning.
 
-import { existsSync } from 'node:fs';
-import { mkdir, open as openFile, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open as openFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   type CurrentPointer,
@@ -9,63 +8,80 @@ import {
   editionDir,
   editionFile,
   type EditionMeta,
-  FORMAT,
+  isVersionName,
+  partDir,
   partsDir,
   snapshotsDir,
+  type StoreMarker,
+  storeMarker,
 } from './layout.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
+import { DAMAGED_SUFFIX } from './damage.js';
+import { editionText, readEditionMetaOrNull, readPointer } from './edition-file.js';
 import { folderFingerprint } from './fingerprint.js';
-import { openEdition, readEditionMeta } from './open-edition.js';
+import { openEdition } from './open-edition.js';
+import { partFileProblem } from './part-check.js';
 import type { StoreResult } from './store-edition.js';
 
-/** The pointer to the edition to serve, or null before the first load. */
+export { readEditionMetaOrNull };
+
+/**
+ * The pointer to the edition to serve, or null when there is none (no current.json, or `null` in
+ * it). A pointer that cannot be read throws StateFolderError naming the file (edition-file.ts).
+ */
 export async function readCurrent(stateDir: string): Promise<CurrentPointer | null> {
+  return readPointer(stateDir);
+}
+
+/** True for a name in snapshots/ that may be an edition's folder (not parts, the pointer, a temporary, a marker, a folder set aside). */
+const mayBeEdition = (name: string): boolean =>
+  isVersionName(name) && !name.startsWith('.') && !name.includes('.tmp-') && !name.includes(DAMAGED_SUFFIX);
+
+/** Every stored edition of this format whose edition.json passes its checks, newest first. */
+export async function storedEditions(stateDir: string): Promise<EditionMeta[]> {
+  const names = await readdir(snapshotsDir(stateDir)).catch(() => [] as string[]);
+  const metas = names.filter(mayBeEdition).map((n) => readEditionMetaOrNull(stateDir, n));
+  return metas.filter((m): m is EditionMeta => m !== null).sort((a, b) => b.storedAt.localeCompare(a.storedAt));
+}
+
+/**
+ * The edition a start serves without a snapshot folder: the one current.json names, else (no
+ * pointer: lost, or `null`) the newest stored one, which the pointer then names. Null for a state
+ * folder with no edition stored (the demo is stored then). A pointer that cannot be read throws
+ * StateFolderError.
+ */
+export async function pointedOrNewest(stateDir: string): Promise<CurrentPointer | null> {
+  const current = await readCurrent(stateDir);
+  if (current !== null) return current;
+  const newest = (await storedEditions(stateDir))[0];
+  if (newest === undefined) return null;
+  const pointer = { version: newest.version, source: newest.source, fingerprint: newest.fingerprint };
+  await writePointer(stateDir, pointer);
+  return pointer;
+}
+
+/** Writes `path` whole: a temporary file, fsync, rename; the temporary is removed when any step fails (a full disk). */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}`;
   try {
-    return JSON.parse(await readFile(currentPointer(stateDir), 'utf8')) as CurrentPointer;
+    const file = await openFile(tmp, 'w');
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    await rm(tmp, { force: true }).catch(() => {});
     throw error;
   }
 }
 
-/** The edition.json of `version`, or null when none of this format is stored under that name. */
-export function readEditionMetaOrNull(stateDir: string, version: string): EditionMeta | null {
-  if (!existsSync(editionFile(stateDir, version))) return null;
-  try {
-    return readEditionMeta(stateDir, version);
-  } catch {
-    return null; // another format, or damaged: read the folder again
-  }
-}
-
-/** Every stored edition of this format, newest first. */
-export async function storedEditions(stateDir: string): Promise<EditionMeta[]> {
-  const names = await readdir(snapshotsDir(stateDir)).catch(() => [] as string[]);
-  const metas = names
-    .filter((n) => !n.includes('.tmp-') && n !== 'parts' && !n.startsWith('current.json'))
-    .map((n) => readEditionMetaOrNull(stateDir, n));
-  return metas
-    .filter((m): m is EditionMeta => m !== null && m.format === FORMAT)
-    .sort((a, b) => b.storedAt.localeCompare(a.storedAt));
-}
-
-/** Writes `path` whole: a temporary file, fsync, rename. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const file = await openFile(tmp, 'w');
-  try {
-    await file.writeFile(text);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
-}
-
-/** Stores edition.json of `meta` (its parts are stored already). */
+/** Stores edition.json of `meta` (its parts are stored already), with the checksum of its content. */
 export async function writeEdition(stateDir: string, meta: EditionMeta): Promise<void> {
   await mkdir(editionDir(stateDir, meta.version), { recursive: true });
-  await writeWhole(editionFile(stateDir, meta.version), JSON.stringify(meta));
+  await writeWhole(editionFile(stateDir, meta.version), editionText(meta));
 }
 
 /** Replaces current.json atomically. */
@@ -74,17 +90,76 @@ export async function writePointer(stateDir: string, pointer: CurrentPointer): P
   await writeWhole(currentPointer(stateDir), `${JSON.stringify(pointer, null, 2)}\n`);
 }
 
-const STALE_TMP_MS = 60 * 60 * 1000;
+/** True while process `pid` lives (a process of another user counts as alive). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process that writes a temporary (`<name>.tmp-<pid>` or `<name>.tmp-<pid>-<ms>`), or null for another name. */
+const temporaryOwner = (name: string): number | null => {
+  const m = /\.tmp-(\d+)(?:-\d+)?$/.exec(name);
+  return m === null ? null : Number(m[1]);
+};
+
+/**
+ * Tells pruning what this process's store is about to name (`marker`): its parts once planned, its
+ * edition once known. Kept while the process lives; `endStore` removes it.
+ */
+export async function markStore(stateDir: string, marker: StoreMarker): Promise<void> {
+  await mkdir(snapshotsDir(stateDir), { recursive: true });
+  await writeFile(storeMarker(stateDir, process.pid), JSON.stringify(marker));
+}
+
+/** Removes this process's store marker. */
+export async function endStore(stateDir: string): Promise<void> {
+  await rm(storeMarker(stateDir, process.pid), { force: true });
+}
+
+/** The parts and editions that stores still running (their process alive) are about to name; the markers of ended ones are removed. */
+async function liveStores(
+  stateDir: string,
+): Promise<{ parts: Set<string>; versions: Set<string>; markers: Set<string> }> {
+  const out = { parts: new Set<string>(), versions: new Set<string>(), markers: new Set<string>() };
+  for (const name of await readdir(snapshotsDir(stateDir)).catch(() => [] as string[])) {
+    const m = /^\.store-(\d+)\.json$/.exec(name);
+    if (m === null) continue;
+    const path = join(snapshotsDir(stateDir), name);
+    if (!processAlive(Number(m[1]))) {
+      await unlink(path).catch(() => {});
+      continue;
+    }
+    out.markers.add(name);
+    try {
+      const marker = JSON.parse(await readFile(path, 'utf8')) as StoreMarker;
+      for (const part of marker.parts) out.parts.add(part);
+      if (marker.version !== null) out.versions.add(marker.version);
+    } catch {
+      // written this instant (empty so far): it names nothing yet
+    }
+  }
+  return out;
+}
 
 /**
  * Keeps the `keep` newest editions (and every one named in `inUse`: served now, or still read
- * by a thread), the parts they name, and temporary folders younger than an hour (maybe another
- * loader's); deletes the rest. Returns the versions deleted.
+ * by a thread, and the one current.json names), the parts they name, and what a store still
+ * running is about to name (its marker, its temporaries); deletes everything else in snapshots/
+ * at once, whatever its age: editions beyond KEEP_EDITIONS, parts no kept edition names,
+ * temporaries of a store that ended (killed, or failed on a full disk), folders set aside as
+ * damaged. Returns the versions deleted.
  */
 export async function pruneEditions(stateDir: string, keep: number, inUse: readonly string[] = []): Promise<string[]> {
   const current = await readCurrent(stateDir);
   const editions = await storedEditions(stateDir);
-  const kept = editions.filter((e, i) => i < keep || e.version === current?.version || inUse.includes(e.version));
+  let stores = await liveStores(stateDir);
+  const kept = editions.filter(
+    (e, i) => i < keep || e.version === current?.version || inUse.includes(e.version) || stores.versions.has(e.version),
+  );
   const deleted: string[] = [];
   for (const e of editions) {
     if (kept.includes(e)) continue;
@@ -92,27 +167,29 @@ export async function pruneEditions(stateDir: string, keep: number, inUse: reado
     deleted.push(e.version);
   }
   const parts = new Set(kept.flatMap((e) => e.markets.map((m) => m.part)));
-  // A part named by no edition yet may be one a store (here or in `npm run load`) is about to name: young ones stay.
-  await removeUnlisted(partsDir(stateDir), (name) => parts.has(name), true);
-  // Anything else in snapshots/ is a deleted edition's leftovers or a folder of the previous layout (never read).
-  const versions = new Set(kept.map((e) => e.version));
-  await removeUnlisted(
-    snapshotsDir(stateDir),
-    (name) => name === 'parts' || name.startsWith('current.json') || versions.has(name),
-  );
-  return deleted;
-}
-
-/** Removes entries of `dir` that `keepName` refuses, but temporary folders (with `youngToo`, any entry) younger than STALE_TMP_MS. */
-async function removeUnlisted(dir: string, keepName: (name: string) => boolean, youngToo = false): Promise<void> {
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (keepName(name)) continue;
-    const path = join(dir, name);
-    const info = await stat(path).catch(() => null);
-    if (info === null) continue;
-    if ((youngToo || name.includes('.tmp-')) && Date.now() - info.mtimeMs < STALE_TMP_MS) continue;
-    await rm(path, { recursive: true, force: true });
+  const liveTemporary = (name: string): boolean => {
+    const pid = temporaryOwner(name);
+    return pid !== null && processAlive(pid);
+  };
+  for (const name of await readdir(partsDir(stateDir)).catch(() => [] as string[])) {
+    if (parts.has(name) || liveTemporary(name)) continue;
+    // Read again just before deleting: a store that began since may be about to name this part.
+    stores = await liveStores(stateDir);
+    if (stores.parts.has(name)) continue;
+    await rm(partDir(stateDir, name), { recursive: true, force: true });
   }
+  // Anything else in snapshots/ is a deleted edition's leftovers, an ended store's temporary or a folder of an older layout.
+  const versions = new Set(kept.map((e) => e.version));
+  for (const name of await readdir(snapshotsDir(stateDir)).catch(() => [] as string[])) {
+    if (name === 'parts' || name === 'current.json' || liveTemporary(name)) continue;
+    if (versions.has(name) || stores.versions.has(name) || stores.markers.has(name)) continue;
+    await rm(join(snapshotsDir(stateDir), name), { recursive: true, force: true });
+  }
+  for (const version of versions)
+    for (const name of await readdir(editionDir(stateDir, version)).catch(() => [] as string[]))
+      if (temporaryOwner(name) !== null && !liveTemporary(name))
+        await rm(join(editionDir(stateDir, version), name), { force: true });
+  return deleted;
 }
 
 /**
@@ -128,7 +205,8 @@ export async function openCurrentDataset(stateDir: string): Promise<Dataset | nu
  * The store of a folder recognised by its fingerprint alone (paths, sizes, mtimes), without
  * reading a file: the one served (nothing to do), or another stored edition read from the same
  * folder (a symlink repointed back: the pointer moves to it). Null when the folder must be read.
- * Cheap enough for the serving thread: a stat per named file.
+ * An edition one of whose parts fails its structural check is not taken (the store writes the
+ * part again). Cheap enough for the serving thread: a stat per named file, two pages per part.
  */
 export async function storedByFingerprint(
   stateDir: string,
@@ -149,9 +227,14 @@ export async function storedByFingerprint(
   const current = await readCurrent(stateDir);
   const served = current === null ? null : readEditionMetaOrNull(stateDir, current.version);
   if (current !== null && served !== null && current.fingerprint === print && current.source === source)
-    return result(served);
+    return partsSound(stateDir, served) ? result(served) : null;
   const known = (await storedEditions(stateDir)).find((e) => e.fingerprint === print && e.source === source);
-  if (known === undefined) return null;
+  if (known === undefined || !partsSound(stateDir, known)) return null;
   await writePointer(stateDir, { version: known.version, source, fingerprint: print });
   return result(known);
+}
+
+/** True when every part `meta` names passes its structural check (part-check.ts). */
+export function partsSound(stateDir: string, meta: EditionMeta): boolean {
+  return meta.markets.every((m) => partFileProblem(partDir(stateDir, m.part)) === null);
 }

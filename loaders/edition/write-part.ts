@@ -1,13 +1,17 @@
 // Writes one validated market as a part: an LMDB environment of its meta and its packed columns.
 
-import { mkdir, open as openFile, rename, rm, stat } from 'node:fs/promises';
+import { statfsSync } from 'node:fs';
+import { mkdir, open as openFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { open } from 'lmdb';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { tradingDays } from '../../engine/kernels/trading-days.js';
 import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
+import { setAside } from './damage.js';
 import { DATA_DB, DATA_KEY, envFile, FORMAT, type PartMeta } from './layout.js';
 import { packMarket } from './market-pack.js';
+import { packSha256, partFileProblem } from './part-check.js';
 
 /** Earliest and latest K-line day of the market, or null without rows. */
 export function dateSpan(klines: KlineColumns): [number | null, number | null] {
@@ -22,12 +26,16 @@ export function dateSpan(klines: KlineColumns): [number | null, number | null] {
   return first === Infinity ? [null, null] : [first, last];
 }
 
-/** True when a whole part is stored at `dir` (parts are renamed into place only once written and synced). */
-export async function partExists(dir: string): Promise<boolean> {
-  return stat(envFile(dir)).then(
-    () => true,
-    () => false,
-  );
+/**
+ * True when a whole part is stored at `dir` (parts are renamed into place only once written and
+ * synced) and its file's structure holds; one that fails it is set aside (damage.ts), so the
+ * market is stored again.
+ */
+export async function partUsable(dir: string, onSetAside?: (file: string, reason: string) => void): Promise<boolean> {
+  const problem = partFileProblem(dir);
+  if (problem === null) return true;
+  if (problem !== 'missing' && (await setAside(dir)) !== null) onSetAside?.(envFile(dir), problem);
+  return false;
 }
 
 /**
@@ -56,35 +64,63 @@ export async function writePart(m: ParsedMarket, dir: string): Promise<PartMeta>
     snapshotSize: snapshots.size,
     firstDate,
     lastDate,
+    packSha256: packSha256(bytes),
   };
+  // Named by this process: a temporary whose process is gone (killed) is deleted by the next prune.
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  await mkdir(tmp, { recursive: true });
-  // noSync: nothing reads this environment before the explicit fsync below.
-  const env = open({
-    path: envFile(tmp),
-    encoding: 'msgpack',
-    noSync: true,
-    mapSize: Math.ceil(bytes.length * 1.2) + 64 * 1024 * 1024,
-  });
   try {
-    const data = env.openDB({ name: DATA_DB, encoding: 'binary' });
-    env.transactionSync(() => {
-      data.putSync(DATA_KEY, bytes);
-      env.putSync('meta', meta);
+    await mkdir(tmp, { recursive: true });
+    // noSync: nothing reads this environment before the explicit fsync below.
+    const env = open({
+      path: envFile(tmp),
+      encoding: 'msgpack',
+      noSync: true,
+      mapSize: Math.ceil(bytes.length * 1.2) + 64 * 1024 * 1024,
     });
-  } finally {
-    await env.close();
+    try {
+      const data = env.openDB({ name: DATA_DB, encoding: 'binary' });
+      env.transactionSync(() => {
+        data.putSync(DATA_KEY, bytes);
+        env.putSync('meta', meta);
+      });
+    } finally {
+      await env.close();
+    }
+    const file = await openFile(envFile(tmp), 'r+');
+    try {
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    // A part is named by its content: one already there (another loader's, or in use) is the same bytes and stays.
+    await rename(tmp, dir).catch(async (error: unknown) => {
+      if (partFileProblem(dir) !== null) throw error;
+      await rm(tmp, { recursive: true, force: true });
+    });
+  } catch (error) {
+    // A full disk, or any other failure: no half-written part is left behind.
+    await rm(tmp, { recursive: true, force: true }).catch(() => {});
+    throw partNotWritten(dir, error);
   }
-  const file = await openFile(envFile(tmp), 'r+');
-  try {
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  // A part is named by its content: one already there (another loader's, or in use) is the same bytes and stays.
-  await rename(tmp, dir).catch(async (error: unknown) => {
-    if (!(await partExists(dir))) throw error;
-    await rm(tmp, { recursive: true, force: true });
-  });
   return meta;
+}
+
+/**
+ * The error of a part that could not be written, naming it and saying when its disk is full:
+ * LMDB reports a failed synchronous commit on a full disk as a bare "Input/output error".
+ */
+function partNotWritten(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (!(error instanceof Error) || (code === undefined && !/error/i.test(error.message))) return error;
+  let full = false;
+  try {
+    full = statfsSync(dirname(dir)).bavail === 0;
+  } catch {
+    // the file system cannot be asked: the error says what it says
+  }
+  const wrapped: NodeJS.ErrnoException = new Error(
+    `part ${basename(dir)} could not be written (${error.message}${full ? '; its disk is full' : ''})`,
+  );
+  wrapped.code = full ? 'ENOSPC' : (code ?? 'EIO');
+  return wrapped;
 }

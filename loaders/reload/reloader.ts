@@ -199,8 +199,11 @@ export class Reloader {
     const started = this.now();
     const seconds = (): number => (this.now() - started) / 1000;
     const served = editions.served?.meta.version ?? null;
+    // A pointer that cannot be read (edited by hand) leaves no folder to read: the pass fails below, naming it.
     const folder =
-      folderGiven !== undefined ? folderGiven : (this.options.folder ?? (await readCurrent(stateDir))?.source ?? null);
+      folderGiven !== undefined
+        ? folderGiven
+        : (this.options.folder ?? (await readCurrent(stateDir).catch(() => null))?.source ?? null);
     // The pass is at its first stage (`read`, or `open` with no folder) until the store says otherwise.
     this.pass = {
       folder,

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { generatePassword, hashPassword, passwordMatches, type PasswordHash } from './operator-password.js';
+import { committed, STATE_ENV_OPTIONS } from './state-write.js';
 
 const PASSWORD = 'password';
 /** lmdb-js forbids opening one environment twice in a process (lmdb-js#164). */
@@ -29,7 +30,7 @@ export class OperatorStore {
     const path = join(resolve(stateDir), 'operator');
     if (openPaths.has(path)) throw new Error(`operator store ${path} is already open in this process`);
     mkdirSync(path, { recursive: true, mode: 0o700 }); // a password hash: owner only
-    const env = open({ path, maxDbs: 2 });
+    const env = open({ path, maxDbs: 2, ...STATE_ENV_OPTIONS });
     openPaths.add(path);
     return new OperatorStore(
       path,
@@ -58,7 +59,7 @@ export class OperatorStore {
   /** Stores the salted hash of `password`, replacing any previous one. */
   async setPassword(password: string, now: Date = new Date()): Promise<void> {
     const record = await hashPassword(password, now);
-    await this.secrets.put(PASSWORD, record);
+    await committed(this.secrets.put(PASSWORD, record), 'the operator password', this.path);
   }
 
   /** True when `password` is the operator's (false when none is set). */
@@ -89,16 +90,22 @@ export class OperatorStore {
 
   /** Sets (or with null, removes) the contact e-mail of key `id`. */
   async setContact(id: string, email: string | null): Promise<void> {
-    if (email === null) await this.contacts.remove(id);
-    else await this.contacts.put(id, email);
+    const write = email === null ? this.contacts.remove(id) : this.contacts.put(id, email);
+    await committed(write, `the contact of key ${id}`, this.path);
   }
 
   /** Waits for pending writes, then closes the environment. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.committed;
-    await this.env.flushed;
+    // lmdb-js's `flushed` never settles after a failed commit (a full disk), which its writer was told of.
+    if (
+      await this.env.committed.then(
+        () => true,
+        () => false,
+      )
+    )
+      await this.env.flushed;
     await this.env.close();
     openPaths.delete(this.path);
   }

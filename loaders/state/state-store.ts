@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { KeyStore } from './key-store.js';
+import { STATE_ENV_OPTIONS } from './state-write.js';
 import { UsageStore } from './usage-store.js';
 
 /** lmdb-js forbids opening one environment twice in a process (lmdb-js#164): refuse early. */
@@ -28,9 +29,9 @@ export class StateStore {
     const path = join(resolve(stateDir), 'state');
     if (openPaths.has(path)) throw new Error(`state store ${path} is already open in this process`);
     mkdirSync(path, { recursive: true, mode: 0o700 }); // hashes and usage: owner only
-    const env = open({ path, maxDbs: 8 }); // keys, meta, usage, last-used; room to grow
+    const env = open({ path, maxDbs: 8, ...STATE_ENV_OPTIONS }); // keys, meta, usage, last-used; room to grow
     openPaths.add(path);
-    return new StateStore(path, env, new KeyStore(env), new UsageStore(env));
+    return new StateStore(path, env, new KeyStore(env, path), new UsageStore(env, path));
   }
 
   /** Makes the next reads see what other processes (the keys command) committed. */
@@ -38,10 +39,19 @@ export class StateStore {
     this.env.resetReadTxn();
   }
 
-  /** Resolves when every write so far is committed and synced to disk. */
+  /**
+   * Resolves when every write so far is committed and synced to disk, or (the last commit failed:
+   * a full disk) at once: lmdb-js's `flushed` never settles after a failed commit (measured,
+   * 3.5.6), and what failed was reported to its writer.
+   */
   async flushed(): Promise<void> {
-    await this.env.committed;
-    await this.env.flushed;
+    if (
+      await this.env.committed.then(
+        () => true,
+        () => false,
+      )
+    )
+      await this.env.flushed;
   }
 
   /** Waits for pending writes to reach the disk, then closes the environment. */

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { KeyRecord } from './key-store.js';
 import type { StateStore } from './state-store.js';
+import { committed, StateWriteError } from './state-write.js';
 
 /** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
 export interface GuardPort {
@@ -40,6 +41,11 @@ export interface SyncOptions {
   keepDays?: number;
   /** Called with a failed flush or reload; the sync keeps running (default: console.error). */
   onError?: (err: unknown) => void;
+  /**
+   * Told when usage stops being durable (a flush's commit failed: `error` says why; the counts are
+   * held in memory and written again at each round) and when it is again (`error` null).
+   */
+  onDurable?: (durable: boolean, error: StateWriteError | null) => void;
 }
 
 /** Figures of the flushes so far (the bench reports them). */
@@ -67,6 +73,17 @@ interface UsageRows {
   lastUsed: number[];
 }
 
+/** One key's counts of one day, as held after a failed write. */
+interface UsageRow {
+  id: string;
+  day: string;
+  used: number;
+  requests: number;
+  rateLimited: number;
+  quotaExhausted: number;
+  lastUsed: number;
+}
+
 /**
  * Loads keys and today's usage into the guard, then every `intervalMs` (an unref'd timer)
  * reloads the keys when the keys command changed them and writes changed usage as async
@@ -85,6 +102,10 @@ export class StateSync {
   private prunedFor = '';
   private pruning: Promise<number> = Promise.resolve(0);
   private readonly keepDays: number;
+  private readonly onDurable: (durable: boolean, error: StateWriteError | null) => void;
+  /** Rows whose write failed (a full disk), by `<day>\n<id>`: written again, before newer rows of the same key and day, at each round. */
+  private readonly held = new Map<string, UsageRow>();
+  private durableNow = true;
 
   private constructor(
     private readonly store: StateStore,
@@ -94,6 +115,7 @@ export class StateSync {
     this.now = opts.now ?? Date.now;
     this.keepDays = opts.keepDays ?? 31;
     this.onError = opts.onError ?? ((err) => console.error('state sync:', err));
+    this.onDurable = opts.onDurable ?? (() => {});
     this.version = store.keys.version();
     this.applyKeys();
     const t = this.now();
@@ -189,34 +211,103 @@ export class StateSync {
       rows.lastUsed.push(lastUsedMs);
     });
     this.noteSync(performance.now() - t0);
-    if (rows.ids.length === 0) return this.pending;
-    this.pending = this.pending.then(() => this.write(rows, t0)).catch((err) => this.onError(err));
+    if (rows.ids.length === 0 && this.held.size === 0) return this.pending;
+    this.pending = this.pending.then(() => this.writeOrHold(rows, t0)).catch((err) => this.onError(err));
     return this.pending;
+  }
+
+  /** True unless counts are held in memory because the state folder refused their write (a full disk). */
+  get durable(): boolean {
+    return this.durableNow;
+  }
+
+  /**
+   * Writes `rows` after the rows held from a failed write (newer counts of the same key and day
+   * replace them). Should the commit fail, every one of them is held for the next round: counts
+   * are absolute, so writing them late (or twice) is exact. Flushes run one after another, so the
+   * held rows are always older than `rows`.
+   */
+  private async writeOrHold(drained: UsageRows, t0: number): Promise<void> {
+    let rows = drained;
+    if (this.held.size > 0) {
+      for (let i = 0; i < drained.ids.length; i++)
+        this.held.set(`${drained.days[i]}\n${drained.ids[i]}`, {
+          id: drained.ids[i],
+          day: drained.days[i],
+          used: drained.used[i],
+          requests: drained.requests[i],
+          rateLimited: drained.rateLimited[i],
+          quotaExhausted: drained.quotaExhausted[i],
+          lastUsed: drained.lastUsed[i],
+        });
+      rows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [], lastUsed: [] };
+      for (const r of this.held.values()) {
+        rows.ids.push(r.id);
+        rows.days.push(r.day);
+        rows.used.push(r.used);
+        rows.requests.push(r.requests);
+        rows.rateLimited.push(r.rateLimited);
+        rows.quotaExhausted.push(r.quotaExhausted);
+        rows.lastUsed.push(r.lastUsed);
+      }
+      this.held.clear();
+    }
+    try {
+      await this.write(rows, t0);
+    } catch (error) {
+      for (let i = 0; i < rows.ids.length; i++)
+        this.held.set(`${rows.days[i]}\n${rows.ids[i]}`, {
+          id: rows.ids[i],
+          day: rows.days[i],
+          used: rows.used[i],
+          requests: rows.requests[i],
+          rateLimited: rows.rateLimited[i],
+          quotaExhausted: rows.quotaExhausted[i],
+          lastUsed: rows.lastUsed[i],
+        });
+      if (!(error instanceof StateWriteError)) throw error;
+      if (this.durableNow) (this.durableNow = false), this.onDurable(false, error);
+      return;
+    }
+    if (!this.durableNow) (this.durableNow = true), this.onDurable(true, null);
   }
 
   private async write(rows: UsageRows, t0: number): Promise<void> {
     const n = rows.ids.length;
-    let last: Promise<boolean> | undefined;
+    const { usage, path } = this.store;
+    // Retrying after a failed write: one row first, so a disk still full costs one failed commit a round, not one per slice.
+    if (!this.durableNow && n > 0)
+      await committed(
+        usage.put(
+          rows.days[0],
+          rows.ids[0],
+          rows.used[0],
+          rows.requests[0],
+          rows.rateLimited[0],
+          rows.quotaExhausted[0],
+        ),
+        'usage counts',
+        path,
+      );
+    // Every commit's promise is held and awaited: one left unhandled would end the process when a commit fails.
+    const commits = new Set<Promise<boolean>>();
     for (let i = 0; i < n; i += SLICE) {
       if (i > 0) await new Promise<void>((r) => setImmediate(r));
       const s0 = performance.now();
       for (let j = i; j < n && j < i + SLICE; j++) {
         const id = rows.ids[j];
-        last = this.store.usage.put(
-          rows.days[j],
-          id,
-          rows.used[j],
-          rows.requests[j],
-          rows.rateLimited[j],
-          rows.quotaExhausted[j],
+        commits.add(
+          usage.put(rows.days[j], id, rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]),
         );
         // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
         if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id))
-          last = this.store.usage.putLastUsed(id, rows.lastUsed[j]);
+          commits.add(usage.putLastUsed(id, rows.lastUsed[j]));
       }
       this.noteSync(performance.now() - s0);
     }
-    await last;
+    const outcomes = await Promise.allSettled([...commits].map((c) => committed(c, 'usage counts', path)));
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
     const s = this.stats;
     s.flushes++;
     s.entries += n;
@@ -232,11 +323,21 @@ export class StateSync {
     if (ms > this.stats.maxSyncMs) this.stats.maxSyncMs = ms;
   }
 
-  /** Stops the timer, writes the last counts and waits until they are on disk. Idempotent. */
+  /**
+   * Stops the timer, writes the last counts and waits until they are on disk. Counts the state
+   * folder still refuses (a full disk) are reported to `onError`: they are lost with the process.
+   * Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.timer);
       await this.flush();
+      if (this.held.size > 0)
+        this.onError(
+          new Error(
+            `usage: ${this.held.size} counts could not be written before the stop (the state folder refused them)`,
+          ),
+        );
       await this.store.flushed();
     })();
     return this.closing;

@@ -1,6 +1,7 @@
 // Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day; and each key's last use.
 
 import type { Database, RootDatabase } from 'lmdb';
+import { committed } from './state-write.js';
 
 /** Stored counts of one key for one day. */
 export interface StoredUsage {
@@ -32,12 +33,20 @@ export class UsageStore {
   private readonly db: Database<Entry, string>;
   private readonly lastUsedDb: Database<number, string>;
 
-  constructor(env: RootDatabase) {
+  constructor(
+    env: RootDatabase,
+    /** The environment's folder (named in a failed write's error). */
+    readonly path: string,
+  ) {
     this.db = env.openDB<Entry, string>({ name: 'usage' });
     this.lastUsedDb = env.openDB<number, string>({ name: 'last-used' });
   }
 
-  /** Queues one key's counts for `day`; puts of one event turn commit in one transaction. */
+  /**
+   * Queues one key's counts for `day`; puts queued together commit together. The promise is
+   * lmdb-js's (shared by the puts of one commit): pass it to `committed` (state-write.ts), which
+   * turns a failed commit into a StateWriteError.
+   */
   put(day: string, id: string, used: number, requests: number, rateLimited = 0, quotaExhausted = 0): Promise<boolean> {
     const entry: Entry =
       rateLimited === 0 && quotaExhausted === 0 ? [used, requests] : [used, requests, rateLimited, quotaExhausted];
@@ -71,7 +80,7 @@ export class UsageStore {
     return out;
   }
 
-  /** Queues the epoch ms of key `id`'s last authenticated request (absolute, like the counts). */
+  /** Queues the epoch ms of key `id`'s last authenticated request (absolute, like the counts); as `put`, for `committed`. */
   putLastUsed(id: string, ms: number): Promise<boolean> {
     return this.lastUsedDb.put(id, ms);
   }
@@ -89,13 +98,16 @@ export class UsageStore {
     return v === undefined ? { used: 0, requests: 0 } : fromEntry(v);
   }
 
-  /** Removes every day before `day` (a `YYYY-MM-DD`); returns how many entries went. */
+  /**
+   * Removes every day before `day` (a `YYYY-MM-DD`); returns how many entries went. Plain removes,
+   * not a transaction: lmdb-js's asynchronous transaction never settles when its commit fails
+   * (a full disk); a prune cut short is finished by the next one.
+   */
   async pruneBefore(day: string): Promise<number> {
     const old = [...this.db.getKeys({ end: day })];
     if (old.length === 0) return 0;
-    await this.db.transaction(() => {
-      for (const k of old) this.db.remove(k);
-    });
+    const commits = new Set(old.map((k) => this.db.remove(k)));
+    await Promise.all([...commits].map((c) => committed(c, 'the usage prune', this.path)));
     return old.length;
   }
 }

@@ -72,7 +72,7 @@ export const SAMPLES: Record<SchemaName, unknown[]> = {
     },
     { type: 'about:blank', title: 'Not Found', status: 404, code: 'not_found', detail: 'no route for GET /api/v1/“x”' },
   ],
-  health: [{ status: 'ok', data_version: '2025-06-30' }],
+  health: [{ status: 'ok', data_version: '2025-06-30', usage_durable: true }],
   markets: [
     {
       count: 2,

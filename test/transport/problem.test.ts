@@ -20,7 +20,8 @@ import { SCHEMAS } from '../../transport/schemas/responses.js';
  * deadline_exceeded (the request deadline), malformed_request (two Host or Content-Length
  * fields; from nginx, a head it cannot parse), and nginx's own answers in front
  * (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
- * forbidden_host: the dashboard's Host check against DNS rebinding.
+ * forbidden_host: the dashboard's Host check against DNS rebinding; state_unwritable: a dashboard
+ * write the state folder refused (a full disk).
  */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
@@ -45,6 +46,7 @@ const DECIDED: Record<string, number> = {
   internal_error: 500,
   deadline_exceeded: 503,
   http_version_not_supported: 505,
+  state_unwritable: 507,
 };
 
 /** Reason phrases of RFC 9110 §15 (429 is RFC 6585 §4). */
@@ -60,6 +62,7 @@ const REASON: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   505: 'HTTP Version Not Supported',
+  507: 'Insufficient Storage',
 };
 
 const CODES = Object.keys(PROBLEMS) as ProblemCode[];

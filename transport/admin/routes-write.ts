@@ -20,14 +20,25 @@ const recordView = (k: KeyView, contact: string | null) => ({
   contact,
 });
 
-/** A write: a session and its CSRF token required. */
+/**
+ * A write: a session and its CSRF token required. A change the state folder refused (a full disk:
+ * the store's error says `stateUnwritable`) is a 507 state_unwritable naming what was not written.
+ */
 const write = (pattern: string, params: number, handle: AdminRoute['handle']): AdminRoute => ({
   method: 'post',
   pattern,
   params,
   session: true,
   guard: 'csrf',
-  handle,
+  handle: async (ctx) => {
+    try {
+      return await handle(ctx);
+    } catch (error) {
+      if ((error as { stateUnwritable?: unknown } | null)?.stateUnwritable === true)
+        throw new Problem('state_unwritable', `${(error as Error).message}; nothing was changed`);
+      throw error;
+    }
+  },
 });
 
 export function writeRoutes(rt: AdminRuntime): AdminRoute[] {

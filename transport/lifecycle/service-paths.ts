@@ -125,7 +125,14 @@ export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options
   const readiness = (): Made => {
     if (state.draining) throw new Problem('shutting_down');
     if (state.dataset === null) throw new Problem('not_ready');
-    return { type: JSON_TYPE, body: healthJson({ status: 'ok', data_version: state.dataset.version }) };
+    return {
+      type: JSON_TYPE,
+      body: healthJson({
+        status: 'ok',
+        data_version: state.dataset.version,
+        usage_durable: state.usageDurable !== false,
+      }),
+    };
   };
   servePlain(app, ctx, '/healthz', true, readiness);
   servePlain(app, ctx, '/readyz', true, readiness);
@@ -166,6 +173,7 @@ function metricsSources(ctx: ServerContext, options: ServerOptions): MetricsSour
     requests: figures,
     service: ctx.service,
     dataVersion: () => ctx.state.dataset?.version ?? null,
+    usageDurable: () => ctx.state.usageDurable !== false,
     answerCache: () => ctx.cacheFigures(),
   };
 }

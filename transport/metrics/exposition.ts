@@ -14,6 +14,8 @@ export interface MetricsSources {
   reloads: () => { counts: Readonly<Record<string, number>>; lastSeconds: number | null };
   /** The data version served now (null before the first load). */
   dataVersion: () => string | null;
+  /** False while usage counts are held in memory because the state folder refuses their write. */
+  usageDurable: () => boolean;
   /** Screens waiting for a pool worker. */
   poolQueue: () => number;
   /** Service version and commit, as /version tells them. */
@@ -101,6 +103,14 @@ function dataMetrics(s: MetricsSources, registers: Registry[]): void {
       const version = s.dataVersion();
       this.reset();
       if (version !== null) this.set({ version }, 1);
+    },
+  });
+  new Gauge({
+    name: 'mdq_usage_durable',
+    help: "1 while the keys' usage counts reach the state folder; 0 while it refuses them (a full disk): they are held in memory and written once there is room.",
+    registers,
+    collect() {
+      this.set(s.usageDurable() ? 1 : 0);
     },
   });
   new Gauge({

@@ -21,7 +21,15 @@ export const SCHEMAS = {
     ['param', 'suggestions', 'instance'],
     'RFC 9457 problem details',
   ),
-  health: object({ status: str, data_version: str }),
+  health: object({
+    status: str,
+    data_version: str,
+    usage_durable: {
+      type: 'boolean',
+      description:
+        "False while the keys' usage counts are held in memory because the state folder refuses their write (a full disk); the data is still served, and the counts are written once there is room.",
+    },
+  }),
   ...(Object.fromEntries(Object.entries(SHAPES).map(([name, shape]) => [name, shape.schema])) as Record<
     ShapeName,
     Schema

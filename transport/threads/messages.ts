@@ -51,6 +51,8 @@ export interface ThreadStart {
 export type ToThread =
   | { type: 'edition'; version: string }
   | { type: 'keys'; keys: KeyRecord[]; assignments: [string, number][] }
+  /** Whether the usage counts reach the state folder (what /readyz tells on every thread). */
+  | { type: 'durable'; durable: boolean }
   | { type: 'drain' };
 
 export type FromThread =

@@ -151,6 +151,11 @@ export class ServingThreads {
     return this.heardFromAll('released', 24 * 3600_000, (t) => t.released.has(version));
   }
 
+  /** Whether the usage counts reach the state folder, for every thread's /readyz. */
+  setDurable(durable: boolean): void {
+    this.post({ type: 'durable', durable });
+  }
+
   /** The key table the main thread's guard just took, with its slot assignments. */
   setKeys(keys: KeyRecord[], assignments: [string, number][]): void {
     this.post({ type: 'keys', keys, assignments });

@@ -188,5 +188,9 @@ test('a market without data has null dates in /markets, not ""', async () => {
 test('/healthz answers {status: ok, data_version} as JSON without a key', async () => {
   const res = await server.get('/healthz', { key: null });
   assert.equal(res.headers['content-type'], JSON_TYPE, 'JSON content type');
-  assert.deepEqual(res.body, { status: 'ok', data_version: server.dataset.version }, 'ok with the version');
+  assert.deepEqual(
+    res.body,
+    { status: 'ok', data_version: server.dataset.version, usage_durable: true },
+    'ok with the version',
+  );
 });

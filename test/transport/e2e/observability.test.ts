@@ -146,7 +146,7 @@ test('/livez, /readyz and /version answer without a key; /readyz follows readine
   assert.deepEqual(live.body, { status: 'ok' });
   const ready = await server.get('/readyz', { key: null });
   assert.equal(ready.status, 200);
-  assert.deepEqual(ready.body, { status: 'ok', data_version: server.dataset.version });
+  assert.deepEqual(ready.body, { status: 'ok', data_version: server.dataset.version, usage_durable: true });
   const version = await server.get('/version', { key: null });
   assert.deepEqual(version.body, {
     version: '9.8.7',

@@ -11,7 +11,7 @@ after(() => server.close());
 test('GET /healthz answers ok with the data version, without a key', async () => {
   const res = await server.get('/healthz', { key: null });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { status: 'ok', data_version: server.dataset.version });
+  assert.deepEqual(res.body, { status: 'ok', data_version: server.dataset.version, usage_durable: true });
   assert.equal(res.headers['x-data-version'], server.dataset.version);
 });
 

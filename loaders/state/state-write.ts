@@ -1,0 +1,74 @@
+// Writes to the state folder's LMDB environments that may fail (a full disk): one clear error, no promise left unhandled.
+
+import { statfsSync } from 'node:fs';
+
+/**
+ * The state folder could not be written (a full disk, mostly): nothing of that write was stored,
+ * and the environment takes later writes once there is room again (measured: lmdb-js 3.5.6 on a
+ * full tmpfs). `stateUnwritable` lets the dashboard tell it apart without importing loaders.
+ */
+export class StateWriteError extends Error {
+  readonly stateUnwritable = true;
+
+  constructor(
+    /** What was being written ("usage counts", "key abc123"). */
+    readonly what: string,
+    /** The environment's folder. */
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message.split(':')[0] : String(cause);
+    super(`${what} could not be written to ${path} (${reason}${diskFull(path) ? '; its disk is full' : ''})`);
+  }
+}
+
+/** True when the file system holding `path` has no block left for this process. */
+function diskFull(path: string): boolean {
+  try {
+    return statfsSync(path).bavail === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves with `write`'s value once committed; a failed commit rejects with StateWriteError naming
+ * the cause. lmdb-js rejects a write whose commit failed with a bare "Commit failed" and tells the
+ * cause on a side promise (`commitError`) it rejects too: handled here, or it would end the process
+ * as an unhandled rejection. Its own promise for a batch of one event turn cannot be held by any
+ * caller, so the environments that use this are opened with `eventTurnBatching: false`.
+ */
+export async function committed<T>(write: Promise<T>, what: string, path: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const side = (error as { commitError?: Promise<unknown> } | null)?.commitError;
+    let cause: unknown = error;
+    if (side !== undefined) {
+      // Rejected in the same callback as the write (a later one at most): the wait is bounded all the same.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<unknown>((resolve) => (timer = setTimeout(() => resolve(error), 1000)));
+      cause = await Promise.race([
+        side.then(
+          () => error,
+          (c: unknown) => c,
+        ),
+        late,
+      ]);
+      clearTimeout(timer);
+    }
+    throw new StateWriteError(what, path, cause);
+  }
+}
+
+/** Runs `write` (a synchronous transaction); a failure throws StateWriteError. */
+export function committedSync<T>(write: () => T, what: string, path: string): T {
+  try {
+    return write();
+  } catch (error) {
+    throw new StateWriteError(what, path, error);
+  }
+}
+
+/** lmdb-js options of an environment written through `committed` (see there). */
+export const STATE_ENV_OPTIONS = { eventTurnBatching: false } as const;
