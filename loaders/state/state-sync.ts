@@ -16,8 +16,9 @@ export interface GuardPort {
     nowMs: number,
     rateLimited?: number,
     quotaExhausted?: number,
+    exported?: number,
   ): boolean;
-  /** Each changed key's counts of a day (a day that ended first, then today's) and its last use (epoch ms, 0: none). */
+  /** Each changed key's counts of a day (a day that ended first, then today's), its last use (epoch ms, 0: none) and the rows it exported that day. */
   drainDirty(
     visit: (
       id: string,
@@ -27,6 +28,7 @@ export interface GuardPort {
       rateLimited: number,
       quotaExhausted: number,
       lastUsedMs: number,
+      exported: number,
     ) => void,
   ): number;
 }
@@ -65,6 +67,7 @@ interface UsageRows {
   rateLimited: number[];
   quotaExhausted: number[];
   lastUsed: number[];
+  exported: number[];
 }
 
 /**
@@ -98,7 +101,7 @@ export class StateSync {
     this.applyKeys();
     const t = this.now();
     for (const [id, u] of store.usage.readDay(guard.dayLabel(t)))
-      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
+      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0, u.exported ?? 0);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
     this.timer.unref(); // never what keeps the process alive
   }
@@ -177,9 +180,10 @@ export class StateSync {
       rateLimited: [],
       quotaExhausted: [],
       lastUsed: [],
+      exported: [],
     };
     // Parallel arrays, not an object per key: less for the young-generation GC to copy.
-    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs) => {
+    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs, exported) => {
       rows.ids.push(id);
       rows.days.push(day);
       rows.used.push(used);
@@ -187,6 +191,7 @@ export class StateSync {
       rows.rateLimited.push(rateLimited);
       rows.quotaExhausted.push(quotaExhausted);
       rows.lastUsed.push(lastUsedMs);
+      rows.exported.push(exported);
     });
     this.noteSync(performance.now() - t0);
     if (rows.ids.length === 0) return this.pending;
@@ -209,6 +214,7 @@ export class StateSync {
           rows.requests[j],
           rows.rateLimited[j],
           rows.quotaExhausted[j],
+          rows.exported[j],
         );
         // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
         if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id))

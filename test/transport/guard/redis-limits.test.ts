@@ -118,7 +118,7 @@ describe('limits shared through Redis', {
 
   test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
     const plans = new Plans(
-      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }],
+      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3, exportRows: 0 }],
       'plans.json',
     );
     const r = record('gold');
