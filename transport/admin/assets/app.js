@@ -786,7 +786,11 @@
                 h('th', { class: 'num', title: 'Requests refused 429: rate limit or daily quota' }, 'Refused (429)'),
                 h('th', { class: 'num' }, 'Daily quota'),
                 h('th', { class: 'num' }, 'Remaining'),
-                h('th', { class: 'num', title: 'Rows exported today (/{market}/export), apart from the rows above' }, 'Exported'),
+                h(
+                  'th',
+                  { class: 'num', title: 'Rows exported today (/{market}/export), apart from the rows above' },
+                  'Exported',
+                ),
                 h('th', { class: 'num' }, 'Export rows left'),
               ),
             ),
@@ -811,7 +815,11 @@
                   cell('Exported', num(k.exported), { 'data-role': 'exported' }),
                   cell(
                     'Export rows left',
-                    k.export_quota === null ? 'unlimited' : k.export_quota === 0 ? 'not in plan' : num(k.export_remaining),
+                    k.export_quota === null
+                      ? 'unlimited'
+                      : k.export_quota === 0
+                        ? 'not in plan'
+                        : num(k.export_remaining),
                     { 'data-role': 'export-left' },
                   ),
                 ),
