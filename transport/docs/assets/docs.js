@@ -2,7 +2,7 @@
 // No validator badge: it would send the document to validator.swagger.io. Swagger UI does not
 // render `x-codeSamples`: the plugin below shows each operation's samples (curl, Python,
 // TypeScript) above its parameters when the operation is opened.
-function CodeSamplesPlugin(system) {
+function CodeSamplesPlugin() {
   return {
     wrapComponents: {
       parameters: (Original, sys) => (props) => {
