@@ -85,7 +85,7 @@ const CALLS: Record<string, SampleCall> = {
     args: ['ashare', ['sh600001', '000002.SZ']],
     queryArgs: { symbols: ['sh600001', '000002.SZ'] },
     path: '/ashare/klines',
-    query: { period: 'month', adj: 'qfq', fields: '*' },
+    query: { period: 'month', adj: 'qfq', fields: ['*'] },
     into: 'bars',
     pyTail: '.to_pandas()',
   },

@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestServer } from '../helpers/api-server.js';
+import { buildOpenApi } from '../../transport/openapi.js';
 import { startAnswerServer } from '../helpers/e2e.js';
 import { codeBlocks, REPO } from '../helpers/readme-blocks.js';
 
@@ -58,6 +59,13 @@ for name, value in names.items():
         }
 print(json.dumps(out))
 `;
+
+/** An `x-codeSamples` entry of the OpenAPI document. */
+interface Sample {
+  lang: string;
+  label: string;
+  source: string;
+}
 
 interface Frame {
   columns: string[];
@@ -182,6 +190,22 @@ if (skip !== null) {
       assert.deepEqual(
         frames.day.symbols,
         whole.data.map((r) => r.symbol),
+      );
+    });
+
+    test("every operation's Python code sample in the OpenAPI document runs against the server", async () => {
+      const doc = buildOpenApi() as { paths: Record<string, { get?: { 'x-codeSamples'?: Sample[] } }> };
+      const samples = Object.values(doc.paths).flatMap((p) =>
+        (p.get?.['x-codeSamples'] ?? []).filter((c) => c.lang === 'Python'),
+      );
+      assert.ok(samples.length >= 14, `${samples.length} samples`);
+      // As written, but for the server's address (the samples name the default one).
+      const script = samples
+        .map((c) => c.source.replaceAll('"http://127.0.0.1:8080"', 'os.environ["MDQ_URL"]'))
+        .join('\n\n');
+      await writeFile(join(home, 'samples.py'), script);
+      await run(python, [join(home, 'samples.py')], { cwd: home, env }).catch((error: { stderr?: string }) =>
+        assert.fail(`the samples failed:\n${error.stderr ?? ''}`),
       );
     });
 

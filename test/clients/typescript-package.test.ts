@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestServer } from '../helpers/api-server.js';
+import { buildOpenApi } from '../../transport/openapi.js';
 import { startAnswerServer } from '../helpers/e2e.js';
 import { codeBlocks, REPO, topLevelNames } from '../helpers/readme-blocks.js';
 
@@ -21,6 +22,13 @@ const run = promisify(execFile);
 const CLIENT = fileURLToPath(new URL('clients/typescript/', REPO));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const NODE_TYPES = fileURLToPath(new URL('node_modules/@types', REPO));
+
+/** An `x-codeSamples` entry of the OpenAPI document. */
+interface Sample {
+  lang: string;
+  label: string;
+  source: string;
+}
 
 /** The README examples in TypeScript: the repository's README, then the client's. */
 const EXAMPLES = [...codeBlocks('README.md', 'ts'), ...codeBlocks('clients/typescript/README.md', 'ts')];
@@ -91,6 +99,20 @@ describe('the TypeScript client, packed and installed into an empty project', { 
     assert.ok(EXAMPLES.length >= 3, `${EXAMPLES.length} examples`);
     const result = await tsc(
       EXAMPLES.map((_, i) => `readme-${i}.ts`),
+      false,
+    );
+    assert.ok(result.ok, `tsc failed:\n${result.out}`);
+  });
+
+  test("every operation's TypeScript code sample in the OpenAPI document compiles against the package", async () => {
+    const doc = buildOpenApi() as { paths: Record<string, { get?: { 'x-codeSamples'?: Sample[] } }> };
+    const samples = Object.values(doc.paths).flatMap((p) =>
+      (p.get?.['x-codeSamples'] ?? []).filter((c) => c.lang === 'TypeScript'),
+    );
+    assert.ok(samples.length >= 14, `${samples.length} samples`);
+    for (const [i, c] of samples.entries()) await writeFile(join(project, `sample-${i}.ts`), c.source);
+    const result = await tsc(
+      samples.map((_, i) => `sample-${i}.ts`),
       false,
     );
     assert.ok(result.ok, `tsc failed:\n${result.out}`);
