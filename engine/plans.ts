@@ -1,5 +1,5 @@
 // The built-in plans (the spec's Limits table plus the operators' `internal` plan: never rate- or
-// quota-limited, batch 50, 500 rows per call) and
+// quota-limited, batch 50, 500 rows per call; each with its daily export allowance) and
 // the table of plans in force: those, with the figures PLANS_FILE changes, and the plans it adds.
 
 /**
@@ -26,6 +26,8 @@ export interface PlanFigures {
   readonly batch: number;
   /** Most rows a K-line or screen call returns (`limit` is clamped to it). */
   readonly rowsPerCall: number;
+  /** Rows a day the key may export (`/{market}/export`), counted apart from `dailyQuota`; 0: exports are not in the plan. */
+  readonly exportRows: number | null;
 }
 
 /** A plan as given to {@link Plans}: its name and figures. */
@@ -53,10 +55,10 @@ export const BUILT_IN_PLAN_NAMES: readonly BuiltInPlanName[] = Object.freeze(['f
 
 /** The built-in plans' figures: the spec's Limits table, and `internal` (no rate, no quota). */
 export const BUILT_IN_PLANS: Readonly<Record<BuiltInPlanName, PlanFigures>> = Object.freeze({
-  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100 }),
-  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500 }),
-  enterprise: Object.freeze({ rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500 }),
-  internal: Object.freeze({ rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500 }),
+  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100, exportRows: 0 }),
+  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500, exportRows: 20_000_000 }),
+  enterprise: Object.freeze({ rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500, exportRows: 200_000_000 }),
+  internal: Object.freeze({ rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500, exportRows: null }),
 });
 
 /** True when `name` is one of the four built-in plans (never removable). */
@@ -92,7 +94,7 @@ export class Plans {
       if (s === undefined) throw new Error(`plans: the built-in plan ${BUILT_IN_PLAN_NAMES[i]} is missing`);
       if (!wellFormedPlanName(s.name)) throw new Error(`plans: '${s.name}' is not a plan name`);
       if (byName.has(s.name)) throw new Error(`plans: ${s.name} is given twice`);
-      const { name, rpm, dailyQuota, batch, rowsPerCall } = s;
+      const { name, rpm, dailyQuota, batch, rowsPerCall, exportRows } = s;
       byName.set(
         name,
         Object.freeze({
@@ -101,6 +103,7 @@ export class Plans {
           dailyQuota,
           batch,
           rowsPerCall,
+          exportRows,
           index: i,
           answerKey: `${name}/${batch}/${rowsPerCall}`,
         }),
@@ -131,12 +134,13 @@ export class Plans {
   toMessage(): PlansMessage {
     return {
       source: this.source,
-      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall }) => ({
+      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall, exportRows }) => ({
         name,
         rpm,
         dailyQuota,
         batch,
         rowsPerCall,
+        exportRows,
       })),
     };
   }

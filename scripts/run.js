@@ -22,7 +22,7 @@ const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
 
 /** Sources built after tsc: the TypeScript client (its generated types aside). */
 const CLIENT_SOURCES = ['clients/typescript/src'];
-const GENERATED = new Set(['schema.d.ts']);
+const GENERATED = new Set(['schema.ts']);
 
 /** Newest modification time of the TypeScript sources the build reads (tsconfig's include, the client's) and of tsconfig.json. */
 function newestSource() {

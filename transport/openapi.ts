@@ -3,10 +3,10 @@
 import { MARKETS } from '../engine/markets.js';
 import { DEFAULT_PLANS, type Plans } from '../engine/plans.js';
 import { FORMAT_NAMES, FORMATS } from './answers/formats/index.js';
+import { codeSamples } from './code-samples.js';
 import { Guard } from './guard/guard.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
 import { PROBLEMS, type ProblemCode } from './problem.js';
-import { JSON_TYPE } from './respond.js';
 import type { Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS, type SchemaName } from './schemas/responses.js';
@@ -14,10 +14,17 @@ import { MIN_COMPRESSED_BYTES } from './serialise/encode.js';
 
 const API_BASE = '/api/v1';
 
+/**
+ * The JSON media type as the document names it: plain, without the `; charset=utf-8` the answers
+ * carry, so generated clients (openapi-fetch and others) find their JSON body under the key they
+ * look for. It is listed first in every 200.
+ */
+const JSON_MEDIA = 'application/json';
+
 /** When each problem code is answered; typed so a new catalogue code needs a line here. `whenOf` adds Retry-After where the catalogue has it. */
 const PROBLEM_WHEN: Record<ProblemCode, string> = {
   invalid_parameter:
-    'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
+    'a malformed or out-of-range parameter, an unknown parameter, a parameter other than a list given twice, or bad percent-encoding (`param` names it)',
   unknown_market: `\`{market}\` is not one of ${MARKETS.join(', ')}`,
   batch_too_large: "more symbols than the plan's batch size",
   malformed_request:
@@ -33,7 +40,10 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   not_acceptable:
     'no format matches `Accept` (and no `format=` was given), or CSV or Arrow asked of an answer without rows (/quota)',
   rate_limited: "the key's requests-per-minute bucket is empty",
-  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows (or fewer than an export holds)',
+  quota_exhausted: 'the key has no rows left today, on an endpoint that charges rows',
+  not_in_plan: "the key's plan does not include this endpoint (exports on the free plan)",
+  export_quota_exhausted:
+    "the export holds more rows than the key's export allowance has left today (`detail` names both counts)",
   header_too_large:
     'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   http_version_not_supported:
@@ -155,24 +165,20 @@ const PATH_PARAMS: Record<string, Json> = {
   },
 };
 
-/** The OpenAPI parameter of one declared query parameter. */
+/**
+ * The OpenAPI parameter of one declared query parameter. A list keeps OpenAPI's default style
+ * (form, exploded: `symbols=a&symbols=b`), which the server reads as the comma list it also takes.
+ */
 function queryParam(name: string, p: Param<unknown>): Json {
   const out: Json = { name, in: 'query', required: p.required, description: p.doc, schema: p.schema };
-  if (p.list) Object.assign(out, { style: 'form', explode: false });
+  if (p.list) Object.assign(out, { style: 'form', explode: true });
   if (p.example !== undefined) out.example = p.example;
   return out;
 }
 
-/** A parameter family (`min_<column>`): an exploded object, since OpenAPI has no parameter-name patterns. */
-const patternParam = (p: PatternParam): Json => ({
-  name: p.name,
-  in: 'query',
-  required: false,
-  style: 'form',
-  explode: true,
-  description: p.doc,
-  schema: p.schema,
-});
+/** A parameter family (`min_<column>`): each member its own optional parameter, as generators need names. */
+const patternParams = (p: PatternParam): Json[] =>
+  p.members.map((name) => ({ name, in: 'query', required: false, description: p.memberDoc(name), schema: p.schema }));
 
 const HEADER_PARAMS: Json[] = [
   {
@@ -262,7 +268,8 @@ function contentOf(route: Route): Json {
   const schema = shapes.length === 1 ? schemaRef(route.shape.name) : { oneOf: shapes.map((s) => schemaRef(s.name)) };
   const content: Json = {};
   for (const f of FORMATS)
-    if (f.refusal(route.shape) === null) content[f.contentType] = f.openApi(shapes, schema, examples);
+    if (f.refusal(route.shape) === null)
+      content[f.name === 'json' ? JSON_MEDIA : f.contentType] = f.openApi(shapes, schema, examples);
   return content;
 }
 
@@ -279,7 +286,7 @@ function operation(route: Route): Json {
   const parameters = [
     ...route.pathNames.map((name) => PATH_PARAMS[name]),
     ...Object.entries(route.query).map(([name, p]) => queryParam(name, p)),
-    ...(route.patternQuery ? [patternParam(route.patternQuery)] : []),
+    ...(route.patternQuery ? patternParams(route.patternQuery) : []),
     ...HEADER_PARAMS,
   ];
   const successHeaders = [
@@ -292,11 +299,14 @@ function operation(route: Route): Json {
     'Content-Encoding',
     ...(route.paged ? ['Link'] : []),
   ];
+  const family = route.patternQuery === undefined ? '' : `\n\n${route.patternQuery.doc}`;
+  const samples = codeSamples(route.operationId);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: `${route.description}\n\n${charging}`,
-    tags: [route.tag],
+    description: `${route.description}${family}\n\n${charging}`,
+    tags: [route.tag, ...(route.moreTags ?? [])],
+    ...(samples === null ? {} : { 'x-codeSamples': samples }),
     parameters,
     responses: {
       '200': { description: 'OK', headers: headerRefs(...successHeaders), content: contentOf(route) },
@@ -335,7 +345,7 @@ function serviceGet(o: {
       '200': {
         description: 'OK',
         headers: headerRefs('X-Request-Id'),
-        content: { [o.type ?? JSON_TYPE]: { schema: o.schema, example: o.example } },
+        content: { [o.type ?? JSON_MEDIA]: { schema: o.schema, example: o.example } },
       },
     },
   };
@@ -361,7 +371,7 @@ function healthGet(): Json {
         description: 'OK',
         headers: headerRefs('X-Data-Version', 'X-Request-Id'),
         content: {
-          [JSON_TYPE]: {
+          [JSON_MEDIA]: {
             schema: schemaRef('health'),
             example: { status: 'ok', data_version: '2025-06-30.aff0387e12bc', usage_durable: true },
           },
@@ -454,13 +464,18 @@ function unauthenticatedPaths(): Record<string, Json> {
   };
 }
 
-/** The plans in force, one per line: `name` rows a day / requests a minute / batch symbols / rows per call. */
+/** The plans in force, one per line: `name` rows a day / requests a minute / batch symbols / rows per call / export rows a day. */
 function plansText(plans: Plans): string {
   const figure = (n: number | null): string => (n === null ? 'unlimited' : String(n));
   const lines = plans.list.map(
-    (p) => `- \`${p.name}\`: ${figure(p.dailyQuota)} / ${figure(p.rpm)} / ${p.batch} / ${p.rowsPerCall}`,
+    (p) =>
+      `- \`${p.name}\`: ${figure(p.dailyQuota)} / ${figure(p.rpm)} / ${p.batch} / ${p.rowsPerCall} / ${p.exportRows === 0 ? 'none' : figure(p.exportRows)}`,
   );
-  return ['Plans (rows a day / requests a minute / batch symbols / rows per call):', '', ...lines].join('\n');
+  return [
+    'Plans (rows a day / requests a minute / batch symbols / rows per call / export rows a day):',
+    '',
+    ...lines,
+  ].join('\n');
 }
 
 const infoDescription = (plans: Plans): string =>
@@ -469,7 +484,7 @@ const infoDescription = (plans: Plans): string =>
     '',
     '**The demo data is synthetic**: the built-in demo snapshot is seeded random data, not real market prices or statistics.',
     '',
-    'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
+    'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated, or the parameter repeated (`symbols=a&symbols=b`); any other parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
     '',
     plansText(plans),
     '',
@@ -487,7 +502,7 @@ export function buildOpenApi(plans: Plans = DEFAULT_PLANS): Record<string, unkno
   for (const route of routes)
     paths[openApiPath(route.pattern)] = { description: ANY_OTHER_METHOD, get: operation(route) };
   Object.assign(paths, unauthenticatedPaths());
-  const tags = [...new Set(routes.map((r) => r.tag)), 'Service'].map((name) => ({
+  const tags = [...new Set(routes.flatMap((r) => [r.tag, ...(r.moreTags ?? [])])), 'Service'].map((name) => ({
     name,
     description: TAG_DOCS[name] ?? name,
   }));
@@ -530,6 +545,8 @@ const TAG_DOCS: Record<string, string> = {
   'K-lines': 'Daily candles of one or several symbols, with price adjustment and its events.',
   Snapshots: 'The latest derived snapshot of symbols.',
   Screens: 'Filtering and sorting the snapshots of one market.',
+  'Bulk data':
+    "A market's whole day and whole histories. The cross-section: `GET /{market}/klines?date=YYYY-MM-DD` without `symbols` answers every symbol's row of that day, paged (`Link: rel=\"next\"`; the clients' `cross_section(…, all=True)` and `crossSectionRows` follow it). The export: `GET /{market}/export` streams every symbol's history (or the named ones) as CSV, Arrow or NDJSON in one answer, drawing on the plan's daily export allowance instead of the row quota.",
   Macro: 'Macroeconomic series.',
   Account: "The calling key's plan and usage.",
   Service: 'Health and machine-readable documents (no key).',

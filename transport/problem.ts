@@ -29,6 +29,8 @@ export const PROBLEMS = {
   /** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (the key as a Bearer token, or X-API-Key). */
   unauthorized: { status: 401, title: 'Unauthorized', headers: { 'www-authenticate': 'Bearer realm="mdq"' } },
   csrf_failed: { status: 403, title: 'Forbidden' },
+  /** The key's plan does not include the endpoint (an export on a plan whose export allowance is 0). */
+  not_in_plan: { status: 403, title: 'Forbidden' },
   /** A dashboard request whose Host it does not answer (DNS rebinding, transport/admin/host-check.ts). */
   forbidden_host: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not Found' },
@@ -41,6 +43,8 @@ export const PROBLEMS = {
   rate_limited: { status: 429, title: 'Too Many Requests', detail: 'request rate above the plan', retryAfter: 'given' },
   /** The seconds until the key's day resets. */
   quota_exhausted: { status: 429, title: 'Too Many Requests', detail: 'no rows left today', retryAfter: 'given' },
+  /** An export larger than the key's export allowance left today; the seconds until the day resets. */
+  export_quota_exhausted: { status: 429, title: 'Too Many Requests', retryAfter: 'given' },
   /** Answered by nginx in front (deploy/nginx.conf), never by the server itself: a request head over 16 KiB. */
   header_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: {

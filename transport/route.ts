@@ -69,6 +69,8 @@ export interface RouteSpec<P extends Params> {
   description: string;
   /** The OpenAPI tag that groups it. */
   tag: string;
+  /** Further OpenAPI tags it is listed under (the batch K-lines, which also answer the cross-section, under Bulk data). */
+  moreTags?: string[];
   /** Declared query parameters (`format` is added to every route). */
   query: P;
   /** A family of parameters named by a pattern (the screen's bounds), parsed by the handler. */
@@ -92,8 +94,12 @@ export interface RouteSpec<P extends Params> {
   cacheable: boolean;
   /** True when `handle` may return a Promise (pool work): only then is an abort signal made. */
   mayAnswerLater?: boolean;
-  /** A route whose replies stream (an export): it names its own formats (`format`, no Accept), and these content types. */
-  stream?: { types: readonly string[] };
+  /**
+   * A route whose replies stream (an export): it names its own formats (its own `format`, which
+   * wins), these content types, and the format `Accept` chooses when `format` is absent (null:
+   * none acceptable, a 406).
+   */
+  stream?: { types: readonly string[]; formatOf(accept: string): string | null };
   /** True when replies say where their page sits (`Reply.page`): the answer then links the next page. */
   paged?: boolean;
   /** Synchronous for the common path; a Promise only for work sent to the pool. */
@@ -104,6 +110,8 @@ export interface RouteSpec<P extends Params> {
 export interface Route extends RouteSpec<Params> {
   /** Names of the pattern's path parameters, in order. */
   pathNames: string[];
+  /** Its list parameters (`symbols`, `fields`): repeated, they join as one comma list. */
+  listNames: ReadonlySet<string>;
 }
 
 /** Declares a route: adds the `format` parameter and derives the path parameter names. */
@@ -111,7 +119,8 @@ export function route<P extends Params>(spec: RouteSpec<P>): Route {
   const pathNames = [...spec.pattern.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
   // A streaming route declares its own `format` (its formats are not the registry's).
   const format = spec.stream !== undefined && 'format' in spec.query ? spec.query.format : FORMAT_PARAM;
-  return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format }, pathNames };
+  const listNames = new Set(Object.keys(spec.query).filter((name) => spec.query[name].list === true));
+  return { ...(spec as unknown as RouteSpec<Params>), query: { ...spec.query, format }, pathNames, listNames };
 }
 
 /** A request's path and query as `route` reads them. */
@@ -126,8 +135,8 @@ export interface ParsedRequest {
 /**
  * Parses a request for `route` in the API's check order (route, method, key, rate, quota,
  * then parameters before existence): path parameters (a market that is not one of the six
- * is 400 unknown_market before any query problem), then the query, then every declared
- * parameter (an undeclared one is a 400 naming it).
+ * is 400 unknown_market before any query problem), then the query (a list parameter may
+ * repeat), then every declared parameter (an undeclared one is a 400 naming it).
  */
 export function parseRequest(route: Route, dataset: Dataset, rawParams: string[], rawQuery: string): ParsedRequest {
   const params = rawParams.map((text, i) => {
@@ -139,6 +148,6 @@ export function parseRequest(route: Route, dataset: Dataset, rawParams: string[]
     }
   });
   if (route.pathNames[0] === 'market') marketOf(dataset, params[0]);
-  const query = parseQueryString(rawQuery);
+  const query = parseQueryString(rawQuery, route.listNames);
   return { params, query, p: parseParams(query, route.query, route.patternQuery ?? null) };
 }

@@ -2,7 +2,10 @@
 // settings; a mistake is reported as file:line. Format (docs/operators.md, "Operators"):
 //
 //   { "free": {"rpm": 60, "daily_quota": 5000, "batch": 5, "rows_per_call": 100},
-//     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000} }
+//     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000,
+//              "export_rows": 50000000} }
+//
+// `export_rows` may be left out: a built-in plan keeps its own, an added plan gets 0 (no exports).
 
 import { readFileSync, statSync } from 'node:fs';
 import {
@@ -22,12 +25,14 @@ export const MAX_PLANS_FILE_BYTES = 1024 * 1024;
 /** Plans in force at most, the built-in four included (each is a label value of the metrics). */
 export const MAX_PLANS = 64;
 
-/** One figure of a plan: its field in the file, its property, its bounds, and whether null (never limited) is allowed. */
+/** One figure of a plan: its field in the file, its property, its bounds, whether null (never limited) is allowed, and its value when left out (required when absent). */
 interface Field {
   readonly property: keyof PlanFigures;
   readonly min: number;
   readonly max: number;
   readonly nullable: boolean;
+  /** The figure of a plan that does not give it: a built-in plan's own (`null` here), or this for a plan the file adds. */
+  readonly optional?: { readonly added: number };
 }
 
 /** Every field a plan must give, in the file's words. */
@@ -36,9 +41,11 @@ export const PLAN_FIELDS: Readonly<Record<string, Field>> = Object.freeze({
   daily_quota: { property: 'dailyQuota', min: 1, max: 1_000_000_000_000, nullable: true },
   batch: { property: 'batch', min: 1, max: 1_000, nullable: false },
   rows_per_call: { property: 'rowsPerCall', min: 1, max: 100_000, nullable: false },
+  export_rows: { property: 'exportRows', min: 0, max: 1_000_000_000_000, nullable: true, optional: { added: 0 } },
 });
 
 const FIELD_NAMES = Object.keys(PLAN_FIELDS);
+const REQUIRED_FIELDS = FIELD_NAMES.filter((field) => PLAN_FIELDS[field].optional === undefined);
 const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** What `field` accepts, completing "<field> must …". */
@@ -56,8 +63,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * The plans in force that `text` (the file's contents) gives: the built-in plans with the
- * figures it names, and the plans it adds. Every plan it names gives all four fields; a
- * built-in plan it does not name keeps the spec's figures. Throws {@link KindFileError}
+ * figures it names, and the plans it adds. Every plan it names gives every required field
+ * (an optional one left out keeps the built-in plan's figure, or its `added` value for an
+ * added plan); a built-in plan it does not name keeps the spec's figures. Throws {@link KindFileError}
  * naming `file` and the line of the mistake.
  */
 export function plansFromText(text: string, file: string): Plans {
@@ -101,12 +109,15 @@ export function plansFromText(text: string, file: string): Plans {
         wrong(at, `plan 'internal': ${field} must be null (internal keys are never rate- or quota-limited)`);
       spec[f.property] = v;
     }
-    const missing = FIELD_NAMES.filter((field) => !(PLAN_FIELDS[field].property in spec));
+    const missing = REQUIRED_FIELDS.filter((field) => !(PLAN_FIELDS[field].property in spec));
     if (missing.length > 0)
       wrong(
         line,
-        `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${FIELD_NAMES.join(', ')})`,
+        `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${REQUIRED_FIELDS.join(', ')})`,
       );
+    for (const f of Object.values(PLAN_FIELDS))
+      if (f.optional !== undefined && !(f.property in spec))
+        spec[f.property] = isBuiltInPlan(name) ? BUILT_IN_PLANS[name][f.property] : f.optional.added;
     given.set(name, spec as unknown as PlanSpec);
   }
   const specs = [

@@ -17,8 +17,9 @@ export interface GuardPort {
     nowMs: number,
     rateLimited?: number,
     quotaExhausted?: number,
+    exported?: number,
   ): boolean;
-  /** Each changed key's counts of a day (a day that ended first, then today's) and its last use (epoch ms, 0: none). */
+  /** Each changed key's counts of a day (a day that ended first, then today's), its last use (epoch ms, 0: none) and the rows it exported that day. */
   drainDirty(
     visit: (
       id: string,
@@ -28,6 +29,7 @@ export interface GuardPort {
       rateLimited: number,
       quotaExhausted: number,
       lastUsedMs: number,
+      exported: number,
     ) => void,
   ): number;
 }
@@ -71,6 +73,7 @@ interface UsageRows {
   rateLimited: number[];
   quotaExhausted: number[];
   lastUsed: number[];
+  exported: number[];
 }
 
 /** One key's counts of one day, as held after a failed write. */
@@ -82,6 +85,7 @@ interface UsageRow {
   rateLimited: number;
   quotaExhausted: number;
   lastUsed: number;
+  exported: number;
 }
 
 /**
@@ -120,7 +124,7 @@ export class StateSync {
     this.applyKeys();
     const t = this.now();
     for (const [id, u] of store.usage.readDay(guard.dayLabel(t)))
-      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0);
+      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0, u.exported ?? 0);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
     this.timer.unref(); // never what keeps the process alive
   }
@@ -199,9 +203,10 @@ export class StateSync {
       rateLimited: [],
       quotaExhausted: [],
       lastUsed: [],
+      exported: [],
     };
     // Parallel arrays, not an object per key: less for the young-generation GC to copy.
-    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs) => {
+    this.guard.drainDirty((id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs, exported) => {
       rows.ids.push(id);
       rows.days.push(day);
       rows.used.push(used);
@@ -209,6 +214,7 @@ export class StateSync {
       rows.rateLimited.push(rateLimited);
       rows.quotaExhausted.push(quotaExhausted);
       rows.lastUsed.push(lastUsedMs);
+      rows.exported.push(exported);
     });
     this.noteSync(performance.now() - t0);
     if (rows.ids.length === 0 && this.held.size === 0) return this.pending;
@@ -239,8 +245,18 @@ export class StateSync {
           rateLimited: drained.rateLimited[i],
           quotaExhausted: drained.quotaExhausted[i],
           lastUsed: drained.lastUsed[i],
+          exported: drained.exported[i],
         });
-      rows = { ids: [], days: [], used: [], requests: [], rateLimited: [], quotaExhausted: [], lastUsed: [] };
+      rows = {
+        ids: [],
+        days: [],
+        used: [],
+        requests: [],
+        rateLimited: [],
+        quotaExhausted: [],
+        lastUsed: [],
+        exported: [],
+      };
       for (const r of this.held.values()) {
         rows.ids.push(r.id);
         rows.days.push(r.day);
@@ -249,6 +265,7 @@ export class StateSync {
         rows.rateLimited.push(r.rateLimited);
         rows.quotaExhausted.push(r.quotaExhausted);
         rows.lastUsed.push(r.lastUsed);
+        rows.exported.push(r.exported);
       }
       this.held.clear();
     }
@@ -264,6 +281,7 @@ export class StateSync {
           rateLimited: rows.rateLimited[i],
           quotaExhausted: rows.quotaExhausted[i],
           lastUsed: rows.lastUsed[i],
+          exported: rows.exported[i],
         });
       if (!(error instanceof StateWriteError)) throw error;
       if (this.durableNow) (this.durableNow = false), this.onDurable(false, error);
@@ -285,6 +303,7 @@ export class StateSync {
           rows.requests[0],
           rows.rateLimited[0],
           rows.quotaExhausted[0],
+          rows.exported[0],
         ),
         'usage counts',
         path,
@@ -297,7 +316,15 @@ export class StateSync {
       for (let j = i; j < n && j < i + SLICE; j++) {
         const id = rows.ids[j];
         commits.add(
-          usage.put(rows.days[j], id, rows.used[j], rows.requests[j], rows.rateLimited[j], rows.quotaExhausted[j]),
+          usage.put(
+            rows.days[j],
+            id,
+            rows.used[j],
+            rows.requests[j],
+            rows.rateLimited[j],
+            rows.quotaExhausted[j],
+            rows.exported[j],
+          ),
         );
         // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
         if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id))

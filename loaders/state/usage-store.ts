@@ -1,4 +1,4 @@
-// Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day; and each key's last use.
+// Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day, plus [rows exported] once it exported; and each key's last use.
 
 import type { Database, RootDatabase } from 'lmdb';
 import { committed } from './state-write.js';
@@ -13,11 +13,15 @@ export interface StoredUsage {
    */
   readonly rateLimited?: number;
   readonly quotaExhausted?: number;
+  /** Rows exported (the export allowance's count). Present only on entries of a day the key exported. */
+  readonly exported?: number;
 }
 
-type Entry = [number, number] | [number, number, number, number];
+type Entry = [number, number] | [number, number, number, number] | [number, number, number, number, number];
 
 function fromEntry(value: Entry): StoredUsage {
+  if (value.length === 5)
+    return { used: value[0], requests: value[1], rateLimited: value[2], quotaExhausted: value[3], exported: value[4] };
   return value.length > 2
     ? { used: value[0], requests: value[1], rateLimited: value[2], quotaExhausted: value[3] }
     : { used: value[0], requests: value[1] };
@@ -47,9 +51,22 @@ export class UsageStore {
    * lmdb-js's (shared by the puts of one commit): pass it to `committed` (state-write.ts), which
    * turns a failed commit into a StateWriteError.
    */
-  put(day: string, id: string, used: number, requests: number, rateLimited = 0, quotaExhausted = 0): Promise<boolean> {
+  put(
+    day: string,
+    id: string,
+    used: number,
+    requests: number,
+    rateLimited = 0,
+    quotaExhausted = 0,
+    exported = 0,
+  ): Promise<boolean> {
+    // The shortest entry that holds the counts: older entries read the same way.
     const entry: Entry =
-      rateLimited === 0 && quotaExhausted === 0 ? [used, requests] : [used, requests, rateLimited, quotaExhausted];
+      exported !== 0
+        ? [used, requests, rateLimited, quotaExhausted, exported]
+        : rateLimited === 0 && quotaExhausted === 0
+          ? [used, requests]
+          : [used, requests, rateLimited, quotaExhausted];
     return this.db.put(`${day}/${id}`, entry);
   }
 

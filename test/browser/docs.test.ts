@@ -92,4 +92,51 @@ if (skip !== null) {
       assert.ok(distinct > 16, `the screenshot is not blank (${distinct} distinct byte values)`);
       await page.close();
     });
+
+    test('an opened operation shows its code samples (curl, Python, TypeScript); the cross-section and the export have a Bulk data section', async () => {
+      const base = `http://127.0.0.1:${server.port}`;
+      const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as {
+        paths: Record<string, { get: { operationId: string; 'x-codeSamples': { label: string; source: string }[] } }>;
+      };
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${base}/docs`);
+      await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+      const bulk = page.locator('.opblock-tag-section', { has: page.locator('h3[data-tag="Bulk data"]') });
+      const bulkPaths = await bulk
+        .locator('.opblock-summary-path')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+      assert.deepEqual(
+        bulkPaths.sort(),
+        ['/{market}/export', '/{market}/klines'],
+        'Bulk data lists the cross-section and the export',
+      );
+      await bulk.locator('.opblock-summary-path[data-path="/{market}/klines"]').click();
+      await page.waitForSelector('.code-sample', { timeout: 30_000 });
+      const samples = await page.$$eval('.code-sample', (els) =>
+        els.map((e) => ({
+          label: e.querySelector('h5')?.textContent ?? '',
+          source: e.querySelector('code')?.textContent ?? '',
+        })),
+      );
+      const expected = doc.paths['/{market}/klines'].get['x-codeSamples'];
+      assert.deepEqual(
+        samples.map((x) => x.label),
+        expected.map((x) => x.label),
+      );
+      assert.deepEqual(
+        samples.map((x) => x.source),
+        expected.map((x) => x.source),
+        'each sample as the document writes it',
+      );
+      assert.ok(
+        samples.some((x) => x.source.includes('cross_section(')),
+        'the whole-day sample shows',
+      );
+      const png = await page.screenshot({ fullPage: false });
+      await writeFile(join(ARTIFACTS, 'docs-samples.png'), png);
+      assert.deepEqual(errors, [], 'no script error');
+      await page.close();
+    });
   });

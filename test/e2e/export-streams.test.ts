@@ -210,11 +210,11 @@ describe('exports on one serving thread', () => {
 
   test(`a reader that pauses ${PAUSE_MS / 1000} s midway gets the whole export; one that stops for good is cut at EXPORT_STALL_S and keeps only the rows it took`, async () => {
     const enterprise = server.keys.enterprise!;
-    const quota = async (key: string): Promise<{ used: number }> =>
+    const quota = async (key: string): Promise<{ export_used: number }> =>
       (
         await fetch(`http://127.0.0.1:${server.port}/api/v1/quota`, { headers: { 'x-api-key': key } })
-      ).json() as Promise<{ used: number }>;
-    const usedBefore = (await quota(enterprise)).used;
+      ).json() as Promise<{ export_used: number }>;
+    const usedBefore = (await quota(enterprise)).export_used;
     const rows = reference.toString('latin1').split('\n').length - 1;
 
     const pausing = new RawReader(server.port);
@@ -260,7 +260,11 @@ describe('exports on one serving thread', () => {
       linesTaken >= cut.rows_sent,
       `the reader holds at least the ${cut.rows_sent} rows counted sent (${linesTaken})`,
     );
-    assert.equal((await quota(enterprise)).used - usedBefore, cut.rows_sent, 'the key is charged the rows sent only');
+    assert.equal(
+      (await quota(enterprise)).export_used - usedBefore,
+      cut.rows_sent,
+      'the export allowance is charged the rows sent only',
+    );
   });
 
   test('a request pipelined behind an export is answered after it, in order, on the same connection', async () => {

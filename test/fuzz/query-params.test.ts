@@ -584,8 +584,12 @@ const formDecode = (text: string): string => new URLSearchParams(`v=${text}`).ge
 
 type QueryOutcome = { ok: true; map: Map<string, string> } | { ok: false; param: string };
 
-/** API notes: `+` is a space; a name given twice, or text that does not percent-decode, is a 400 naming it ('query' for a name). */
-function referenceQuery(raw: string): QueryOutcome {
+/**
+ * API notes: `+` is a space; a list parameter given again adds its value to the list (as if
+ * sent comma-separated); any other name given twice, or text that does not percent-decode, is
+ * a 400 naming it ('query' for a name).
+ */
+function referenceQuery(raw: string, lists: ReadonlySet<string> = new Set()): QueryOutcome {
   const map = new Map<string, string>();
   for (const part of raw.split('&')) {
     if (part === '') continue;
@@ -593,8 +597,9 @@ function referenceQuery(raw: string): QueryOutcome {
     const [rawName, rawValue] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
     if (!wellEncoded(rawName)) return { ok: false, param: 'query' };
     const name = formDecode(rawName);
-    if (!wellEncoded(rawValue) || map.has(name)) return { ok: false, param: name };
-    map.set(name, formDecode(rawValue));
+    if (!wellEncoded(rawValue) || (map.has(name) && !lists.has(name))) return { ok: false, param: name };
+    const value = formDecode(rawValue);
+    map.set(name, map.has(name) ? `${map.get(name)},${value}` : value);
   }
   return { ok: true, map };
 }
@@ -671,20 +676,18 @@ const rawQuery = fc.oneof(
   { weight: 1, arbitrary: anyText([...ESCAPES, ...NAME_PIECES, 'a', '1']) },
 );
 
-/** A query for `route`: mostly its own names, once each, with values that are often valid. */
+/** A query for `route`: mostly its own names, once each, with values that are often valid; sometimes a name repeated (a list's repeats join, any other is a 400). */
 function queryFor(route: Route): fc.Arbitrary<string> {
   const own = fc.constantFrom(...Object.keys(route.query));
   const pair = fc.tuple(
     fc.oneof({ weight: 8, arbitrary: own }, { weight: 1, arbitrary: spelt(nameText) }),
     fc.option(spelt(valueText), { freq: 10 }),
   );
+  const text = (pairs: [string, string | null][]): string =>
+    pairs.map(([n, v]) => (v === null ? n : `${n}=${v}`)).join('&');
   return fc.oneof(
-    {
-      weight: 4,
-      arbitrary: fc
-        .uniqueArray(pair, { selector: ([n]) => n, maxLength: 5 })
-        .map((pairs) => pairs.map(([n, v]) => (v === null ? n : `${n}=${v}`)).join('&')),
-    },
+    { weight: 4, arbitrary: fc.uniqueArray(pair, { selector: ([n]) => n, maxLength: 5 }).map(text) },
+    { weight: 2, arbitrary: fc.array(pair, { maxLength: 6 }).map(text) },
     { weight: 1, arbitrary: rawQuery },
   );
 }
@@ -720,7 +723,7 @@ function referenceRequest(
   route: Route,
   raw: string,
 ): { ok: true; query: Map<string, string>; p: Record<string, unknown> } | { ok: false; param: string } {
-  const query = referenceQuery(raw);
+  const query = referenceQuery(raw, route.listNames);
   if (!query.ok) return query;
   const declared = Object.keys(route.query);
   for (const name of query.map.keys())

@@ -10,7 +10,7 @@ import { StateStore } from '../../loaders/state/state-store.js';
 import { StateSync } from '../../loaders/state/state-sync.js';
 import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
-import type { BuiltInPlanName } from '../../engine/plans.js';
+import type { BuiltInPlanName, Plans } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
 import { type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
@@ -90,6 +90,8 @@ export async function startTestServer(
     responseCache?: ResponseCacheOptions | null;
     busyPollMs?: number;
     corsOrigins?: string;
+    /** The plans in force (a PLANS_FILE's); default the built-in table. */
+    plans?: Plans;
   } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service' | 'openapi'> = {},
 ): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
@@ -99,7 +101,7 @@ export async function startTestServer(
   const keys = {} as Record<BuiltInPlanName, string>;
   for (const plan of ['free', 'pro', 'enterprise', 'internal'] as const)
     keys[plan] = (await store.keys.create(plan, `${plan} desk`)).key;
-  const guard = new Guard(options.timeZone ?? 'UTC');
+  const guard = new Guard(options.timeZone ?? 'UTC', null, null, { plans: options.plans });
   const sync = StateSync.start(store, guard, options.now ? { now: options.now } : {});
   const state: ServerState = { dataset, draining: false };
   // With `pool`, screens run on a worker (threshold 0 unless given), so the suite covers that path too.

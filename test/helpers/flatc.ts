@@ -276,5 +276,8 @@ const DECODERS: Record<FlatShapeName, (t: Table) => unknown> = {
     remaining: optionalNumber(t.remaining()),
     requests_today: Number(t.requestsToday()),
     reset_at: t.resetAt(),
+    export_quota: optionalNumber(t.exportQuota()),
+    export_used: Number(t.exportUsed()),
+    export_remaining: optionalNumber(t.exportRemaining()),
   }),
 };

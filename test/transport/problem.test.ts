@@ -21,7 +21,8 @@ import { SCHEMAS } from '../../transport/schemas/responses.js';
  * fields; from nginx, a head it cannot parse), and nginx's own answers in front
  * (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
  * forbidden_host: the dashboard's Host check against DNS rebinding; state_unwritable: a dashboard
- * write the state folder refused (a full disk).
+ * write the state folder refused (a full disk); not_in_plan and export_quota_exhausted: the
+ * export allowance (decisions §17).
  */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
@@ -31,6 +32,7 @@ const DECIDED: Record<string, number> = {
   unauthorized: 401,
   csrf_failed: 403,
   forbidden_host: 403,
+  not_in_plan: 403,
   not_found: 404,
   unknown_symbol: 404,
   macro_not_ready: 404,
@@ -38,6 +40,7 @@ const DECIDED: Record<string, number> = {
   not_acceptable: 406,
   rate_limited: 429,
   quota_exhausted: 429,
+  export_quota_exhausted: 429,
   header_too_large: 431,
   shutting_down: 503,
   mail_not_configured: 503,

@@ -203,8 +203,7 @@ test('operation ids are unique and every operation answers 200 with a schema for
   assert.equal(new Set(ids).size, ids.length);
   for (const [path, op] of operations()) {
     const content = op.responses['200'].content;
-    if (!TEXT_PATHS.includes(path))
-      assert.ok(content['application/json; charset=utf-8']?.schema, `${path} 200 has a JSON schema`);
+    if (!TEXT_PATHS.includes(path)) assert.ok(content['application/json']?.schema, `${path} 200 has a JSON schema`);
     for (const [type, media] of Object.entries<any>(content))
       assert.ok(media.schema, `${path} 200 ${type} has a schema`);
   }
@@ -224,14 +223,18 @@ test('operation ids are unique and every operation answers 200 with a schema for
     'the export streams CSV, Arrow or NDJSON',
   );
   const format = doc.paths[EXPORT_PATH].get.parameters.find((p: any) => p.name === 'format');
-  assert.deepEqual([format.schema.enum, format.schema.default], [['csv', 'arrow', 'ndjson'], 'csv']);
+  assert.deepEqual(
+    [format.schema.enum, format.schema.default],
+    [['csv', 'arrow', 'ndjson'], undefined],
+    'absent: Accept chooses',
+  );
 });
 
 test('every API 200 offers every format under the content types answered: JSON, msgpack, flatbuffers, and CSV and Arrow for shapes with rows (all but /quota)', () => {
   for (const path of SPEC_PATHS) {
     const types = Object.keys(doc.paths[path].get.responses['200'].content);
     const expected = [
-      'application/json; charset=utf-8',
+      'application/json',
       'application/msgpack',
       'application/x-flatbuffers',
       ...(path === '/quota' ? [] : ['text/csv; charset=utf-8', 'application/vnd.apache.arrow.stream']),
@@ -280,24 +283,70 @@ test('every parameter has a description and a schema that compiles in strict mod
   }
 });
 
-test('list parameters are comma-separated (form style, not exploded) arrays', () => {
+test("list parameters keep OpenAPI's default style (form, exploded: repeated), and say the comma list is read too", () => {
+  let lists = 0;
   for (const [path, op] of operations()) {
     for (const p of (op.parameters ?? []).filter((q: any) => q.schema.type === 'array')) {
       assert.equal(p.style, 'form', `${path} ${p.name}`);
-      assert.equal(p.explode, false, `${path} ${p.name}`);
+      assert.equal(p.explode, true, `${path} ${p.name}`);
       assert.match(p.description, /comma-separated/i);
+      assert.match(p.description, /repeated/i);
+      lists++;
     }
+  }
+  assert.ok(lists >= 6, `${lists} list parameters`);
+});
+
+test('the screen declares each bound as its own parameter: min_ and max_ of every whitelisted column, numbers, optional', () => {
+  const params = doc.paths['/{market}/screen'].get.parameters;
+  const numeric = SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number').map((c) => c.name);
+  const bounds = params.filter((p: any) => /^(min|max)_/.test(p.name));
+  assert.deepEqual(
+    bounds.map((p: any) => p.name),
+    numeric.flatMap((c) => [`min_${c}`, `max_${c}`]),
+  );
+  for (const p of bounds) {
+    assert.deepEqual([p.in, p.required, p.schema], ['query', false, { type: 'number' }], p.name);
+    assert.ok(p.description.includes(p.name.slice(4)), `${p.name} described`);
+  }
+  assert.equal(
+    params.find((p: any) => p.name === 'bounds'),
+    undefined,
+    'no object parameter a generator would send as bounds[…]',
+  );
+});
+
+test('every 200 lists its JSON media type first, as plain application/json', () => {
+  for (const [path, op] of operations()) {
+    if (TEXT_PATHS.includes(path) || path === EXPORT_PATH) continue;
+    const types = Object.keys(op.responses['200'].content);
+    assert.equal(types[0], 'application/json', path);
+    assert.ok(!types.some((t) => t.startsWith('application/json;')), `${path}: no JSON type with parameters`);
   }
 });
 
-test('the screen documents min_/max_ bounds with the whole whitelist', () => {
-  const bounds = doc.paths['/{market}/screen'].get.parameters.find((p: any) => p.name === 'bounds');
-  assert.ok(bounds, 'a bounds parameter');
-  const validate = strictAjv().compile(bounds.schema);
-  assert.ok(validate({ min_pe_ratio: 0, max_close_vs_52w_high: -5 }), 'whitelisted bounds accepted');
-  assert.ok(!validate({ min_name: 1 }), 'a string column is not a bound');
-  for (const column of SNAPSHOT_COLUMNS.filter((c) => c.kind === 'number'))
-    assert.ok(bounds.description.includes(column.name), `${column.name} listed`);
+test('every API operation has code samples in curl, Python and TypeScript; the cross-section and the export are under Bulk data', () => {
+  for (const path of [...SPEC_PATHS, EXPORT_PATH]) {
+    const samples = doc.paths[path].get['x-codeSamples'];
+    assert.ok(Array.isArray(samples), `${path} has x-codeSamples`);
+    assert.deepEqual(
+      samples.slice(0, 3).map((c: any) => c.lang),
+      ['Shell', 'Python', 'TypeScript'],
+      path,
+    );
+    for (const c of samples) assert.ok(c.label.length > 0 && c.source.length > 0, `${path} ${c.label}`);
+    assert.match(samples[0].source, /^curl -H "X-API-Key: \$MDQ_KEY"/);
+    assert.match(samples[1].source, /from mdq_client import Client/);
+    assert.match(samples[2].source, /from '@mdq\/client'/);
+  }
+  const batch = doc.paths['/{market}/klines'].get;
+  assert.ok(batch.tags.includes('Bulk data'), 'the batch K-lines (the cross-section) are listed under Bulk data');
+  assert.ok(
+    batch['x-codeSamples'].some((c: any) => /cross_section\(.*all=True/.test(c.source)),
+    'with a whole-day sample',
+  );
+  assert.deepEqual(doc.paths[EXPORT_PATH].get.tags, ['Bulk data']);
+  assert.ok(doc.tags.some((t: any) => t.name === 'Bulk data' && /cross-section/.test(t.description)));
 });
 
 test('which endpoints charge rows is documented: all but /quota and /macro/indicators', () => {

@@ -26,12 +26,13 @@ export interface KeyPort {
   setPlan(id: string, plan: PlanName): Promise<KeyView | undefined>;
 }
 
-/** One key's stored counts of a day: rows, requests and 429 refusals (absent: none). */
+/** One key's stored counts of a day: rows, requests, 429 refusals and rows exported (absent: none). */
 export interface DayCounts {
   used: number;
   requests: number;
   rateLimited?: number;
   quotaExhausted?: number;
+  exported?: number;
 }
 
 /** Stored usage counts (loaders/state's UsageStore). */

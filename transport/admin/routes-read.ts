@@ -193,11 +193,12 @@ async function keysPage(rt: AdminRuntime, nowMs: number) {
     daily_quota: p.dailyQuota,
     batch: p.batch,
     rows_per_call: p.rowsPerCall,
+    export_rows: p.exportRows,
   }));
   return { mail_configured: rt.deps.mailer !== null, plans: planViews, days, keys };
 }
 
-/** The usage page: today's rows, requests and 429s per key, requests a minute, requests by route. */
+/** The usage page: today's rows, requests and 429s per key, rows exported and the export allowance left, requests a minute, requests by route. */
 async function usagePage(rt: AdminRuntime, nowMs: number) {
   const { store, meter, guard, sync, plans } = rt.deps;
   const routes = rt.deps.routes ?? null;
@@ -205,10 +206,13 @@ async function usagePage(rt: AdminRuntime, nowMs: number) {
   const day = guard.dayLabel(nowMs);
   const counts = store.usage.readDay(day);
   const keys = store.keys.list().map((k) => {
-    const quota = plans.get(k.plan)?.dailyQuota ?? null; // a plan not in force: the key is refused, no quota to show
+    const plan = plans.get(k.plan); // a plan not in force: the key is refused, no quota to show
+    const quota = plan?.dailyQuota ?? null;
+    const exportQuota = plan === undefined ? 0 : plan.exportRows;
     const u = counts.get(k.id) ?? { used: 0, requests: 0 };
     const rateLimited = u.rateLimited ?? 0;
     const quotaExhausted = u.quotaExhausted ?? 0;
+    const exported = u.exported ?? 0;
     return {
       id: k.id,
       plan: k.plan,
@@ -221,6 +225,9 @@ async function usagePage(rt: AdminRuntime, nowMs: number) {
       quota_exhausted: quotaExhausted,
       daily_quota: quota,
       remaining: quota === null ? null : Math.max(0, quota - u.used),
+      exported,
+      export_quota: exportQuota,
+      export_remaining: exportQuota === null ? null : Math.max(0, exportQuota - exported),
     };
   });
   return {

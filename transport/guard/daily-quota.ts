@@ -15,8 +15,10 @@ export interface DayUsage {
   requests: number;
   /** Requests refused 429 rate_limited this day. */
   rateLimited: number;
-  /** Requests refused 429 quota_exhausted this day. */
+  /** Requests refused 429 quota_exhausted (or export_quota_exhausted) this day. */
   quotaExhausted: number;
+  /** Rows exported this day (the export allowance's count). */
+  exported: number;
   /** Keeps the ending day's counts (still to be stored) before they are zeroed. */
   closeDay?(): void;
 }
@@ -32,6 +34,7 @@ export function rollDay(u: DayUsage, clock: QuotaDay, nowMs: number): void {
     u.requests = 0;
     u.rateLimited = 0;
     u.quotaExhausted = 0;
+    u.exported = 0;
   }
 }
 

@@ -35,7 +35,7 @@ export interface Verdict {
   quotaRemaining: number | null;
 }
 
-/** The `/quota` record: the spec's fields plus `reset_at`. */
+/** The `/quota` record: the spec's fields plus `reset_at`, and the export allowance (null figures: unlimited). */
 export interface QuotaRecord {
   plan: PlanName;
   org_name: string;
@@ -44,6 +44,9 @@ export interface QuotaRecord {
   remaining: number | null;
   requests_today: number;
   reset_at: string;
+  export_quota: number | null;
+  export_used: number;
+  export_remaining: number | null;
 }
 
 /** Raised by `setKeys` (after the rest of the table applied) for keys whose plan is not in force: they are refused (401) until it is. */
@@ -62,7 +65,8 @@ export class UnknownPlans extends Error {
 
 /**
  * Receives one key's usage of one day at a flush: rows, requests and 429 refusals (rate,
- * quota) of `day`, and the epoch ms of the key's last authenticated request (0: none since start).
+ * quota) of `day`, the epoch ms of the key's last authenticated request (0: none since start),
+ * and the rows it exported that day.
  */
 export type UsageVisitor = (
   id: string,
@@ -72,6 +76,7 @@ export type UsageVisitor = (
   rateLimited: number,
   quotaExhausted: number,
   lastUsedMs: number,
+  exported: number,
 ) => void;
 
 /**
@@ -85,8 +90,8 @@ export type UsageVisitor = (
  * guard of another serving thread attaches to the same slots and takes the table with the
  * owner's assignments (`setKeys(records, assignments)`).
  */
-/** What charging a streamed answer whole found: whether it fit, the rows left after, and when the quota resets. */
-export interface WholeCharge {
+/** What charging an export to the key's export allowance found: whether it fit, the rows left after (null: unlimited), and when the day resets. */
+export interface ExportCharge {
   fits: boolean;
   remaining: number | null;
   /** Seconds until the quota day resets (when it did not fit). */
@@ -322,62 +327,66 @@ export class Guard {
   }
 
   /**
-   * Charges a streamed answer's `rows` whole before its first byte, only when they fit in what
-   * the key has left today (checked and charged under the key's lock, so two at once cannot both
-   * take the last rows); one that does not fit is counted as a quota_exhausted refusal.
+   * Charges an export's `rows` to the key's daily export allowance (the plan's `exportRows`,
+   * counted apart from the row quota) before its first byte, only when they fit in what is left
+   * (checked and charged under the key's lock, so two at once cannot both take the last rows);
+   * one that does not fit is counted as a quota refusal. A plan whose allowance is 0 is refused
+   * before this (`not_in_plan`).
    */
-  chargeWhole(key: KeyState, rows: number, nowMs: number): WholeCharge {
+  chargeExport(key: KeyState, rows: number, nowMs: number): ExportCharge {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
-    const q = key.plan.dailyQuota;
-    const fits = q === null || rows <= rowsLeft(q, key.used);
-    if (fits) key.used += rows;
+    const allowance = key.plan.exportRows;
+    const fits = allowance === null || rows <= rowsLeft(allowance, key.exported);
+    if (fits) key.exported += rows;
     else key.quotaExhausted++;
-    const used = key.used;
+    const exported = key.exported;
     slots.markDirty(key.slot);
     slots.unlock(key.slot);
-    return this.wholeCharge(fits, q, used, nowMs);
+    return this.exportCharge(fits, allowance, exported, nowMs);
   }
 
   /**
-   * Gives back `rows` charged on `day` for an answer the server did not send whole (a streamed
-   * answer it cut): taken off the day's usage while that day lasts (a day that ended keeps its
-   * count), in the shared store too when the key's limits are shared.
+   * Gives back `rows` charged to the export allowance on `day` for an export the server did not
+   * send whole (it cut it): taken off that day's count while the day lasts (a day that ended
+   * keeps its count), in the shared store too when the key's limits are shared.
    */
-  refund(key: KeyState, rows: number, day: string, nowMs: number): void {
+  refundExport(key: KeyState, rows: number, day: string, nowMs: number): void {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     const today = key.dayLabel === day;
-    if (today) (key.used = Math.max(0, key.used - rows)), slots.markDirty(key.slot);
+    if (today) (key.exported = Math.max(0, key.exported - rows)), slots.markDirty(key.slot);
     slots.unlock(key.slot);
-    if (today && this.isShared(key)) this.shared!.refund(key.id, day, rows).catch(() => {}); // Redis gone: its usage is lost with it
+    // Redis gone: its count is lost with it.
+    if (today && this.isShared(key)) this.shared!.refund(key.id, day, rows, 'exported').catch(() => {});
   }
 
-  /** `chargeWhole` for a key whose limits are shared: checked and charged in one script, atomic across instances. */
-  async chargeWholeShared(key: KeyState, rows: number, nowMs: number): Promise<WholeCharge> {
+  /** `chargeExport` for a key whose limits are shared: checked and charged in one script, atomic across instances. */
+  async chargeExportShared(key: KeyState, rows: number, nowMs: number): Promise<ExportCharge> {
     const slots = this.slots;
     slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     const label = key.dayLabel;
+    const seen = key.exported;
     slots.unlock(key.slot);
-    const q = key.plan.dailyQuota;
-    const answer = await this.shared!.charge(key.id, label, rows, q);
+    const allowance = key.plan.exportRows;
+    const answer = await this.shared!.charge(key.id, label, rows, allowance, 'exported', seen);
     const fits = answer >= 0;
-    const used = fits ? answer : -answer - 1;
+    const exported = fits ? answer : -answer - 1;
     slots.lock(key.slot);
-    if (used > key.used) key.used = used;
+    if (exported > key.exported) key.exported = exported;
     if (!fits) key.quotaExhausted++;
     slots.markDirty(key.slot);
     slots.unlock(key.slot);
-    return this.wholeCharge(fits, q, used, nowMs);
+    return this.exportCharge(fits, allowance, exported, nowMs);
   }
 
-  private wholeCharge(fits: boolean, quota: number | null, used: number, nowMs: number): WholeCharge {
+  private exportCharge(fits: boolean, allowance: number | null, exported: number, nowMs: number): ExportCharge {
     return {
       fits,
-      remaining: quota === null ? null : rowsLeft(quota, used),
+      remaining: allowance === null ? null : rowsLeft(allowance, exported),
       retryAfter: fits ? 0 : secondsToReset(this.clock, nowMs),
     };
   }
@@ -387,6 +396,7 @@ export class Guard {
     this.slots.lock(key.slot);
     rollDay(key, this.clock, nowMs);
     const q = key.plan.dailyQuota;
+    const e = key.plan.exportRows;
     const record: QuotaRecord = {
       plan: key.plan.name,
       org_name: key.org,
@@ -395,6 +405,9 @@ export class Guard {
       remaining: q === null ? null : rowsLeft(q, key.used),
       requests_today: key.requests,
       reset_at: this.clock.resetAt,
+      export_quota: e,
+      export_used: key.exported,
+      export_remaining: e === null ? null : rowsLeft(e, key.exported),
     };
     this.slots.unlock(key.slot);
     return record;
@@ -407,7 +420,15 @@ export class Guard {
   }
 
   /** Sets a key's counts for the day at `nowMs` from storage (start-up only: it overwrites). */
-  seedUsage(id: string, used: number, requests: number, nowMs: number, rateLimited = 0, quotaExhausted = 0): boolean {
+  seedUsage(
+    id: string,
+    used: number,
+    requests: number,
+    nowMs: number,
+    rateLimited = 0,
+    quotaExhausted = 0,
+    exported = 0,
+  ): boolean {
     const s = this.byId.get(id);
     if (s === undefined) return false;
     this.slots.lock(s.slot);
@@ -416,6 +437,7 @@ export class Guard {
     s.requests = requests;
     s.rateLimited = rateLimited;
     s.quotaExhausted = quotaExhausted;
+    s.exported = exported;
     this.slots.unlock(s.slot);
     return true;
   }
@@ -438,13 +460,14 @@ export class Guard {
       const lastUsedMs = s.lastUsedMs;
       const closing = (bits & DIRTY_CLOSING) !== 0 ? s.closingCounts() : null;
       const day = s.dayLabel;
-      const { used, requests, rateLimited, quotaExhausted } = s;
+      const { used, requests, rateLimited, quotaExhausted, exported } = s;
       slots.unlock(s.slot);
       if (closing !== null) {
-        const [d, u, r, rl, qe] = closing;
-        visit(s.id, dayLabel(d), u, r, rl, qe, lastUsedMs);
+        const [d, u, r, rl, qe, ex] = closing;
+        visit(s.id, dayLabel(d), u, r, rl, qe, lastUsedMs, ex);
       }
-      if ((bits & DIRTY_TODAY) !== 0) visit(s.id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs);
+      if ((bits & DIRTY_TODAY) !== 0)
+        visit(s.id, day, used, requests, rateLimited, quotaExhausted, lastUsedMs, exported);
       n++;
     }
     return n;

@@ -22,6 +22,9 @@ export const FIELD = {
   closingRequests: 10,
   closingRateLimited: 11,
   closingQuotaExhausted: 12,
+  /** Rows exported today (the export allowance's count, apart from `used`), and the closing day's. */
+  exported: 13,
+  closingExported: 14,
 } as const;
 const STRIDE = 16;
 /** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */

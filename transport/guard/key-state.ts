@@ -90,6 +90,13 @@ export class KeyState implements BucketState, DayUsage {
   set quotaExhausted(v: number) {
     this.f[this.at + FIELD.quotaExhausted] = v;
   }
+  /** Rows exported today: the export allowance's count, kept apart from `used`. */
+  get exported(): number {
+    return this.f[this.at + FIELD.exported];
+  }
+  set exported(v: number) {
+    this.f[this.at + FIELD.exported] = v;
+  }
   /** Epoch ms of the key's last authenticated request, by any thread; 0 when none since start. */
   get lastUsedMs(): number {
     return this.f[this.at + FIELD.lastUsedMs];
@@ -116,12 +123,13 @@ export class KeyState implements BucketState, DayUsage {
     f[at + FIELD.closingRequests] = f[at + FIELD.requests];
     f[at + FIELD.closingRateLimited] = f[at + FIELD.rateLimited];
     f[at + FIELD.closingQuotaExhausted] = f[at + FIELD.quotaExhausted];
+    f[at + FIELD.closingExported] = f[at + FIELD.exported];
     this.slots.takeDirty(this.slot);
     this.slots.markDirty(this.slot, DIRTY_CLOSING); // the new day is marked by the request that rolled it
   }
 
-  /** The held closing day and its counts: [day, used, requests, rateLimited, quotaExhausted] (slot held; when the slot's DIRTY_CLOSING bit was set). */
-  closingCounts(): [number, number, number, number, number] {
+  /** The held closing day and its counts: [day, used, requests, rateLimited, quotaExhausted, exported] (slot held; when the slot's DIRTY_CLOSING bit was set). */
+  closingCounts(): [number, number, number, number, number, number] {
     const f = this.f,
       at = this.at;
     return [
@@ -130,6 +138,7 @@ export class KeyState implements BucketState, DayUsage {
       f[at + FIELD.closingRequests],
       f[at + FIELD.closingRateLimited],
       f[at + FIELD.closingQuotaExhausted],
+      f[at + FIELD.closingExported],
     ];
   }
 

@@ -59,28 +59,33 @@ return {refused, units, used, tonumber(c[1]), tonumber(c[2] or '0'), tonumber(c[
 
 /**
  * KEYS: usage. ARGV: rows, usage TTL (s), the Redis time after which nothing is charged (0:
- * none), the quota the rows must fit in (-1: charge whatever is used; an export's check).
- * Returns the rows used after the charge, -1 when it came too late to count, or -2 − used
- * when the rows do not fit (nothing charged).
+ * none), the quota the rows must fit in (-1: charge whatever is used; an export's check), the
+ * count charged (`used`, or `exported`: the export allowance's), and the count this instance
+ * last saw (it seeds a count Redis does not hold). Returns the count after the charge, -1 when
+ * it came too late to count, or -2 − count when the rows do not fit (nothing charged).
  */
 const CHARGE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local deadline = tonumber(ARGV[3])
 if deadline > 0 and now > deadline then return -1 end
+local field = ARGV[5]
+if tonumber(ARGV[6]) > 0 and redis.call('HEXISTS', KEYS[1], field) == 0 then
+  redis.call('HSET', KEYS[1], field, ARGV[6])
+end
 local quota = tonumber(ARGV[4])
 if quota >= 0 then
-  local before = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
+  local before = tonumber(redis.call('HGET', KEYS[1], field) or '0')
   if before + tonumber(ARGV[1]) > quota then return -2 - before end
 end
-local used = redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
+local used = redis.call('HINCRBY', KEYS[1], field, ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return used
 `;
 
-/** KEYS: usage. ARGV: rows. Gives back rows a charge counted for an answer that was not sent. */
+/** KEYS: usage. ARGV: rows, the count. Gives back rows a charge counted for an answer that was not sent. */
 const REFUND = `
-redis.call('HINCRBY', KEYS[1], 'used', -tonumber(ARGV[1]))
+redis.call('HINCRBY', KEYS[1], ARGV[2], -tonumber(ARGV[1]))
 `;
 
 /** How long a request waits for Redis before its 503 limits_unavailable. */
@@ -112,13 +117,21 @@ interface LimitCommands {
     rows: number,
     deadline: number,
   ): Promise<number[]>;
-  mdqCharge(usage: string, rows: number, ttl: number, deadline: number, quota: number): Promise<number>;
-  mdqRefund(usage: string, rows: number): Promise<null>;
+  mdqCharge(
+    usage: string,
+    rows: number,
+    ttl: number,
+    deadline: number,
+    quota: number,
+    field: string,
+    seen: number,
+  ): Promise<number>;
+  mdqRefund(usage: string, rows: number, field: string): Promise<null>;
 }
 
 /**
  * Buckets at `<prefix>{<id>}:bucket`, a day's usage at `<prefix>{<id>}:usage:<day>` (a hash
- * of used, requests, rate_limited, quota_exhausted). The braces keep one key's entries in
+ * of used, requests, rate_limited, quota_exhausted, exported). The braces keep one key's entries in
  * one Redis Cluster slot, as a script touching both needs.
  */
 export class RedisLimits implements SharedLimits {
@@ -171,7 +184,7 @@ export class RedisLimits implements SharedLimits {
           rows,
           rows > 0 ? this.deadline(sent) : 0,
         ),
-      (late) => late[7] === 1 && this.giveBack(usage, rows),
+      (late) => late[7] === 1 && this.giveBack(usage, rows, 'used'),
     );
     this.clockOffset = r[6] - (sent + Date.now()) / 2;
     // Admitted with rows that came too late to count: as if Redis had not answered (no answer leaves uncharged).
@@ -188,21 +201,29 @@ export class RedisLimits implements SharedLimits {
   }
 
   /**
-   * Charges `rows`; with `quota` (an export's whole charge) only when they fit in it. Resolves to
-   * the rows used after, or to −(used + 1) when they do not fit (nothing charged).
+   * Charges `rows` to the day's count `field`; with `quota` (an export's allowance) only when
+   * they fit in it. Resolves to the count after, or to −(count + 1) when they do not fit
+   * (nothing charged).
    */
-  async charge(id: string, day: string, rows: number, quota: number | null = null): Promise<number> {
+  async charge(
+    id: string,
+    day: string,
+    rows: number,
+    quota: number | null = null,
+    field: 'used' | 'exported' = 'used',
+    seen = 0,
+  ): Promise<number> {
     const usage = this.usageKey(id, day);
     const used = await this.call(
-      () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now()), quota ?? -1),
-      (late) => late >= 0 && this.giveBack(usage, rows),
+      () => this.redis.mdqCharge(usage, rows, USAGE_TTL_SECONDS, this.deadline(Date.now()), quota ?? -1, field, seen),
+      (late) => late >= 0 && this.giveBack(usage, rows, field),
     );
     if (used === -1) throw new LimitsUnavailable('the rows reached Redis after their deadline');
     return used <= -2 ? used + 1 : used;
   }
 
-  async refund(id: string, day: string, rows: number): Promise<void> {
-    await this.call(() => this.redis.mdqRefund(this.usageKey(id, day), rows));
+  async refund(id: string, day: string, rows: number, field: 'used' | 'exported'): Promise<void> {
+    await this.call(() => this.redis.mdqRefund(this.usageKey(id, day), rows, field));
   }
 
   /** ROWS_DEADLINE_MS after `sentMs`, in Redis time (0, no deadline, before any admit told the clocks' offset). */
@@ -211,8 +232,8 @@ export class RedisLimits implements SharedLimits {
   }
 
   /** Gives back rows charged for an answer that was not sent (its reply came after the give-up). */
-  private giveBack(usage: string, rows: number): void {
-    this.redis.mdqRefund(usage, rows).catch(() => {}); // Redis gone again: its usage is lost with it anyway
+  private giveBack(usage: string, rows: number, field: string): void {
+    this.redis.mdqRefund(usage, rows, field).catch(() => {}); // Redis gone again: its usage is lost with it anyway
   }
 
   /**

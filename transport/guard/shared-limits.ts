@@ -38,13 +38,21 @@ export interface SharedLimits {
     rows?: number,
   ): Promise<AdmitReply>;
   /**
-   * Adds `rows` to the day's usage; resolves to the rows used after it. With `quota` (an
-   * export charged whole) only when they fit in it, else nothing is charged and it resolves
-   * to −(rows used + 1).
+   * Adds `rows` to the day's count `field` (`used`: the row quota's; `exported`: the export
+   * allowance's); resolves to the count after it. With `quota` only when they fit in it, else
+   * nothing is charged and it resolves to −(count + 1). `seen` is the count this instance last
+   * knew: the store starts from it when it holds none for the day (it lost its data).
    */
-  charge(id: string, day: string, rows: number, quota?: number | null): Promise<number>;
-  /** Takes `rows` off the day's usage: rows charged for an answer the server did not send whole. */
-  refund(id: string, day: string, rows: number): Promise<void>;
+  charge(
+    id: string,
+    day: string,
+    rows: number,
+    quota?: number | null,
+    field?: 'used' | 'exported',
+    seen?: number,
+  ): Promise<number>;
+  /** Takes `rows` off the day's count `field`: rows charged for an answer the server did not send whole. */
+  refund(id: string, day: string, rows: number, field: 'used' | 'exported'): Promise<void>;
 }
 
 /** The shared store did not answer (down, unreachable, or slower than its timeout). */

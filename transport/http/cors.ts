@@ -32,6 +32,11 @@ export class Cors {
     return this.any ? 'Accept, Accept-Encoding' : 'Accept, Accept-Encoding, Origin';
   }
 
+  /** `Vary` of an answer negotiated by format only (an export: never compressed). */
+  get varyFormat(): string {
+    return this.any ? 'Accept' : 'Accept, Origin';
+  }
+
   /** Adds the headers of an answer to a request from `origin` (nothing when it sent none or is not allowed). */
   answer(origin: string, headers: HeaderList): void {
     if (this.allows(origin))

@@ -3,15 +3,6 @@
 import { FORMAT_NAMES, FORMATS, type Format } from '../answers/formats/index.js';
 import { optionalOneOf } from '../params/declare.js';
 
-/** Media types (lower case, no parameters) that name each format, from the registry at load. */
-const MEDIA_TYPES: Record<string, Format> = {};
-for (const f of FORMATS) for (const media of f.mediaTypes) MEDIA_TYPES[media] = f.name;
-/** `type/*` ranges that cover each format: `application/*` covers JSON, msgpack and flatbuffers, `text/*` CSV. */
-const WILDCARDS: Record<string, Format[]> = {};
-for (const [media, format] of Object.entries(MEDIA_TYPES)) (WILDCARDS[`${media.split('/')[0]}/*`] ??= []).push(format);
-/** What Accept without a well-formed range gets: the registry's first format. */
-const DEFAULT_FORMAT = FORMAT_NAMES[0];
-
 export const FORMAT_PARAM = optionalOneOf(
   FORMAT_NAMES,
   `Response format; wins over \`Accept\`. ${FORMATS.map((f) => `${f.name} (${f.paramDoc})`).join(', ')}.`,
@@ -42,15 +33,35 @@ function entries(header: string): { token: string; params: string[] }[] {
   return out;
 }
 
+/** A format on offer: its name and the media types (lower case, no parameters) that select it, its own first. */
+export interface Offer<N extends string> {
+  readonly name: N;
+  readonly mediaTypes: readonly string[];
+}
+
 /**
- * The format `accept` asks for: for each format the q of the most specific media range
- * that matches it (`type/subtype` over `type/*` over `*\/*`), the highest q > 0 winning;
- * ties go to the range listed first, then to the registry's order (JSON, msgpack, flatbuffers,
- * CSV). No header, or one with no well-formed range, means the first (JSON); null means nothing
+ * How `Accept` chooses among `offers` (in order of preference): for each offer the q of the
+ * most specific media range that matches it (`type/subtype` over `type/*` over `*\/*`), the
+ * highest q > 0 winning; ties go to the range listed first, then to the offers' order. No
+ * header, or one with no well-formed range, means the first offer; null means nothing
  * acceptable (406).
  */
-export function formatFromAccept(accept: string): Format | null {
-  let best: Format | null = null;
+export function acceptNegotiator<N extends string>(offers: readonly Offer<N>[]): (accept: string) => N | null {
+  const media: Record<string, N> = {};
+  for (const o of offers) for (const type of o.mediaTypes) media[type] = o.name;
+  const wildcards: Record<string, N[]> = {};
+  for (const [type, name] of Object.entries(media)) (wildcards[`${type.split('/')[0]}/*`] ??= []).push(name);
+  const names = offers.map((o) => o.name);
+  return (accept) => chooseFormat(accept, names, media, wildcards);
+}
+
+function chooseFormat<N extends string>(
+  accept: string,
+  names: readonly N[],
+  MEDIA_TYPES: Record<string, N>,
+  WILDCARDS: Record<string, N[]>,
+): N | null {
+  let best: N | null = null;
   let bestQ = 0;
   let bestAt = Infinity;
   let wellFormed = 0;
@@ -59,8 +70,8 @@ export function formatFromAccept(accept: string): Format | null {
     if (ok) wellFormed++;
     return ok;
   });
-  if (wellFormed === 0) return DEFAULT_FORMAT;
-  for (const format of FORMAT_NAMES) {
+  if (wellFormed === 0) return names[0];
+  for (const format of names) {
     let q = -1;
     let at = Infinity;
     let specificity = -1;
@@ -108,6 +119,12 @@ function memo<T>(compute: (header: string) => T): (header: string) => T {
     return hit as T;
   };
 }
+
+/**
+ * The format `accept` asks for among the registry's (JSON, msgpack, flatbuffers, CSV, Arrow, in
+ * that order of preference; `application/*` covers the first three, `text/*` CSV); no header: JSON.
+ */
+export const formatFromAccept = acceptNegotiator<Format>(FORMATS);
 
 export const negotiateFormat = memo(formatFromAccept);
 export const negotiateEncoding = memo(encodingFromAcceptEncoding);

@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Plan } from '../../engine/plans.js';
 import { FORMAT_OF, type Format } from '../answers/formats/index.js';
-import type { KeyState, Verdict, WholeCharge } from '../guard/guard.js';
+import type { ExportCharge, KeyState, Verdict } from '../guard/guard.js';
 import { contentEtag, etagOf, noneMatch } from '../http/conditional.js';
 import { framingProblem } from '../http/framing.js';
 import { readHeaders, unauthorizedDetail } from '../http/incoming.js';
@@ -56,6 +56,8 @@ export class DataExchange extends Exchange {
   private readonly origin: string;
   readonly requestId: string;
   private readonly acceptFormat: Format | null;
+  /** Accept as sent, kept only for a streaming route (an export), which negotiates among its own formats. */
+  private readonly accept: string;
   private readonly encoding: Encoding;
   /** This request's Dataset to the end, whatever a reload swaps in. */
   private readonly dataset: Dataset | null;
@@ -85,6 +87,7 @@ export class DataExchange extends Exchange {
     this.origin = h.origin;
     this.requestId = requestIdOf(h.requestId);
     this.acceptFormat = negotiateFormat(h.accept);
+    this.accept = route.stream === undefined ? '' : h.accept;
     this.encoding = negotiateEncoding(h.acceptEncoding);
     this.dataset = ctx.state.dataset;
   }
@@ -176,7 +179,14 @@ export class DataExchange extends Exchange {
   /** Parse: path and query parameters (400s), then the format they and Accept ask for (406s). */
   private parse(): ParsedRequest {
     const parsed = parseRequest(this.route, this.dataset!, this.params(), this.rawQuery);
-    if (this.route.stream !== undefined) return parsed; // an export: its own formats, by `format=` alone
+    const { stream } = this.route;
+    if (stream !== undefined) {
+      // An export: its own formats, by `format=` or else Accept.
+      const p = parsed.p as { format: string | null };
+      if ((p.format ??= stream.formatOf(this.accept)) === null)
+        throw new Problem('not_acceptable', `no export format matches Accept (${stream.types.join(', ')}; or format=)`);
+      return parsed;
+    }
     const format = (parsed.p.format as Format | null) ?? this.acceptFormat;
     if (format === null) throw new Problem('not_acceptable', NO_FORMAT);
     const refusal = FORMAT_OF[format].refusal(this.route.shape); // e.g. CSV of an answer without rows
@@ -244,25 +254,27 @@ export class DataExchange extends Exchange {
   }
 
   /**
-   * Charge a streamed answer whole before its first byte: only when its rows fit in what the key
-   * has left today (checked and charged in one step, the shared store's in one script), else a
-   * 429 naming the count, nothing sent or charged; then the stream pours.
+   * Charge a streamed answer (an export) whole before its first byte, to the key's daily export
+   * allowance, not its row quota: only when its rows fit in what is left today (checked and
+   * charged in one step, the shared store's in one script), else a 429 naming both counts,
+   * nothing sent or charged; then the stream pours, with the row quota's figures as they were.
    */
   private chargeWhole(reply: Reply): void {
     const { key } = this;
     const { guard } = this.ctx;
+    const rowsLeft = this.figures?.quotaRemaining ?? null;
     if (key === null) return this.pour(reply, null);
-    const poured = (c: WholeCharge): void => {
+    const poured = (c: ExportCharge): void => {
       if (!c.fits)
         throw new Problem(
-          'quota_exhausted',
-          `the export holds ${reply.rows} rows and the key has ${c.remaining} left today; narrow it (symbols, start, end, period)`,
+          'export_quota_exhausted',
+          `the export holds ${reply.rows} rows and the key has ${c.remaining} export rows left today (${key.plan.exportRows} a day); narrow it (symbols, start, end, period) or wait for the reset`,
           { retryAfter: c.retryAfter },
         );
-      this.pour(reply, c.remaining);
+      this.pour(reply, rowsLeft);
     };
-    if (!guard.isShared(key)) return poured(guard.chargeWhole(key, reply.rows, this.nowMs));
-    this.after(guard.chargeWholeShared(key, reply.rows, this.nowMs), poured);
+    if (!guard.isShared(key)) return poured(guard.chargeExport(key, reply.rows, this.nowMs));
+    this.after(guard.chargeExportShared(key, reply.rows, this.nowMs), poured);
   }
 
   /**
@@ -289,7 +301,8 @@ export class DataExchange extends Exchange {
       'cache-control',
       'no-store',
     );
-    ctx.cors.varyOrigin(headers); // with a CORS_ORIGINS list the allow-origin header depends on Origin
+    // Its format follows Accept; with a CORS_ORIGINS list the allow-origin header depends on Origin.
+    headers.push('vary', ctx.cors.varyFormat);
     ctx.hold(dataset);
     const chargedDay = key?.dayLabel ?? '';
     const body = new StreamedBody(res, source, ctx.turns, (end) => {
@@ -298,7 +311,7 @@ export class DataExchange extends Exchange {
       if (end.kind === 'cut') {
         if (end.reason === 'failed') ctx.internalError(end.error, this.route.pattern, this.requestId);
         const unsent = reply.rows - end.rowsSent;
-        if (key !== null && unsent > 0) ctx.guard.refund(key, unsent, chargedDay, ctx.now());
+        if (key !== null && unsent > 0) ctx.guard.refundExport(key, unsent, chargedDay, ctx.now());
         rows = end.rowsSent;
         ctx.logger?.info(
           {

@@ -18,7 +18,7 @@ export interface Param<T> {
   schema: Json;
   doc: string;
   required: boolean;
-  /** A comma-separated list: OpenAPI's form style without explode. */
+  /** A list: comma-separated, or the parameter repeated (OpenAPI's default form style, exploded). */
   list?: boolean;
   /** A value to show in the OpenAPI document. */
   example?: string;
@@ -26,11 +26,17 @@ export interface Param<T> {
 
 /** A family of parameters named by a pattern (a screen's `min_<column>`), parsed by the route. */
 export interface PatternParam {
-  /** What the OpenAPI document calls the family (one exploded object parameter). */
+  /** What the family is called where it is spoken of as one (the clients' `bounds`). */
   name: string;
   matches(name: string): boolean;
+  /** Every name of the family, each an optional parameter of its own in the OpenAPI document (generators need names, not patterns). */
+  members: readonly string[];
+  /** The schema of each member's value. */
   schema: Json;
+  /** The family's description (the route's docs). */
   doc: string;
+  /** One member's description. */
+  memberDoc(name: string): string;
 }
 
 /** A route's query parameters by name. */
@@ -127,7 +133,7 @@ export function text(doc: string): Param<string | null> {
 export function list(required: boolean, items: Json, doc: string): Param<string[] | null> {
   return {
     schema: { type: 'array', items, minItems: 1 },
-    doc: `Comma-separated list. ${doc} Items are trimmed, duplicates dropped (first wins); an empty item is a 400.`,
+    doc: `Comma-separated list, or the parameter repeated (\`name=a&name=b\`: the same list). ${doc} Items are trimmed, duplicates dropped (first wins); an empty item is a 400.`,
     required,
     list: true,
     parse(raw, name) {
@@ -146,7 +152,7 @@ export function list(required: boolean, items: Json, doc: string): Param<string[
 export function symbolList(required: boolean, doc: string): Param<CommaList | null> {
   return {
     schema: { type: 'array', items: { type: 'string' }, minItems: 1 },
-    doc: `Comma-separated list. ${doc} Items are trimmed; a symbol named twice (in any of its forms) is answered once, where first named; an empty item is a 400.`,
+    doc: `Comma-separated list, or the parameter repeated (\`symbols=a&symbols=b\`: the same list). ${doc} Items are trimmed; a symbol named twice (in any of its forms) is answered once, where first named; an empty item is a 400.`,
     required,
     list: true,
     parse: (raw, name) => listOf(raw, name, required),

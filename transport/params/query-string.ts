@@ -1,4 +1,4 @@
-// Parses a raw query string strictly: no duplicates, no malformed percent-encoding.
+// Parses a raw query string strictly: no duplicates (a list parameter's repeats join as its comma list), no malformed percent-encoding.
 
 import { badParam } from '../problem.js';
 
@@ -12,11 +12,16 @@ export function decode(text: string, name: string): string {
   }
 }
 
+/** No parameter may repeat (a route without list parameters). */
+const NO_LISTS: ReadonlySet<string> = new Set();
+
 /**
- * Name → value of `raw` (the part after `?`). `+` is a space, as in HTML forms. A name given
+ * Name → value of `raw` (the part after `?`). `+` is a space, as in HTML forms. A name in
+ * `lists` given again adds its value to the list (`symbols=a&symbols=b` is `symbols=a,b`:
+ * OpenAPI's default form/explode style, what generated clients send); any other name given
  * twice is a 400, and so is text that does not percent-decode; empty segments are skipped.
  */
-export function parseQueryString(raw: string): Map<string, string> {
+export function parseQueryString(raw: string, lists: ReadonlySet<string> = NO_LISTS): Map<string, string> {
   const out = new Map<string, string>();
   if (raw.length === 0) return out;
   for (const part of raw.split('&')) {
@@ -25,8 +30,10 @@ export function parseQueryString(raw: string): Map<string, string> {
     const rawName = eq < 0 ? part : part.slice(0, eq);
     const name = decode(rawName, 'query');
     const value = eq < 0 ? '' : decode(part.slice(eq + 1), name);
-    if (out.has(name)) throw badParam(name, 'given more than once');
-    out.set(name, value);
+    const before = out.get(name);
+    if (before === undefined) out.set(name, value);
+    else if (lists.has(name)) out.set(name, `${before},${value}`);
+    else throw badParam(name, 'given more than once');
   }
   return out;
 }

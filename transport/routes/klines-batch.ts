@@ -19,11 +19,12 @@ import { batchOf, checkRange, clamp, marketOf, requireSome } from './lookup.js';
 export const klinesBatchRoute = route({
   pattern: '/api/v1/:market/klines',
   operationId: 'getKlinesBatch',
-  summary: 'K-lines of several symbols, or of a whole market on one day',
+  summary: 'K-lines of several symbols, or the cross-section: a whole market on one day',
   description:
     'With `symbols`: `data` is keyed by symbol (canonical codes) in request order; symbols that do not exist are listed in `missing` as given (404 when none exists). `limit` counts rows (or bars) per symbol. ' +
     'Without `symbols`, `date` asks for the cross-section: every symbol\'s row of that day (symbols without one are absent), ordered by symbol, paged by `limit` and `offset` with `Link: rel="next"` while rows remain, all fields unless `fields` narrows them, `adj=qfq` to each symbol\'s latest factor; the answer is `{"market","date","total","count","limit","offset","fields","data":[rows]}`. Without `symbols` and without `date` it is 400 naming `symbols`.',
   tag: 'K-lines',
+  moreTags: ['Bulk data'],
   query: {
     symbols: symbolList(false, `${BATCH_SIZE} Omitted with \`date\`: the cross-section.`),
     date: date(

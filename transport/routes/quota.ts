@@ -11,7 +11,7 @@ export function quotaRouteOf(guard: Guard): Route {
     operationId: 'getQuota',
     summary: "The calling key's plan and today's usage",
     description:
-      '`reset_at` is the next reset (00:00 in QUOTA_TZ). Internal keys answer `daily_quota` and `remaining` as null. One record, no rows: CSV is not offered (406).',
+      "`reset_at` is the next reset (00:00 in QUOTA_TZ). Internal keys answer `daily_quota` and `remaining` as null. `export_quota`, `export_used` and `export_remaining` are the plan's daily export allowance (`/{market}/export`), counted apart from the row quota: null when unlimited (internal keys), `export_quota` 0 when exports are not in the plan. One record, no rows: CSV is not offered (406).",
     tag: 'Account',
     query: {},
     shape: quotaShape,
@@ -23,6 +23,9 @@ export function quotaRouteOf(guard: Guard): Route {
       remaining: 198800,
       requests_today: 31,
       reset_at: '2025-03-16T00:00:00.000Z',
+      export_quota: 20000000,
+      export_used: 7199884,
+      export_remaining: 12800116,
     },
     problems: [],
     auth: true,

@@ -15,19 +15,18 @@ import { clamp, marketOf } from './lookup.js';
 
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
 
-/** `min_<column>` / `max_<column>`: an exploded object in OpenAPI, since it has no parameter-name patterns. */
+/** `min_<column>` / `max_<column>`: one pair of optional parameters per whitelisted column in the OpenAPI document. */
 const BOUNDS: PatternParam = {
   name: 'bounds',
   matches: (name) => name.startsWith('min_') || name.startsWith('max_'),
-  schema: {
-    type: 'object',
-    patternProperties: { [`^(min|max)_(${NUMERIC_SNAPSHOT_COLUMNS.join('|')})$`]: { type: 'number' } },
-    additionalProperties: false,
-  },
+  members: NUMERIC_SNAPSHOT_COLUMNS.flatMap((c) => [`min_${c}`, `max_${c}`]),
+  schema: { type: 'number' },
   doc:
     'Inclusive bounds `min_<column>` and `max_<column>` (finite decimals), e.g. `min_pe_ratio=0&max_pe_ratio=15`. ' +
     'A row whose bounded column is null is excluded; a bounded column is added to the rows. A column outside the whitelist is 400 `invalid_parameter`. ' +
     `Whitelist: ${NUMERIC_SNAPSHOT_COLUMNS.join(', ')}.`,
+  memberDoc: (name) =>
+    `Inclusive ${name.startsWith('min_') ? 'lower' : 'upper'} bound of \`${name.slice(4)}\` (a finite decimal); a row whose \`${name.slice(4)}\` is null is excluded, and the column is added to the rows.`,
 };
 
 /** The bounds of a screen's query as inclusive ranges; a column off the whitelist is a 400. */

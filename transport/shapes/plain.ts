@@ -147,6 +147,9 @@ export const quotaShape = plainShape<QuotaRecord>(
     remaining: nullableInt,
     requests_today: int,
     reset_at: { type: 'string', format: 'date-time' },
+    export_quota: nullableInt,
+    export_used: int,
+    export_remaining: nullableInt,
   }),
   null,
 );
@@ -159,7 +162,18 @@ const SYMBOL_INFO = layout(['symbol', 'name']);
 const SYMBOLS = layout(['market', 'total', 'count', 'limit', 'offset', 'data']);
 const MACRO_ROW = layout(['indicator', 'date', 'keys', 'values']);
 const MACRO = layout(['count', 'total', 'limit', 'offset', 'data']);
-const QUOTA = layout(['plan', 'org_name', 'daily_quota', 'used', 'remaining', 'requests_today', 'reset_at']);
+const QUOTA = layout([
+  'plan',
+  'org_name',
+  'daily_quota',
+  'used',
+  'remaining',
+  'requests_today',
+  'reset_at',
+  'export_quota',
+  'export_used',
+  'export_remaining',
+]);
 
 function marketInfoTable(m: MarketInfoValue): Offset {
   const [market, start, end] = [text(m.market), text(m.start_date), text(m.end_date)];
@@ -230,5 +244,8 @@ function quotaTable(v: QuotaRecord): Offset {
   addUint64(at.remaining, v.remaining, true);
   addUint64(at.requests_today, v.requests_today);
   addOffset(at.reset_at, reset);
+  addUint64(at.export_quota, v.export_quota, true);
+  addUint64(at.export_used, v.export_used);
+  addUint64(at.export_remaining, v.export_remaining, true);
   return builder.endObject();
 }

@@ -1,6 +1,7 @@
 // The market data query service from TypeScript: one method per endpoint, typed by the service's
-// own OpenAPI document (src/schema.d.ts, generated from it at build time), Link paging as async
-// iterators, problems thrown as MdqError, answers decoded from JSON, msgpack or Arrow.
+// own OpenAPI document (src/schema.ts, generated from it at build time), Link paging as async
+// iterators, 429 and 503 retried after Retry-After, problems thrown as MdqError, answers decoded
+// from JSON, msgpack or Arrow.
 
 import { type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
@@ -20,26 +21,40 @@ export type Query<P extends keyof paths> = Omit<
 /** The JSON answer of a path. */
 export type Answer<P extends keyof paths> =
   Get<P> extends {
-    responses: { 200: { content: { 'application/json; charset=utf-8': infer A } } };
+    responses: { 200: { content: { 'application/json': infer A } } };
   }
     ? A
     : never;
 
-/** An RFC 9457 problem the service answered, as an exception: its code, the parameter at fault, suggestions. */
+/** The screen's query parameters as the document declares them (`min_<column>` and `max_<column>` each its own). */
+type ScreenParams = Query<'/{market}/screen'>;
+/** A column the screen may bound: the whitelist, read from the document's `min_<column>` parameters. */
+export type ScreenColumn = keyof ScreenParams extends infer K ? (K extends `min_${infer C}` ? C : never) : never;
+/** Screen bounds: `{ pe_ratio: { min: 0, max: 15 } }` becomes `min_pe_ratio=0&max_pe_ratio=15`; a column off the whitelist does not compile. */
+export type Bounds = { [C in ScreenColumn]?: { min?: number; max?: number } };
+/** The screen's query: its parameters, and the bounds as one object. */
+export type ScreenQuery = Omit<ScreenParams, `min_${string}` | `max_${string}`> & { bounds?: Bounds };
+
+/** An RFC 9457 problem the service answered, as an exception: its code, the parameter at fault, the wait it asked for, suggestions. */
 export class MdqError extends Error {
   readonly status: number;
   readonly code: string;
   readonly param: string | undefined;
+  readonly detail: string;
+  /** Seconds the answer's `Retry-After` asked to wait (429, 503), or null when it named none. */
+  readonly retryAfter: number | null;
   readonly suggestions: string[] | undefined;
   /** The request id (X-Request-Id) to quote when asking about it. */
   readonly instance: string | undefined;
 
-  constructor(problem: Schemas['Problem']) {
+  constructor(problem: Schemas['Problem'], retryAfter: number | null = null) {
     super(`${problem.status} ${problem.code}: ${problem.detail}`);
     this.name = 'MdqError';
     this.status = problem.status;
     this.code = problem.code;
     this.param = problem.param;
+    this.detail = problem.detail;
+    this.retryAfter = retryAfter;
     this.suggestions = problem.suggestions;
     this.instance = problem.instance;
   }
@@ -54,10 +69,15 @@ export interface ClientOptions {
   format?: 'json' | 'msgpack';
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Retries of a 429 or 503 (default 3; 0: none, the first problem is thrown). Each waits the
+   * answer's `Retry-After` (else 0.5 s, doubling) plus up to a quarter more at random, so clients
+   * refused together do not return together.
+   */
+  retries?: number;
+  /** The longest `Retry-After` worth waiting, seconds (default 60): a longer one (a spent daily quota) is thrown at once. */
+  maxRetryWait?: number;
 }
-
-/** Screen bounds: `{ pe_ratio: { min: 0, max: 15 } }` becomes `min_pe_ratio=0&max_pe_ratio=15`. */
-export type Bounds = Record<string, { min?: number; max?: number }>;
 
 const seg = encodeURIComponent;
 
@@ -115,10 +135,7 @@ export class Client {
   ): Promise<Answer<'/{market}/detail'>> {
     return this.get(`/${seg(market)}/detail`, { ...query, symbols: some(symbols) });
   }
-  screen(
-    market: string,
-    query: Omit<Query<'/{market}/screen'>, 'bounds'> & { bounds?: Bounds } = {},
-  ): Promise<Answer<'/{market}/screen'>> {
+  screen(market: string, query: ScreenQuery = {}): Promise<Answer<'/{market}/screen'>> {
     return this.get(`/${seg(market)}/screen`, screenQuery(query));
   }
   calendar(market: string, query: Query<'/{market}/calendar'> = {}): Promise<Answer<'/{market}/calendar'>> {
@@ -152,7 +169,7 @@ export class Client {
     return this.rows<Schemas['CrossSection']>(`/${seg(market)}/klines`, { ...query, date });
   }
   /** Every row the screen matches. */
-  screenRows(market: string, query: Omit<Query<'/{market}/screen'>, 'bounds'> & { bounds?: Bounds } = {}) {
+  screenRows(market: string, query: ScreenQuery = {}) {
     return this.rows<Answer<'/{market}/screen'>>(`/${seg(market)}/screen`, screenQuery(query));
   }
   symbolsRows(market: string, query: Query<'/{market}/symbols'> = {}) {
@@ -219,24 +236,18 @@ export class Client {
     return this.options.format === 'msgpack' ? 'application/msgpack' : 'application/json';
   }
 
-  /** The response of a GET, or the problem it answered thrown as MdqError. */
+  /** The response of a GET, or the problem it answered thrown as MdqError; a 429 or 503 is tried again (`retries`). */
   private async request(url: string, accept: string): Promise<Response> {
-    const res = await this.fetch(url, { headers: { 'x-api-key': this.options.key, accept } });
-    if (res.ok) return res;
-    const text = await res.text();
-    let problem: Schemas['Problem'];
-    try {
-      problem = JSON.parse(text) as Schemas['Problem'];
-    } catch {
-      problem = {
-        type: 'about:blank',
-        title: res.statusText,
-        status: res.status,
-        code: 'http_error',
-        detail: text.slice(0, 200),
-      };
+    const retries = this.options.retries ?? 3;
+    const longest = this.options.maxRetryWait ?? 60;
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.fetch(url, { headers: { 'x-api-key': this.options.key, accept } });
+      if (res.ok) return res;
+      const error = await problemOf(res);
+      const wait = error.retryAfter ?? 0.5 * 2 ** attempt;
+      if ((res.status !== 429 && res.status !== 503) || attempt >= retries || wait > longest) throw error;
+      await sleep(wait * 1000 * (1 + Math.random() * 0.25)); // never sooner than Retry-After; jitter spreads clients out
     }
-    throw new MdqError(problem);
   }
 
   private async decode(res: Response): Promise<unknown> {
@@ -246,6 +257,27 @@ export class Client {
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The problem a failed response carries, as MdqError (a body that is no problem+json still gives its status). */
+async function problemOf(res: Response): Promise<MdqError> {
+  const text = await res.text();
+  let problem: Schemas['Problem'];
+  try {
+    problem = JSON.parse(text) as Schemas['Problem'];
+  } catch {
+    problem = {
+      type: 'about:blank',
+      title: res.statusText,
+      status: res.status,
+      code: 'http_error',
+      detail: text.slice(0, 200),
+    };
+  }
+  const after = res.headers.get('retry-after');
+  return new MdqError(problem, after !== null && /^\d+$/.test(after) ? Number(after) : null);
+}
+
 /** A batch's symbols: an empty list is a mistake here (sent as nothing, it would ask another question). */
 function some(symbols: readonly string[]): readonly string[] {
   if (symbols.length === 0) throw new TypeError('a batch names at least one symbol');
@@ -253,10 +285,10 @@ function some(symbols: readonly string[]): readonly string[] {
 }
 
 /** Screen bounds spread into min_/max_ parameters. */
-function screenQuery(query: { bounds?: Bounds } & Record<string, unknown>): Record<string, QueryValue> {
+function screenQuery(query: ScreenQuery): Record<string, QueryValue> {
   const { bounds, ...rest } = query;
   const spread: Record<string, number> = {};
-  for (const [column, { min, max }] of Object.entries(bounds ?? {})) {
+  for (const [column, { min, max }] of Object.entries(bounds ?? {}) as [string, { min?: number; max?: number }][]) {
     if (min !== undefined) spread[`min_${column}`] = min;
     if (max !== undefined) spread[`max_${column}`] = max;
   }

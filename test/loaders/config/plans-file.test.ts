@@ -217,3 +217,30 @@ test('as a setting of the server and of the keys command: one line naming the va
   const reading = readSettings(SERVER, [], { PLANS_FILE: path });
   assert.ok(!reading.help && reading.values.plansFile?.has('gold'), 'the value is the plans in force');
 });
+
+test('export_rows may be left out: a built-in plan keeps its own, an added plan gets none; given, it is 0 to 10^12 or null, and internal stays null', () => {
+  const plans = plansFromText(
+    '{"gold": {"rpm": 3, "daily_quota": 5, "batch": 2, "rows_per_call": 3},\n "silver": {"rpm": 3, "daily_quota": 5, "batch": 2, "rows_per_call": 3, "export_rows": 1000},\n "pro": {"rpm": 3, "daily_quota": 5, "batch": 2, "rows_per_call": 3}}',
+    'plans.json',
+  );
+  assert.deepEqual(
+    ['free', 'pro', 'enterprise', 'internal', 'gold', 'silver'].map((n) => plans.get(n)!.exportRows),
+    [0, 20_000_000, 200_000_000, null, 0, 1000],
+  );
+  assert.throws(
+    () =>
+      plansFromText(
+        '{"gold": {"rpm": 3, "daily_quota": 5, "batch": 2, "rows_per_call": 3, "export_rows": -1}}',
+        'p.json',
+      ),
+    /plan 'gold': export_rows must be a whole number from 0 to 1,000,000,000,000 or null/,
+  );
+  assert.throws(
+    () =>
+      plansFromText(
+        '{"internal": {"rpm": null, "daily_quota": null, "batch": 50, "rows_per_call": 500, "export_rows": 5}}',
+        'p.json',
+      ),
+    /plan 'internal': export_rows must be null/,
+  );
+});

@@ -123,6 +123,38 @@ test("a clean stop stores each key's last use with the day's counts; a restart r
   });
 });
 
+test("a key's exported rows are stored with the day's counts, and a restart's guard starts from them", async (t) => {
+  const { dir, cleanup } = tempDir(t);
+  let store = StateStore.open(dir);
+  const { key, record } = await store.keys.create('pro', 'Desk A');
+  const g = new Guard();
+  const sync = StateSync.start(store, g, { now: () => T0, intervalMs: 3_600_000 });
+  const k = g.authenticate(key)!;
+  g.admit(k, T0 + 1_000, false);
+  assert.equal(g.chargeExport(k, 7_000_000, T0 + 1_000).fits, true);
+  await sync.close();
+  await store.close();
+
+  store = StateStore.open(dir);
+  cleanup.push(() => store.close());
+  assert.deepEqual(store.usage.get('2024-06-01', record.id), {
+    used: 0,
+    requests: 1,
+    rateLimited: 0,
+    quotaExhausted: 0,
+    exported: 7_000_000,
+  });
+  const again = new Guard();
+  const resumed = StateSync.start(store, again, { now: () => T0 + 2_000, intervalMs: 3_600_000 });
+  cleanup.push(() => resumed.close());
+  const q = again.quota(again.authenticate(key)!, T0 + 2_000);
+  assert.deepEqual(
+    [q.export_used, q.export_remaining],
+    [7_000_000, 13_000_000],
+    'the allowance is not handed out twice',
+  );
+});
+
 test('a day that ends between two flushes is stored with its last counts, and the new day apart', async (t) => {
   const { dir, cleanup } = tempDir(t);
   const store = StateStore.open(dir);

@@ -75,6 +75,42 @@ describe('429s per key', () => {
   });
 });
 
+describe('exports on the usage page', () => {
+  let s: AdminServer;
+  let op: Operator;
+  before(async () => {
+    s = await startAdminServer();
+    op = await s.signIn();
+  });
+  after(() => s.close());
+
+  test("a key's rows exported today and its export allowance left are shown beside its rows; a plan without exports says so", async () => {
+    const res = await s.call('/api/v1/hkstock/export?format=ndjson', { headers: { 'x-api-key': s.keys.pro } });
+    assert.equal(res.status, 200);
+    const rows = res.text.trimEnd().split('\n').length;
+    const keys = (await s.call('/admin/api/usage', { cookie: op.cookie })).body.keys;
+    const pro = keys.find((k: any) => k.id === idOf(s.keys.pro));
+    assert.deepEqual(
+      [pro.rows, pro.exported, pro.export_quota, pro.export_remaining],
+      [0, rows, 20_000_000, 20_000_000 - rows],
+    );
+    const free = keys.find((k: any) => k.id === idOf(s.keys.free));
+    assert.deepEqual([free.exported, free.export_quota, free.export_remaining], [0, 0, 0]);
+    const internal = keys.find((k: any) => k.id === idOf(s.keys.internal));
+    assert.deepEqual([internal.export_quota, internal.export_remaining], [null, null]);
+    const plans = (await s.call('/admin/api/keys', { cookie: op.cookie })).body.plans;
+    assert.deepEqual(
+      plans.map((p: any) => [p.name, p.export_rows]),
+      [
+        ['free', 0],
+        ['pro', 20_000_000],
+        ['enterprise', 200_000_000],
+        ['internal', null],
+      ],
+    );
+  });
+});
+
 describe('requests by route', () => {
   let s: AdminServer;
   let op: Operator;

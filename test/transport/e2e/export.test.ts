@@ -1,5 +1,6 @@
 // GET /{market}/export: the rows of every paged K-line answer, concatenated, in CSV, NDJSON and Arrow;
-// the whole export counted and charged before its first byte (429 when it does not fit the quota);
+// the whole export counted and charged to the export allowance before its first byte (429 when it
+// does not fit; 403 on a plan without exports); its format negotiated by Accept;
 // a client that leaves midway ends it.
 
 import assert from 'node:assert/strict';
@@ -10,7 +11,8 @@ import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { generateDemoSnapshot } from '../../../loaders/demo/index.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
-import { assertProblem, BIG_FREE_BATCH, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
+import { DEFAULT_PLANS, type PlanFigures, Plans } from '../../../engine/plans.js';
+import { assertProblem, ManualClock, startAnswerServer, startLimitServer } from '../../helpers/e2e.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 
 let server: TestServer;
@@ -127,76 +129,117 @@ for (const c of CASES) {
   });
 }
 
-test('an export is charged its rows in full when it starts; X-Quota-Remaining says so', async (t) => {
-  const { server: s, clock } = await startLimitServer(t);
-  clock.advance(1000);
-  const before = (await s.get('/api/v1/quota', { key: s.keys.free })).body.used;
-  clock.advance(1000);
-  const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/hkstock/export?format=ndjson`, {
-    headers: { 'x-api-key': s.keys.free },
+/** A server whose pro plan has `figures` (a PLANS_FILE's), on a hand-moved clock; closed when the test ends. */
+async function serverWithPro(
+  t: { after(fn: () => Promise<void> | void): void },
+  figures: Partial<PlanFigures>,
+): Promise<{ s: TestServer; clock: ManualClock }> {
+  const clock = new ManualClock();
+  const plans = new Plans(DEFAULT_PLANS.list.map((p) => (p.name === 'pro' ? { ...p, ...figures } : p)));
+  const s = await startTestServer({ now: clock.now, plans });
+  t.after(() => s.close());
+  return { s, clock };
+}
+
+/** The rows an export of `path` holds, counted from an internal key's NDJSON (one line a row). */
+async function rowsOf(s: TestServer, path: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${s.port}${path}${path.includes('?') ? '&' : '?'}format=ndjson`, {
+    headers: { 'x-api-key': s.keys.internal },
   });
-  const rows = (await res.text()).trimEnd().split('\n').length;
-  assert.equal(res.status, 200);
-  clock.advance(1000);
-  const quota = (await s.get('/api/v1/quota', { key: s.keys.free })).body;
-  assert.equal(quota.used, before + rows, 'every row charged');
-  assert.equal(Number(res.headers.get('x-quota-remaining')), quota.daily_quota - quota.used);
+  return (await res.text()).trimEnd().split('\n').length;
+}
+
+test('an export draws on the export allowance, not the row quota: served with no rows left, export_used grows by its rows, used and X-Quota-Remaining stay', async (t) => {
+  const { s, clock } = await serverWithPro(t, { dailyQuota: 10 });
+  const rows = await rowsOf(s, '/api/v1/hkstock/export');
+  clock.advance(2000);
+  const spent = await s.get('/api/v1/ashare/klines?symbols=sh600001,sz000002&limit=100', { key: s.keys.pro });
+  assert.equal(spent.headers['x-quota-remaining'], '0', 'the row quota is spent');
+  clock.advance(2000);
+  const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/hkstock/export?format=ndjson`, {
+    headers: { 'x-api-key': s.keys.pro },
+  });
+  assert.equal(res.status, 200, 'an export is served with no rows left today');
+  assert.equal((await res.text()).trimEnd().split('\n').length, rows);
+  assert.equal(res.headers.get('x-quota-remaining'), '0', 'the row quota untouched');
+  clock.advance(2000);
+  const quota = (await s.get('/api/v1/quota', { key: s.keys.pro })).body;
+  assert.deepEqual(
+    [quota.used, quota.export_quota, quota.export_used, quota.export_remaining],
+    [Number(spent.body.count), 20_000_000, rows, 20_000_000 - rows],
+  );
+  const internal = (await s.get('/api/v1/quota', { key: s.keys.internal })).body;
+  assert.deepEqual(
+    [internal.export_quota, internal.export_used, internal.export_remaining],
+    [null, rows, null],
+    'internal keys: unlimited, still counted',
+  );
 });
 
-test('an export larger than the rows left today is 429 quota_exhausted naming its count, before any byte, and charges nothing', async (t) => {
+test('the free plan has no exports: 403 not_in_plan, nothing counted; its /quota says export_quota 0', async (t) => {
   const { server: s, clock } = await startLimitServer(t);
-  const whole = (
-    await (
-      await fetch(`http://127.0.0.1:${s.port}/api/v1/ashare/export?format=ndjson`, {
-        headers: { 'x-api-key': s.keys.internal },
-      })
-    ).text()
-  )
-    .trimEnd()
-    .split('\n').length;
-  // Spend the free key's quota down to fewer rows than the export holds (but some).
-  let left = Number.POSITIVE_INFINITY;
-  while (left >= whole) {
-    clock.advance(2000);
-    const res = await s.get(BIG_FREE_BATCH, { key: s.keys.free });
-    assert.equal(res.status, 200);
-    left = Number(res.headers['x-quota-remaining']);
-  }
-  assert.ok(left > 0, `${left} rows left: some, too few`);
+  const refused = await s.get('/api/v1/hkstock/export', { key: s.keys.free });
+  assertProblem(refused, 403, 'not_in_plan');
   clock.advance(2000);
-  const refused = await s.get('/api/v1/ashare/export', { key: s.keys.free });
-  assertProblem(refused, 429, 'quota_exhausted');
-  assert.match(refused.body.detail, new RegExp(`holds ${whole} rows and the key has ${left} left`));
-  assert.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After: when the quota day resets');
+  const quota = (await s.get('/api/v1/quota', { key: s.keys.free })).body;
+  assert.deepEqual([quota.export_quota, quota.export_used, quota.export_remaining], [0, 0, 0]);
+});
+
+test('an export larger than the allowance left today is 429 export_quota_exhausted naming both counts, before any byte, and charges nothing', async (t) => {
+  const { s: probe } = await serverWithPro(t, {});
+  const hk = await rowsOf(probe, '/api/v1/hkstock/export');
+  const ashare = await rowsOf(probe, '/api/v1/ashare/export');
+  const { s, clock } = await serverWithPro(t, { exportRows: hk + ashare - 1 });
+  assert.equal((await s.get('/api/v1/hkstock/export', { key: s.keys.pro })).status, 200);
   clock.advance(2000);
-  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).body.remaining, left, 'nothing charged');
+  const refused = await s.get('/api/v1/ashare/export', { key: s.keys.pro });
+  assertProblem(refused, 429, 'export_quota_exhausted');
+  assert.match(refused.body.detail, new RegExp(`holds ${ashare} rows and the key has ${ashare - 1} export rows left`));
+  assert.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After: when the day resets');
+  assert.equal(refused.headers['content-disposition'], undefined, 'no attachment begun');
   clock.advance(2000);
-  const fits = await s.get('/api/v1/hkstock/export?format=ndjson&end=2025-03-06', { key: s.keys.free });
+  const quota = (await s.get('/api/v1/quota', { key: s.keys.pro })).body;
+  assert.deepEqual([quota.export_used, quota.export_remaining], [hk, ashare - 1], 'nothing charged');
+  clock.advance(2000);
+  const fits = await s.get('/api/v1/ashare/export?symbols=sh600001', { key: s.keys.pro });
   assert.equal(fits.status, 200, 'a smaller export still fits');
 });
 
-test('two exports at once that fit the rows left one at a time but not together: one is served, the other is 429', async (t) => {
-  const { server: s, clock } = await startLimitServer(t);
+test('two exports at once that fit the allowance one at a time but not together: one is served, the other is 429', async (t) => {
+  const { s: probe } = await serverWithPro(t, {});
   const path = '/api/v1/hkstock/export?format=ndjson';
-  const size = (
-    await (await fetch(`http://127.0.0.1:${s.port}${path}`, { headers: { 'x-api-key': s.keys.internal } })).text()
-  )
-    .trimEnd()
-    .split('\n').length;
-  // Spend the free key down to between one and two exports' rows.
-  let left = Number.POSITIVE_INFINITY;
-  while (left >= 2 * size) {
-    clock.advance(2000);
-    const res = await s.get('/api/v1/hkstock/klines?symbols=hk00700,hk09988&limit=100', { key: s.keys.free });
-    assert.equal(res.status, 200);
-    left = Number(res.headers['x-quota-remaining']);
-  }
-  if (left < size) return t.skip(`the fixture's batches overshot: ${left} rows left, an export holds ${size}`);
+  const size = await rowsOf(probe, '/api/v1/hkstock/export');
+  const { s, clock } = await serverWithPro(t, { exportRows: 2 * size - 1 });
   clock.advance(2000);
-  const both = await Promise.all([s.get(path, { key: s.keys.free }), s.get(path, { key: s.keys.free })]);
+  const both = await Promise.all([s.get(path, { key: s.keys.pro }), s.get(path, { key: s.keys.pro })]);
   assert.deepEqual(both.map((r) => r.status).sort(), [200, 429]);
   clock.advance(2000);
-  assert.equal((await s.get('/api/v1/quota', { key: s.keys.free })).body.remaining, left - size, 'one export charged');
+  assert.equal((await s.get('/api/v1/quota', { key: s.keys.pro })).body.export_used, size, 'one export charged');
+});
+
+test('the export negotiates its format by Accept (format= wins; no Accept or */*: CSV; nothing acceptable: 406)', async () => {
+  const path = '/api/v1/hkstock/export?fields=c';
+  const cases: [string | null, string][] = [
+    [null, 'text/csv; charset=utf-8'],
+    ['*/*', 'text/csv; charset=utf-8'],
+    ['application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.stream'],
+    ['application/x-ndjson', 'application/x-ndjson'],
+    ['text/*', 'text/csv; charset=utf-8'],
+    ['application/json;q=1, application/x-ndjson;q=0.5, text/csv;q=0.4', 'application/x-ndjson'],
+  ];
+  for (const [accept, type] of cases) {
+    const res = await server.get(path, { headers: accept === null ? {} : { accept } });
+    assert.equal(res.status, 200, `${accept}: ${res.text}`);
+    assert.equal(res.headers['content-type'], type, `Accept: ${accept}`);
+  }
+  const arrow = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    headers: { 'x-api-key': server.keys.pro, accept: 'application/vnd.apache.arrow.stream' },
+  });
+  const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+  assert.equal(table.numRows, Number(table.schema.metadata.get('rows')), 'a real Arrow stream');
+  const wins = await server.get(`${path}&format=csv`, { headers: { accept: 'application/x-ndjson' } });
+  assert.equal(wins.headers['content-type'], 'text/csv; charset=utf-8', 'format= wins over Accept');
+  assertProblem(await server.get(path, { headers: { accept: 'application/json' } }), 406, 'not_acceptable');
 });
 
 test('stopping the listener (a drain) cuts an export in progress: the server is idle at once', async () => {

@@ -157,6 +157,9 @@ test('a known sequence of calls: X-Quota-Remaining after each charge, then exact
     remaining: 5000 - used,
     requests_today: steps.length + 1,
     reset_at: nextMidnight(clock.ms),
+    export_quota: 0,
+    export_used: 0,
+    export_remaining: 0,
   };
   assert.deepEqual(await quota(s, key), exp, 'used 22, remaining 4978, 8 requests (this /quota included)');
 });
@@ -296,6 +299,9 @@ test('internal key: /quota shows null daily_quota and remaining, and counts rows
     remaining: null,
     requests_today: 3,
     reset_at: nextMidnight(clock.ms),
+    export_quota: null,
+    export_used: 0,
+    export_remaining: null,
   };
   assert.deepEqual(await quota(s, s.keys.internal), exp, 'counted like any key, never limited');
 });

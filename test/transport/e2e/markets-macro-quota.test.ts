@@ -75,6 +75,9 @@ test('quota: the record of the calling key, with reset_at the next 00:00 UTC', a
     remaining: 2_000_000,
     requests_today: 1,
     reset_at: nextMidnight,
+    export_quota: 200_000_000,
+    export_used: 0,
+    export_remaining: 200_000_000,
   };
   assertJsonExact(body, exp, 'a fresh enterprise key: nothing used, this request counted');
 });

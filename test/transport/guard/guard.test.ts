@@ -181,7 +181,7 @@ test('internal keys are never limited and carry no rate or quota figures', () =>
   );
 });
 
-test('the /quota record carries the spec fields plus reset_at', () => {
+test('the /quota record carries the spec fields plus reset_at and the export allowance', () => {
   const g = guardWith(record('abcd1234', 'pro', { org: '' }));
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   g.admit(k, T0, false);
@@ -193,7 +193,35 @@ test('the /quota record carries the spec fields plus reset_at', () => {
     remaining: 200_000,
     requests_today: 1,
     reset_at: '2024-06-02T00:00:00.000Z',
+    export_quota: 20_000_000,
+    export_used: 0,
+    export_remaining: 20_000_000,
   });
+});
+
+test('an export is charged to the export allowance (apart from the rows), whole or not at all; drained, seeded, and zeroed by a new day', () => {
+  const g = guardWith(record('abcd1234', 'pro'));
+  const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
+  g.admit(k, T0, true);
+  g.charge(k, 40, T0);
+  assert.deepEqual(g.chargeExport(k, 19_999_990, T0), { fits: true, remaining: 10, retryAfter: 0 });
+  const refused = g.chargeExport(k, 11, T0 + 1000);
+  assert.deepEqual([refused.fits, refused.remaining], [false, 10], 'eleven rows do not fit in ten: nothing charged');
+  assert.ok(refused.retryAfter > 0);
+  assert.deepEqual(g.chargeExport(k, 10, T0 + 2000), { fits: true, remaining: 0, retryAfter: 0 }, 'ten do');
+  const q = g.quota(k, T0 + 2000);
+  assert.deepEqual([q.used, q.export_used, q.export_remaining], [40, 20_000_000, 0]);
+  const seen: unknown[][] = [];
+  g.drainDirty((...a) => seen.push(a));
+  assert.deepEqual(
+    seen,
+    [['abcd1234', '2024-06-01', 40, 1, 0, 1, T0, 20_000_000]],
+    'the refusal counted as a quota one',
+  );
+  const h = guardWith(record('abcd1234', 'pro'));
+  h.seedUsage('abcd1234', 40, 1, T0, 0, 1, 19_999_000);
+  assert.equal(h.quota(h.authenticate(`mdq_abcd1234_${SECRET}`)!, T0).export_remaining, 1_000, 'seeded from storage');
+  assert.equal(g.quota(k, T0 + 86_400_000).export_remaining, 20_000_000, 'a new day starts from zero');
 });
 
 test('drainDirty hands over each changed key once with its day', () => {
@@ -203,7 +231,7 @@ test('drainDirty hands over each changed key once with its day', () => {
   g.charge(k, 7, T0);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0, T0]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 7, 1, 0, 0, T0, 0]]);
   assert.equal(
     g.drainDirty(() => assert.fail('nothing changed')),
     0,
@@ -243,8 +271,8 @@ test("a day that ends before a flush is drained with its last counts, then the n
     'one key',
   );
   assert.deepEqual(seen, [
-    ['abcd1234', '2024-06-01', 15, 2, 0, 0, earlyAt],
-    ['abcd1234', '2024-06-02', 3, 1, 0, 0, earlyAt],
+    ['abcd1234', '2024-06-01', 15, 2, 0, 0, earlyAt, 0],
+    ['abcd1234', '2024-06-02', 3, 1, 0, 0, earlyAt, 0],
   ]);
   assert.equal(
     g.drainDirty(() => assert.fail('nothing changed')),
@@ -262,7 +290,7 @@ test('a day that ends after its last counts were flushed is not drained again', 
   g.admit(k, tomorrow, true);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-02', 0, 1, 0, 0, tomorrow]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-02', 0, 1, 0, 0, tomorrow, 0]]);
 });
 
 test('seeded usage continues the day from stored counts', () => {
@@ -303,13 +331,17 @@ test("with shared limits (Redis) the last use is this instance's and the day's c
   await g.chargeShared(k, 5, T0);
   const seen: unknown[] = [];
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0]]);
+  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0, 0]]);
   down = true;
   await assert.rejects(g.admitShared(k, T0 + 5_000, true), LimitsUnavailable);
   assert.equal(k.lastUsedMs, T0 + 5_000, 'the key was authenticated');
   seen.length = 0;
   g.drainDirty((...a) => seen.push(a));
-  assert.deepEqual(seen, [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0 + 5_000]], 'and that use reaches the next flush');
+  assert.deepEqual(
+    seen,
+    [['abcd1234', '2024-06-01', 125, 9, 0, 0, T0 + 5_000, 0]],
+    'and that use reaches the next flush',
+  );
 });
 
 test("admit with a kept answer's rows charges them in the same step, only when admitted; the verdict's quota is before them", () => {

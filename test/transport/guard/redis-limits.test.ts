@@ -103,6 +103,25 @@ describe('limits shared through Redis', {
     );
   });
 
+  test('exports draw on the export allowance in Redis, apart from the rows: two instances cannot both take its last rows; a Redis that lost it starts from what this instance saw', async () => {
+    const r = record('pro'); // 20,000,000 export rows a day
+    const [a, b] = [await instance(r), await instance(r)];
+    const ka = a.authenticate(text(r))!;
+    const kb = b.authenticate(text(r))!;
+    assert.deepEqual(await a.chargeExportShared(ka, 19_999_000, NOW), { fits: true, remaining: 1_000, retryAfter: 0 });
+    const [one, other] = await Promise.all([b.chargeExportShared(kb, 600, NOW), a.chargeExportShared(ka, 600, NOW)]);
+    assert.deepEqual([one.fits, other.fits].sort(), [false, true], 'one of two 600-row exports fits the last 1,000');
+    const usage = `mdq:{${r.id}}:usage:2026-06-01`;
+    assert.deepEqual(await clients[0].hmget(usage, 'exported', 'used'), ['19999600', null], 'the row count untouched');
+    await clients[0].hdel(usage, 'exported'); // Redis lost it (a restart without persistence)
+    const again = await a.chargeExportShared(ka, 500, NOW);
+    assert.deepEqual(
+      [again.fits, again.remaining],
+      [false, 400],
+      "seeded from this instance's count: not handed out twice",
+    );
+  });
+
   test('an internal key is never shared: it is admitted here, with no header figures', async () => {
     const r = record('internal');
     const g = await instance(r);
@@ -118,7 +137,7 @@ describe('limits shared through Redis', {
 
   test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
     const plans = new Plans(
-      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }],
+      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3, exportRows: 0 }],
       'plans.json',
     );
     const r = record('gold');

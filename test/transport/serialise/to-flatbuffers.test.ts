@@ -38,6 +38,9 @@ const EXTRA: Partial<Record<FlatShapeName, unknown[]>> = {
       remaining: 0,
       requests_today: 0,
       reset_at: '2025-03-16T00:00:00Z',
+      export_quota: 0,
+      export_used: 0,
+      export_remaining: 0,
     },
   ],
   screen: [

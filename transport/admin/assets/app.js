@@ -678,6 +678,7 @@
               h('th', { class: 'num' }, 'Rows a day'),
               h('th', { class: 'num' }, 'Batch symbols'),
               h('th', { class: 'num' }, 'Rows a call'),
+              h('th', { class: 'num', title: 'Rows a day a key may export (/{market}/export)' }, 'Export rows a day'),
             ),
           ),
           h(
@@ -692,6 +693,7 @@
                 h('td', { class: 'num' }, limit(p.daily_quota)),
                 h('td', { class: 'num' }, num(p.batch)),
                 h('td', { class: 'num' }, num(p.rows_per_call)),
+                h('td', { class: 'num' }, p.export_rows === 0 ? 'none' : limit(p.export_rows)),
               ),
             ),
           ),
@@ -784,6 +786,12 @@
                 h('th', { class: 'num', title: 'Requests refused 429: rate limit or daily quota' }, 'Refused (429)'),
                 h('th', { class: 'num' }, 'Daily quota'),
                 h('th', { class: 'num' }, 'Remaining'),
+                h(
+                  'th',
+                  { class: 'num', title: 'Rows exported today (/{market}/export), apart from the rows above' },
+                  'Exported',
+                ),
+                h('th', { class: 'num' }, 'Export rows left'),
               ),
             ),
             h(
@@ -804,6 +812,16 @@
                   }),
                   cell('Daily quota', k.daily_quota === null ? 'unlimited' : num(k.daily_quota)),
                   cell('Remaining', k.remaining === null ? 'unlimited' : num(k.remaining)),
+                  cell('Exported', num(k.exported), { 'data-role': 'exported' }),
+                  cell(
+                    'Export rows left',
+                    k.export_quota === null
+                      ? 'unlimited'
+                      : k.export_quota === 0
+                        ? 'not in plan'
+                        : num(k.export_remaining),
+                    { 'data-role': 'export-left' },
+                  ),
                 ),
               ),
             ),

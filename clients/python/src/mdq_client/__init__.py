@@ -2,9 +2,10 @@
 
     from mdq_client import Client
     client = Client("http://127.0.0.1:8080", key)
-    bars = client.klines_batch("ashare", ["600000.SH", "000001.SZ"], period="month", adj="qfq").to_pandas()
+    bars = client.klines_batch("ashare", ["600000.SH", "000001.SZ"], period="month", adj="qfq", fields="*").to_pandas()
+    day = client.cross_section("ashare", "2025-03-14", all=True).to_pandas()
 """
 
-from .client import Answer, Client, MdqError
+from .client import Answer, Client, MdqError, PartialPageWarning
 
-__all__ = ["Answer", "Client", "MdqError"]
+__all__ = ["Answer", "Client", "MdqError", "PartialPageWarning"]

@@ -1,29 +1,38 @@
 """Client, answers and problems. Lists go out comma-separated (``symbols=a,b``), screen bounds as
-their own parameters (``min_pe_ratio=5``), pages are followed along ``Link: rel="next"``."""
+their own parameters (``min_pe_ratio=5``), pages are followed along ``Link: rel="next"``
+(``all=True``), 429 and 503 are tried again after ``Retry-After``."""
 
 import json
+import random
 import shutil
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import warnings
 
 API = "/api/v1"
 
 
 class MdqError(Exception):
     """An RFC 9457 problem the service answered: ``status``, ``code``, ``param``, ``detail``,
-    ``suggestions`` (codes it may have meant, for an unknown symbol) and ``instance`` (the
-    request id to quote)."""
+    ``retry_after`` (the seconds its ``Retry-After`` asked for, or None), ``suggestions`` (codes
+    it may have meant, for an unknown symbol) and ``instance`` (the request id to quote)."""
 
-    def __init__(self, problem):
+    def __init__(self, problem, retry_after=None):
         self.problem = problem
         self.status = problem.get("status")
         self.code = problem.get("code")
         self.param = problem.get("param")
         self.detail = problem.get("detail")
+        self.retry_after = retry_after
         self.suggestions = problem.get("suggestions")
         self.instance = problem.get("instance")
         super().__init__("%s %s: %s" % (self.status, self.code, self.detail))
+
+
+class PartialPageWarning(UserWarning):
+    """``to_pandas()`` of one page of a paged answer: rows remain (``total`` > ``count``)."""
 
 
 def query_string(query):
@@ -63,7 +72,13 @@ def next_link(header):
 
 
 class Answer(dict):
-    """A JSON answer (a dict), with its rows as a pandas DataFrame on demand."""
+    """A JSON answer (a dict), with its rows as a pandas DataFrame on demand. A paged answer
+    (``total``, ``count``) holds one page unless it was asked with ``all=True``."""
+
+    def partial(self):
+        """True when this is one page of more rows than it holds (``count`` < ``total``)."""
+        total, count = self.get("total"), self.get("count")
+        return isinstance(total, int) and isinstance(count, int) and count + (self.get("offset") or 0) < total
 
     def rows(self):
         """The answer's rows: ``data`` as a list (batch answers keyed by symbol flattened in order)."""
@@ -75,9 +90,21 @@ class Answer(dict):
             return values
         return list(data or [])
 
-    def to_pandas(self):
+    def to_pandas(self, strict=False):
         """The rows as a pandas DataFrame, columns in the answer's order, ``date`` columns as
-        datetime64 (``fields`` orders the columns where the answer has it)."""
+        datetime64 (``fields`` orders the columns where the answer has it). One page of more
+        rows warns (PartialPageWarning) naming ``count`` and ``total``, or raises ValueError
+        with ``strict=True``: ask with ``all=True`` for every row."""
+        if self.partial():
+            message = "a partial page: %d of %d rows (count %d, total %d); ask with all=True for every row" % (
+                self["count"],
+                self["total"],
+                self["count"],
+                self["total"],
+            )
+            if strict:
+                raise ValueError(message)
+            warnings.warn(message, PartialPageWarning, stacklevel=2)
         return rows_to_pandas(self.rows(), self.get("fields"))
 
 
@@ -93,30 +120,36 @@ def rows_to_pandas(rows, fields=None):
 
 class Client:
     """``Client(base_url, key)``: one method per endpoint (keyword arguments are the query
-    parameters), ``pages``/``rows`` for Link paging, ``frame`` for a CSV answer as a DataFrame,
-    ``export`` to a file or a DataFrame. Problems raise MdqError."""
+    parameters; a paged endpoint takes ``all=True`` for every page in one Answer),
+    ``pages``/``rows`` for Link paging, ``frame`` for a CSV answer as a DataFrame, ``export`` to
+    a file or a DataFrame. Problems raise MdqError; a 429 or 503 is tried again up to
+    ``retries`` times (0: never) after its ``Retry-After`` plus up to a quarter more at random,
+    unless it asks for more than ``max_retry_wait`` seconds (a spent daily quota)."""
 
-    def __init__(self, base_url, key, timeout=60):
+    def __init__(self, base_url, key, timeout=60, retries=3, max_retry_wait=60):
         self.base_url = base_url.rstrip("/")
         self.key = key
         self.timeout = timeout
+        self.retries = retries
+        self.max_retry_wait = max_retry_wait
 
     # ---- one method per endpoint ------------------------------------------------------
 
     def markets(self):
         return self.get("/markets")
 
-    def symbols(self, market, **query):
-        return self.get("/%s/symbols" % _seg(market), **query)
+    def symbols(self, market, all=False, **query):
+        return self._paged("/%s/symbols" % _seg(market), all, query)
 
-    def klines(self, market, symbol, **query):
-        return self.get("/%s/klines/%s" % (_seg(market), _seg(symbol)), **query)
+    def klines(self, market, symbol, all=False, **query):
+        return self._paged("/%s/klines/%s" % (_seg(market), _seg(symbol)), all, query)
 
     def klines_batch(self, market, symbols, **query):
         return self.get("/%s/klines" % _seg(market), symbols=_some(symbols), **query)
 
-    def cross_section(self, market, date, **query):
-        return self.get("/%s/klines" % _seg(market), date=date, **query)
+    def cross_section(self, market, date, all=False, **query):
+        """Every symbol's row of ``date``: one page (``limit``, ``offset``), or with ``all=True`` every page."""
+        return self._paged("/%s/klines" % _seg(market), all, dict(query, date=date))
 
     def detail(self, market, symbol, **query):
         return self.get("/%s/detail/%s" % (_seg(market), _seg(symbol)), **query)
@@ -124,18 +157,18 @@ class Client:
     def detail_batch(self, market, symbols, **query):
         return self.get("/%s/detail" % _seg(market), symbols=_some(symbols), **query)
 
-    def screen(self, market, **query):
-        """``bounds={"pe_ratio": {"min": 0, "max": 15}}`` for the min_/max_ parameters."""
-        return self.get("/%s/screen" % _seg(market), **query)
+    def screen(self, market, all=False, **query):
+        """``bounds={"pe_ratio": {"min": 0, "max": 15}}`` for the min_/max_ parameters; ``all=True`` for every match."""
+        return self._paged("/%s/screen" % _seg(market), all, query)
 
-    def calendar(self, market, **query):
-        return self.get("/%s/calendar" % _seg(market), **query)
+    def calendar(self, market, all=False, **query):
+        return self._paged("/%s/calendar" % _seg(market), all, query)
 
     def actions(self, market, symbol, **query):
         return self.get("/%s/actions/%s" % (_seg(market), _seg(symbol)), **query)
 
-    def macro(self, **query):
-        return self.get("/macro", **query)
+    def macro(self, all=False, **query):
+        return self._paged("/macro", all, query)
 
     def macro_indicators(self):
         return self.get("/macro/indicators")
@@ -144,6 +177,9 @@ class Client:
         return self.get("/quota")
 
     # ---- paging -----------------------------------------------------------------------
+
+    def _paged(self, path, everything, query):
+        return self.all(path, **query) if everything else self.get(path, **query)
 
     def pages(self, path, **query):
         """Each page (an Answer) from ``path`` on, following ``Link: rel="next"``."""
@@ -162,7 +198,8 @@ class Client:
                 yield row
 
     def all(self, path, **query):
-        """Every row of every page, as an Answer of the first page's figures with all the rows."""
+        """Every row of every page, as an Answer of the first page's figures with all the rows
+        (``count`` then equals ``total``; ``limit`` is the page size used)."""
         pages = list(self.pages(path, **query))
         first = pages[0] if pages else Answer()
         whole = Answer(first)
@@ -218,15 +255,28 @@ class Client:
 
     def _open(self, url, accept):
         request = urllib.request.Request(url, headers={"X-API-Key": self.key, "Accept": accept})
-        try:
-            return urllib.request.urlopen(request, timeout=self.timeout)
-        except urllib.error.HTTPError as error:
-            body = error.read()
+        attempt = 0
+        while True:
             try:
-                problem = json.loads(body)
-            except ValueError:
-                problem = {"status": error.code, "code": "http_error", "detail": body[:200].decode("utf-8", "replace")}
-            raise MdqError(problem) from None
+                return urllib.request.urlopen(request, timeout=self.timeout)
+            except urllib.error.HTTPError as error:
+                failure = _problem_of(error)
+            wait = failure.retry_after if failure.retry_after is not None else 0.5 * 2**attempt
+            if failure.status not in (429, 503) or attempt >= self.retries or wait > self.max_retry_wait:
+                raise failure from None
+            time.sleep(wait * (1 + random.random() * 0.25))  # never sooner than Retry-After; jitter spreads clients out
+            attempt += 1
+
+
+def _problem_of(error):
+    """The MdqError of an HTTP error answer (a body that is no problem+json still gives its status)."""
+    body = error.read()
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        problem = {"status": error.code, "code": "http_error", "detail": body[:200].decode("utf-8", "replace")}
+    after = error.headers.get("Retry-After")
+    return MdqError(problem, int(after) if after is not None and after.isdigit() else None)
 
 
 def _some(symbols):
