@@ -1,5 +1,5 @@
 // The built-in plans (the spec's Limits table plus the operators' `internal` plan: never rate- or
-// quota-limited, batch 50, 500 rows per call) and
+// quota-limited, batch 50, 500 rows per call, streams unlimited) and
 // the table of plans in force: those, with the figures PLANS_FILE changes, and the plans it adds.
 
 /**
@@ -26,6 +26,10 @@ export interface PlanFigures {
   readonly batch: number;
   /** Most rows a K-line or screen call returns (`limit` is clamped to it). */
   readonly rowsPerCall: number;
+  /** Most WebSocket connections (`/api/v1/stream`) a key holds open at once, over every serving thread; null: unlimited. */
+  readonly connections: number | null;
+  /** Most subscriptions one connection holds (a `bars` symbol counts 1, `*` counts BARS_ALL_WEIGHT); null: unlimited. */
+  readonly subscriptions: number | null;
 }
 
 /** A plan as given to {@link Plans}: its name and figures. */
@@ -53,11 +57,28 @@ export const BUILT_IN_PLAN_NAMES: readonly BuiltInPlanName[] = Object.freeze(['f
 
 /** The built-in plans' figures: the spec's Limits table, and `internal` (no rate, no quota). */
 export const BUILT_IN_PLANS: Readonly<Record<BuiltInPlanName, PlanFigures>> = Object.freeze({
-  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100 }),
-  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500 }),
-  enterprise: Object.freeze({ rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500 }),
-  internal: Object.freeze({ rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500 }),
+  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100, connections: 1, subscriptions: 5 }),
+  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500, connections: 5, subscriptions: 50 }),
+  enterprise: Object.freeze({
+    rpm: 600,
+    dailyQuota: 2_000_000,
+    batch: 50,
+    rowsPerCall: 500,
+    connections: 20,
+    subscriptions: 200,
+  }),
+  internal: Object.freeze({
+    rpm: null,
+    dailyQuota: null,
+    batch: 50,
+    rowsPerCall: 500,
+    connections: null,
+    subscriptions: null,
+  }),
 });
+
+/** What a `bars` subscription to every symbol of a market (`*`) counts against a connection's subscriptions. */
+export const BARS_ALL_WEIGHT = 100;
 
 /** True when `name` is one of the four built-in plans (never removable). */
 export function isBuiltInPlan(name: string): name is BuiltInPlanName {
@@ -92,7 +113,7 @@ export class Plans {
       if (s === undefined) throw new Error(`plans: the built-in plan ${BUILT_IN_PLAN_NAMES[i]} is missing`);
       if (!wellFormedPlanName(s.name)) throw new Error(`plans: '${s.name}' is not a plan name`);
       if (byName.has(s.name)) throw new Error(`plans: ${s.name} is given twice`);
-      const { name, rpm, dailyQuota, batch, rowsPerCall } = s;
+      const { name, rpm, dailyQuota, batch, rowsPerCall, connections, subscriptions } = s;
       byName.set(
         name,
         Object.freeze({
@@ -101,6 +122,8 @@ export class Plans {
           dailyQuota,
           batch,
           rowsPerCall,
+          connections,
+          subscriptions,
           index: i,
           answerKey: `${name}/${batch}/${rowsPerCall}`,
         }),
@@ -131,12 +154,14 @@ export class Plans {
   toMessage(): PlansMessage {
     return {
       source: this.source,
-      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall }) => ({
+      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall, connections, subscriptions }) => ({
         name,
         rpm,
         dailyQuota,
         batch,
         rowsPerCall,
+        connections,
+        subscriptions,
       })),
     };
   }

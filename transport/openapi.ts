@@ -20,6 +20,9 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
     'a malformed or out-of-range parameter, an unknown parameter, a parameter given twice or bad percent-encoding (`param` names it)',
   unknown_market: `\`{market}\` is not one of ${MARKETS.join(', ')}`,
   batch_too_large: "more symbols than the plan's batch size",
+  too_many_subscriptions:
+    "a WebSocket subscription past the plan's subscriptions per connection (an `error` message of /api/v1/stream, never an HTTP answer)",
+  upgrade_required: 'a GET of /api/v1/stream that does not ask to upgrade to a WebSocket (`Upgrade: websocket`)',
   malformed_request:
     'two `Host` or two `Content-Length` fields (RFC 9112), or, from nginx in front, a request line or header it cannot parse; the connection is closed after the answer',
   unauthorized: 'no key (`X-API-Key` or `Authorization: Bearer`), an unknown or disabled key, or two different keys',

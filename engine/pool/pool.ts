@@ -2,7 +2,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Dataset, MarketData } from '../dataset/dataset.js';
+import type { Dataset, DatasetOrigin, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
 import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
@@ -89,6 +89,27 @@ export class KernelPool {
     if (!result.attached)
       result = (await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal })) as ScreenTaskResult;
     if (!result.attached) throw new Error('pool worker did not attach the dataset');
+    return { total: result.total, rows: result.rows };
+  }
+
+  /**
+   * A screen of the Dataset `origin` names, which a worker opens itself: what another thread
+   * (a serving thread, which cannot post its Dataset) asks of the pool with only the origin.
+   */
+  async screenAt(origin: DatasetOrigin, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
+    const task: ScreenTask = {
+      kind: 'screen',
+      version: origin.key,
+      source: { key: origin.key, ref: origin.ref, live: this.live },
+      market,
+      bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
+      sort: q.sort,
+      descending: q.descending,
+      offset: q.offset,
+      limit: q.limit,
+    };
+    const result = (await this.piscina.run(task, { signal })) as ScreenTaskResult;
+    if (!result.attached) throw new Error('pool worker did not open the dataset');
     return { total: result.total, rows: result.rows };
   }
 

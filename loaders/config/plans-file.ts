@@ -2,7 +2,8 @@
 // settings; a mistake is reported as file:line. Format (docs/operators.md, "Operators"):
 //
 //   { "free": {"rpm": 60, "daily_quota": 5000, "batch": 5, "rows_per_call": 100},
-//     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000} }
+//     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000,
+//              "connections": 10, "subscriptions": 100} }
 
 import { readFileSync, statSync } from 'node:fs';
 import {
@@ -22,23 +23,32 @@ export const MAX_PLANS_FILE_BYTES = 1024 * 1024;
 /** Plans in force at most, the built-in four included (each is a label value of the metrics). */
 export const MAX_PLANS = 64;
 
-/** One figure of a plan: its field in the file, its property, its bounds, and whether null (never limited) is allowed. */
+/**
+ * One figure of a plan: its field in the file, its property, its bounds, whether null (never
+ * limited) is allowed, and whether a plan may leave it out (then: a built-in plan's own figure,
+ * an added plan the built-in `free` plan's).
+ */
 interface Field {
   readonly property: keyof PlanFigures;
   readonly min: number;
   readonly max: number;
   readonly nullable: boolean;
+  readonly optional?: true;
 }
 
-/** Every field a plan must give, in the file's words. */
+/** Every field a plan gives, in the file's words. */
 export const PLAN_FIELDS: Readonly<Record<string, Field>> = Object.freeze({
   rpm: { property: 'rpm', min: 1, max: 1_000_000, nullable: true },
   daily_quota: { property: 'dailyQuota', min: 1, max: 1_000_000_000_000, nullable: true },
   batch: { property: 'batch', min: 1, max: 1_000, nullable: false },
   rows_per_call: { property: 'rowsPerCall', min: 1, max: 100_000, nullable: false },
+  connections: { property: 'connections', min: 1, max: 100_000, nullable: true, optional: true },
+  subscriptions: { property: 'subscriptions', min: 1, max: 1_000_000, nullable: true, optional: true },
 });
 
 const FIELD_NAMES = Object.keys(PLAN_FIELDS);
+/** The fields every plan named must give (the stream limits may be left out). */
+const REQUIRED_FIELDS = FIELD_NAMES.filter((field) => PLAN_FIELDS[field].optional !== true);
 const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** What `field` accepts, completing "<field> must …". */
@@ -73,7 +83,10 @@ export function plansFromText(text: string, file: string): Plans {
   }
   const top = doc.value;
   if (!isObject(top))
-    return wrong(doc.line, `expected one JSON object of plan name → {${FIELD_NAMES.join(', ')}}, found ${shown(top)}`);
+    return wrong(
+      doc.line,
+      `expected one JSON object of plan name → {${REQUIRED_FIELDS.join(', ')}[, ${FIELD_NAMES.filter((f) => !REQUIRED_FIELDS.includes(f)).join(', ')}]}, found ${shown(top)}`,
+    );
   const given = new Map<string, PlanSpec>();
   let added = 0;
   for (const [name, figures] of Object.entries(top)) {
@@ -87,7 +100,7 @@ export function plansFromText(text: string, file: string): Plans {
       );
     }
     if (!isObject(figures))
-      wrong(line, `plan '${name}' must be an object {${FIELD_NAMES.join(', ')}}, found ${shown(figures)}`);
+      wrong(line, `plan '${name}' must be an object {${REQUIRED_FIELDS.join(', ')}, …}, found ${shown(figures)}`);
     const spec: Record<string, unknown> = { name };
     for (const [field, v] of Object.entries(figures as Record<string, unknown>)) {
       const at = doc.lineOf(figures as object, field);
@@ -101,12 +114,16 @@ export function plansFromText(text: string, file: string): Plans {
         wrong(at, `plan 'internal': ${field} must be null (internal keys are never rate- or quota-limited)`);
       spec[f.property] = v;
     }
-    const missing = FIELD_NAMES.filter((field) => !(PLAN_FIELDS[field].property in spec));
+    const missing = REQUIRED_FIELDS.filter((field) => !(PLAN_FIELDS[field].property in spec));
     if (missing.length > 0)
       wrong(
         line,
-        `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${FIELD_NAMES.join(', ')})`,
+        `plan '${name}' lacks ${missing.join(', ')} (every plan named gives all of ${REQUIRED_FIELDS.join(', ')})`,
       );
+    // A stream limit left out: the built-in plan's own, or (an added plan) the free plan's.
+    const defaults = BUILT_IN_PLANS[isBuiltInPlan(name) ? name : 'free'];
+    for (const f of Object.values(PLAN_FIELDS))
+      if (f.optional === true && !(f.property in spec)) spec[f.property] = defaults[f.property];
     given.set(name, spec as unknown as PlanSpec);
   }
   const specs = [

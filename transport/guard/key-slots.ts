@@ -22,6 +22,8 @@ export const FIELD = {
   closingRequests: 10,
   closingRateLimited: 11,
   closingQuotaExhausted: 12,
+  /** WebSocket connections the key holds open now, over every serving thread (never flushed: a start begins at none). */
+  connections: 13,
 } as const;
 const STRIDE = 16;
 /** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */

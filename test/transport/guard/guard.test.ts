@@ -294,6 +294,7 @@ test("with shared limits (Redis) the last use is this instance's and the day's c
       return { refused: 0, units: 0, used: 120, requests: 9, rateLimited: 0, quotaExhausted: 0 }; // other instances' requests included
     },
     charge: async (_id, _day, rows) => 120 + rows,
+    push: async (_id, _day, rows) => 120 + rows,
   };
   const g = new Guard('UTC', shared);
   g.setKeys([record('abcd1234', 'pro')]);

@@ -24,9 +24,9 @@ const keyOf = (id: string): string => `mdq_${id}_${SECRET}`;
 const PLANS = new Plans(
   [
     ...DEFAULT_PLANS.list.filter((p) => p.name !== 'free'),
-    { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4 },
-    { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3 },
-    { name: 'burst', rpm: 1000, dailyQuota: null, batch: 50, rowsPerCall: 500 },
+    { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4, connections: 1, subscriptions: 5 },
+    { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3, connections: 1, subscriptions: 5 },
+    { name: 'burst', rpm: 1000, dailyQuota: null, batch: 50, rowsPerCall: 500, connections: 1, subscriptions: 5 },
   ],
   'plans.json',
 );

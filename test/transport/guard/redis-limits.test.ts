@@ -118,7 +118,10 @@ describe('limits shared through Redis', {
 
   test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
     const plans = new Plans(
-      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3 }],
+      [
+        ...DEFAULT_PLANS.list,
+        { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3, connections: 1, subscriptions: 5 },
+      ],
       'plans.json',
     );
     const r = record('gold');
