@@ -393,6 +393,7 @@ const serverOptions = {
   busyPollMs: settings.busyPollMs,
   meter,
   streamScreens: standingScreens,
+  streamIdleSeconds: settings.streamIdleSeconds,
   mount: admin.mount,
   corsOrigins: settings.corsOrigins,
   ...shared,
@@ -418,6 +419,7 @@ if (otherThreads > 0) {
     redisUrl,
     accessLog: accessLogOn,
     logLevel,
+    streamIdleSeconds,
   } = settings;
   threads = parts.threads = await (threadsStarting = ServingThreads.start(
     otherThreads,
@@ -434,6 +436,7 @@ if (otherThreads > 0) {
         redisUrl,
         accessLog: accessLogOn,
         logLevel,
+        streamIdleSeconds,
       },
       port: server.port,
       edition: { stateDir, version: served.meta.version },

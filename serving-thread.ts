@@ -69,6 +69,7 @@ try {
     service: start.service,
     pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
     streamScreens: screens,
+    streamIdleSeconds: settings.streamIdleSeconds,
     responseCache:
       settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
     busyPollMs: settings.busyPollMs,

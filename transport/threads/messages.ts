@@ -17,6 +17,7 @@ export interface ThreadSettings {
   responseCacheMb: number;
   busyPollMs: number;
   drainGraceMs: number;
+  streamIdleSeconds: number;
   corsOrigins: string;
   redisUrl: string | null;
   accessLog: boolean;
