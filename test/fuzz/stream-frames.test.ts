@@ -109,20 +109,23 @@ const message = fc.oneof(
 test('any text or bytes as client messages: each is answered on an open socket (a reply or an error), the socket stays open, no thread hangs', async () => {
   const key = server.keys.internal!;
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.oneof(message, fc.uint8Array({ maxLength: 200 })), { minLength: 1, maxLength: 12 }), async (frames) => {
-      const c = await welcomed(server.port, { key });
-      try {
-        for (const f of frames) c.send(typeof f === 'string' ? f : Buffer.from(f), typeof f !== 'string');
-        // Every frame gets exactly one answer: an echo or an error (a screen's page may follow its echo).
-        const replies = () => c.messages.filter((m) => m.type !== 'welcome' && m.type !== 'screen').length;
-        await c.waitFor(() => replies() >= frames.length, 5000);
-        await new Promise((r) => setTimeout(r, 20));
-        assert.equal(replies(), frames.length, 'one answer per frame, none more');
-        assert.equal(c.ws.readyState, c.ws.OPEN);
-      } finally {
-        c.ws.terminate();
-      }
-    }),
+    fc.asyncProperty(
+      fc.array(fc.oneof(message, fc.uint8Array({ maxLength: 200 })), { minLength: 1, maxLength: 12 }),
+      async (frames) => {
+        const c = await welcomed(server.port, { key });
+        try {
+          for (const f of frames) c.send(typeof f === 'string' ? f : Buffer.from(f), typeof f !== 'string');
+          // Every frame gets exactly one answer: an echo or an error (a screen's page may follow its echo).
+          const replies = () => c.messages.filter((m) => m.type !== 'welcome' && m.type !== 'screen').length;
+          await c.waitFor(() => replies() >= frames.length, 5000);
+          await new Promise((r) => setTimeout(r, 20));
+          assert.equal(replies(), frames.length, 'one answer per frame, none more');
+          assert.equal(c.ws.readyState, c.ws.OPEN);
+        } finally {
+          c.ws.terminate();
+        }
+      },
+    ),
     runs(RUNS),
   );
   await alive();
@@ -193,7 +196,10 @@ test('raw frames of any opcode, RSV bits, mask, length form and payload after a 
     fc.asyncProperty(
       fc.array(
         fc.record({
-          first: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x81, 0x82, 0x01, 0x80, 0x88, 0x89, 0x8a, 0x00)),
+          first: fc.oneof(
+            fc.integer({ min: 0, max: 255 }),
+            fc.constantFrom(0x81, 0x82, 0x01, 0x80, 0x88, 0x89, 0x8a, 0x00),
+          ),
           payload: fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(new Uint8Array(200))),
           masked: fc.boolean(),
           lengthForm: fc.constantFrom(0 as const, 126 as const, 127 as const),
@@ -246,9 +252,15 @@ test('thousands of subscribe messages: each answered (subscribed, too_many_subsc
   await c.waitFor(() => replies().length >= sent, 20_000);
   const r = replies();
   assert.equal(r.length, sent, 'one answer per message');
-  const codes = r.reduce<Record<string, number>>((n, m) => ((n[m.type === 'error' ? m.code : m.type] = (n[m.type === 'error' ? m.code : m.type] ?? 0) + 1), n), {});
+  const codes = r.reduce<Record<string, number>>(
+    (n, m) => ((n[m.type === 'error' ? m.code : m.type] = (n[m.type === 'error' ? m.code : m.type] ?? 0) + 1), n),
+    {},
+  );
   assert.ok(codes.rate_limited > 4000, JSON.stringify(codes));
-  assert.ok(codes.subscribed >= 100 && codes.subscribed <= 160, `the bucket's 120 tokens and its refill: ${JSON.stringify(codes)}`);
+  assert.ok(
+    codes.subscribed >= 100 && codes.subscribed <= 160,
+    `the bucket's 120 tokens and its refill: ${JSON.stringify(codes)}`,
+  );
   c.close();
   await alive();
 });
