@@ -40,7 +40,10 @@ describe('the stream with limits shared through Redis', {
     await writeFile(join(dir.path, 'plans.json'), JSON.stringify(PLANS));
     const A = await fixtureCopy(join(dir.path, 'A'));
     B = await fixtureCopy(join(dir.path, 'B'));
-    await appendFile(join(B, 'ashare/klines.csv'), 'sh600001,2025-03-17,6.30,6.50,6.28,6.45,50000,32000000.00,2.157024\n');
+    await appendFile(
+      join(B, 'ashare/klines.csv'),
+      'sh600001,2025-03-17,6.30,6.50,6.28,6.45,50000,32000000.00,2.157024\n',
+    );
     link = join(dir.path, 'current');
     await symlink(A, link);
     const env = { REDIS_URL: redis.url, THREADS: '2', PLANS_FILE: join(dir.path, 'plans.json') };
@@ -72,7 +75,9 @@ describe('the stream with limits shared through Redis', {
     }
     await new Promise((r) => setTimeout(r, 200)); // the charges reach Redis before the page is sent, and /quota reads Redis
     assert.equal(await used(tight), 3, 'the first page, charged in Redis');
-    const rest = await httpRequest(server.port, '/api/v1/ashare/klines/sh600001?limit=3', { headers: { 'x-api-key': tight } });
+    const rest = await httpRequest(server.port, '/api/v1/ashare/klines/sh600001?limit=3', {
+      headers: { 'x-api-key': tight },
+    });
     assert.equal(rest.headers['x-quota-remaining'], '0', 'REST sees the stream’s rows: 6 - 3 - 3');
     const from = c.messages.length;
     const proFrom = pro.messages.length;
