@@ -430,6 +430,16 @@ function unauthenticatedPaths(): Record<string, Json> {
         example: { openapi: '3.1.0' },
       }),
     ),
+    '/asyncapi.json': document(
+      serviceGet({
+        operationId: 'asyncapi',
+        summary: 'The AsyncAPI 3 document of the push over WebSocket at /api/v1/stream',
+        description:
+          'Needs no key. Every client and server message of `GET /api/v1/stream` (a WebSocket on this port: editions, the rows each adds, standing screens) as JSON Schemas, with the stream limits of the plans in force.',
+        schema: { type: 'object', description: 'An AsyncAPI 3.0 document' },
+        example: { asyncapi: '3.0.0' },
+      }),
+    ),
     '/schema.fbs': document(
       serviceGet({
         operationId: 'flatbuffersSchema',
@@ -472,6 +482,8 @@ const infoDescription = (plans: Plans): string =>
     'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated; a parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
     '',
     plansText(plans),
+    '',
+    'Push over WebSocket: `GET /api/v1/stream` upgrades to a WebSocket on this port (the key in the upgrade, or a first `auth` message) that pushes new editions, the rows each one adds (`bars`) and standing screens re-run on every edition. Its messages are described by the AsyncAPI document at [/api/v1/asyncapi.json](/api/v1/asyncapi.json) (no key).',
     '',
     `Formats: \`format=${FORMAT_NAMES.join('|')}\`, or \`Accept\` (the parameter wins; JSON for \`*/*\` or no \`Accept\`; 406 when nothing offered is acceptable). Encodings: \`br\` and \`gzip\` by \`Accept-Encoding\`. Every 200 has a strong \`ETag\`; \`If-None-Match\` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).`,
     '',
