@@ -339,6 +339,7 @@ export class StreamHub implements SubscriptionHost {
     const before = this.served;
     this.served = next;
     if (before === null || before === next || this.subscriptions.topics.size === 0) return;
+    const startedAt = performance.timeOrigin + performance.now(); // the bench's fan-out is timed from here
     const changes = editionChanges(before, next);
     for (const topic of this.subscriptions.editionsTopics())
       this.deliver(topic, encoded(topic.format, editionMessage(before, next, changes)), null);
@@ -352,6 +353,17 @@ export class StreamHub implements SubscriptionHost {
           this.deliver(topic, frame, page.codes.length);
         }
       });
+    this.ctx.logger?.info(
+      {
+        data_version: next.version,
+        sockets: this.conns.size,
+        topics: this.subscriptions.topics.size,
+        screens: this.subscriptions.screens.size,
+        published_at: Math.round(startedAt * 1000) / 1000,
+        ms: Math.round((performance.timeOrigin + performance.now() - startedAt) * 1000) / 1000,
+      },
+      'stream: edition published (editions and bars sent; standing screens re-running)',
+    );
   }
 
   private deliverBars(next: Dataset, changes: readonly MarketChange[]): void {

@@ -52,10 +52,21 @@ export const INLINE_SCREENS: ScreenRunner = {
 /** Editions whose runs are remembered: the served one and the one before, while threads switch between them. */
 const KEEP_EDITIONS = 2;
 
+/** A screen waiting for this turn's batch. */
+interface Waiting {
+  market: Market;
+  q: ScreenQuery;
+  resolve(result: ScreenResult): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Screens on the kernel pool, each distinct (edition, market, query) run once: the serving
  * threads ask this one with the edition's origin (`runAt`), this thread with its Dataset
- * (`run`), and every ask of a screen already run or running gets the same promise.
+ * (`run`), and every ask of a screen already run or running gets the same promise. The screens
+ * asked in one turn of the event loop (a new edition's standing screens) go to the workers in
+ * one task per worker: a screen alone costs more to send than to run (measured by the bench's
+ * stream part), a batch costs one round trip.
  */
 export class PooledScreens implements ScreenRunner {
   /** Edition → query key → its run. Editions in the order first asked. */
@@ -63,8 +74,12 @@ export class PooledScreens implements ScreenRunner {
   /** Datasets made in memory (no origin) are told apart by instance. */
   private readonly instances = new WeakMap<Dataset, string>();
   private instanceCount = 0;
-  /** Screens sent to the pool (a remembered one asked again is not counted). */
+  /** Screens asked this turn, by edition (its origin), sent together at the turn's end. */
+  private readonly batch = new Map<string, { origin: DatasetOrigin; waiting: Waiting[] }>();
+  private flushing = false;
+  /** Screens sent to the pool (a remembered one asked again is not counted), and tasks that carried them. */
   ran = 0;
+  tasks = 0;
 
   constructor(private readonly kernels: KernelPool) {}
 
@@ -73,12 +88,12 @@ export class PooledScreens implements ScreenRunner {
     if (origin !== undefined) return this.runAt(origin, market, q);
     let edition = this.instances.get(dataset);
     if (edition === undefined) this.instances.set(dataset, (edition = `memory#${++this.instanceCount}`));
-    return this.remembered(edition, market, q, () => this.kernels.screen(dataset, market, q));
+    return this.remembered(edition, market, q, () => ((this.tasks += 1), this.kernels.screen(dataset, market, q)));
   }
 
   /** The screen over the edition `origin` names (a pool worker opens it itself). */
   runAt(origin: DatasetOrigin, market: Market, q: ScreenQuery): Promise<ScreenResult> {
-    return this.remembered(origin.key, market, q, () => this.kernels.screenAt(origin, market, q));
+    return this.remembered(origin.key, market, q, () => this.batched(origin, market, q));
   }
 
   private remembered(
@@ -101,5 +116,34 @@ export class PooledScreens implements ScreenRunner {
       run.catch(() => runs.delete(key)); // a failed run is tried again by the next ask
     }
     return run;
+  }
+
+  /** Joins this turn's batch of `origin`'s screens. */
+  private batched(origin: DatasetOrigin, market: Market, q: ScreenQuery): Promise<ScreenResult> {
+    return new Promise((resolve, reject) => {
+      let entry = this.batch.get(origin.key);
+      if (entry === undefined) this.batch.set(origin.key, (entry = { origin, waiting: [] }));
+      entry.waiting.push({ market, q, resolve, reject });
+      if (!this.flushing) (this.flushing = true), setImmediate(() => this.flush());
+    });
+  }
+
+  /** Sends each edition's waiting screens as one task per worker (fewer when there are few). */
+  private flush(): void {
+    this.flushing = false;
+    const batches = [...this.batch.values()];
+    this.batch.clear();
+    for (const { origin, waiting } of batches) {
+      const parts = Math.min(this.kernels.threads, waiting.length);
+      const size = Math.ceil(waiting.length / parts);
+      for (let from = 0; from < waiting.length; from += size) {
+        const part = waiting.slice(from, from + size);
+        this.tasks++;
+        this.kernels.screensAt(origin, part).then(
+          (results) => part.forEach((w, k) => w.resolve(results[k])),
+          (error: unknown) => part.forEach((w) => w.reject(error)),
+        );
+      }
+    }
   }
 }

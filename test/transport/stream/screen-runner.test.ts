@@ -1,6 +1,7 @@
 // PooledScreens: each distinct (edition, market, query) screen runs once on the pool however many
-// ask (this thread by Dataset, serving threads by origin), two editions remembered, a failed run
-// tried again; its pages equal the inline screen's on the real pool.
+// ask (this thread by Dataset, serving threads by origin), the screens of one turn in one task per
+// worker, two editions remembered, a failed run tried again; its pages equal the inline screen's
+// on the real pool.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -42,8 +43,10 @@ function countingPool() {
     return { total: 1, rows: [0] };
   };
   const kernels = {
+    threads: 2,
     screen: (d: Dataset, m: Market, sq: ScreenQuery) => answer(`${d.version}|${screenQueryKey(m, sq)}`),
-    screenAt: (o: DatasetOrigin, m: Market, sq: ScreenQuery) => answer(`${o.key}|${screenQueryKey(m, sq)}`),
+    screensAt: (o: DatasetOrigin, asks: { market: Market; q: ScreenQuery }[]) =>
+      Promise.all(asks.map(({ market, q: sq }) => answer(`${o.key}|${screenQueryKey(market, sq)}`))),
   };
   return {
     runner: new PooledScreens(kernels as unknown as KernelPool),
@@ -66,6 +69,7 @@ test('one run per distinct screen per edition, whoever asks and however often; a
     runner.run(e1, 'ashare', { ...q(3), bounds: new Map([['pe_ratio', { min: 0, max: Infinity }]]) }),
   ]);
   assert.equal(calls.length, 4, calls.join('\n'));
+  assert.equal(runner.tasks, 2, 'the four screens asked in one turn went to the pool in one task per worker (2)');
   await runner.run(e2, 'ashare', q(3));
   await runner.runAt(e1.origin!, 'ashare', q(3));
   assert.equal(calls.length, 5, 'e1 is still remembered beside e2');
