@@ -339,7 +339,7 @@ describe('plans of a file, end to end', () => {
     );
     assert.deepEqual(
       page.body.plans.find((p: any) => p.name === 'gold'),
-      { name: 'gold', ...PLANS.gold },
+      { name: 'gold', ...PLANS.gold, connections: 1, subscriptions: 5 }, // stream limits left out: the free plan's
     );
     assert.equal(page.body.keys.find((k: any) => k.id === idOf(keys.gold)).plan, 'gold');
     const write = (body: object) =>
