@@ -90,6 +90,9 @@ const SCREEN_QUERY = {
   as_of: AS_OF,
 };
 
+/** The screen's parameters as parsed (GET /{market}/screen's and a standing screen's). */
+export type ScreenParams = Parsed<typeof SCREEN_QUERY>;
+
 /** A screen's question as the route reads it: the market, the kernel's query, the rows' columns and the page asked for. */
 export interface ScreenAsk {
   full: MarketData;
@@ -109,7 +112,7 @@ export function screenAsk(
   dataset: Dataset,
   marketText: string,
   query: ReadonlyMap<string, string>,
-  p: Parsed<typeof SCREEN_QUERY>,
+  p: ScreenParams,
   plan: Plan,
 ): ScreenAsk {
   const full = marketOf(dataset, marketText);

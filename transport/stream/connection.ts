@@ -67,8 +67,6 @@ export interface Conn {
   presented: string | null;
   /** It holds one of its key's connections (given back at close). */
   holdsSlot: boolean;
-  /** Over the key's connections: closed 4008 as it opens. */
-  overLimit: boolean;
   /** The `auth` deadline (browsers), cleared once authenticated or closed. */
   authTimer: NodeJS.Timeout | null;
   /** Its data arrives by uWS publish (its key's limits are this instance's), else one send per message after a shared (Redis) charge. */
@@ -97,7 +95,6 @@ export function newConn(format: StreamFormat): Conn {
     key: null,
     presented: null,
     holdsSlot: false,
-    overLimit: false,
     authTimer: null,
     viaPublish: true,
     weight: 0,

@@ -7,7 +7,7 @@ import { BARS_ALL_WEIGHT } from '../../engine/plans.js';
 import { parseParams } from '../params/declare.js';
 import { badParam, Problem } from '../problem.js';
 import { marketOf, unknownSymbol } from '../routes/lookup.js';
-import { screenAsk, screenRoute } from '../routes/screen.js';
+import { type ScreenParams, screenAsk, screenRoute } from '../routes/screen.js';
 import type { ClientMessage } from './client-message.js';
 import {
   type BarsTopic,
@@ -205,7 +205,8 @@ export class Subscriptions {
     const p = parseParams(query, screenRoute.query, screenRoute.patternQuery ?? null);
     if (query.has('as_of')) throw badParam('as_of', 'a standing screen follows each new edition: as_of is not taken');
     if (query.has('format')) throw badParam('format', "a standing screen's messages come in the socket's format");
-    const ask = screenAsk(dataset, m.market!, query, p as never, conn.key!.plan);
+    // The route's own declaration parsed these: its screen parameters, `format` and `as_of` refused above.
+    const ask = screenAsk(dataset, m.market!, query, p as ScreenParams, conn.key!.plan);
     const id = m.id!;
     if (conn.screens.has(id)) throw badParam('id', `this connection stands on a screen named '${id}' already`);
     this.reserve(conn, 1);
