@@ -60,6 +60,7 @@ const { DEFAULT_RESPONSE_CACHE } = await import('./transport/serialise/response-
 const { startServer } = await import('./transport/server.js');
 const { fullGc } = await import('./transport/threads/full-gc.js');
 const { ServingThreads } = await import('./transport/threads/serving-threads.js');
+const { PooledScreens } = await import('./transport/stream/screen-runner.js');
 const { acceptForwarded } = await import('./transport/http/forwarded.js');
 const { randomBytes } = await import('node:crypto');
 const { AccessLog, createLogger, stdoutDestination } = await import('./transport/log.js');
@@ -199,6 +200,7 @@ async function stop(signal: string, exitCode = 0): Promise<void> {
   }, DRAIN_LIMIT_MS).unref();
   if (server !== undefined) {
     server.close();
+    server.stream.goingAway(); // every WebSocket of this thread is sent 1001; the other threads' as they drain
     // Requests already sent on open connections are answered 503 (Connection: close) rather
     // than cut off: give them a moment to arrive before the process takes the sockets down.
     const threads = parts.threads ?? (await threadsStarting?.catch(() => undefined));
@@ -235,7 +237,10 @@ checkKeyPlans(); // before the data load: a mistake costs no wait
 const collectGarbage = fullGc();
 /** This thread's server as the edition lifecycle sees it. */
 const thisServer: EditionHost = {
-  swap: (dataset) => void (state.dataset = dataset), // requests keep the Dataset they started with
+  swap: (dataset) => {
+    state.dataset = dataset; // requests keep the Dataset they started with
+    parts.server?.stream.published(dataset); // its messages to this thread's sockets, while the one before is still open
+  },
   // Once no request of this thread reads the edition before (its maps are then closed): its other memory goes back in one pause.
   released: (dataset) => (parts.server?.released(dataset) ?? Promise.resolve()).then(collectGarbage),
 };
@@ -329,6 +334,8 @@ const sync = (parts.sync = StateSync.start(store, syncedGuard, {
 // Pool workers open each edition themselves (pool-source.js): its columns are views of the memory map, never posted.
 const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE));
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
+/** Standing screens of every serving thread's WebSockets: on the pool, each distinct one once per edition. */
+const standingScreens = new PooledScreens(kernels);
 const responseCache =
   settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
 setRenderedRowBudget(settings.klineTextCacheMb * MB);
@@ -390,7 +397,12 @@ const service = serviceInfo();
 // Several serving threads share the port (SO_REUSEPORT): this one also answers the dashboard and /metrics for the others, on a loopback port.
 const shared =
   otherThreads > 0
-    ? { sharedPort: true, forwardListen: true, peerRequests: () => threads?.requestFigures() ?? [] }
+    ? {
+        sharedPort: true,
+        forwardListen: true,
+        peerRequests: () => threads?.requestFigures() ?? [],
+        peerStreams: () => threads?.streamFigures() ?? [],
+      }
     : {};
 const serverOptions = {
   host,
@@ -407,6 +419,8 @@ const serverOptions = {
   busyPollMs: settings.busyPollMs,
   exportStallMs: settings.exportStallS * 1000,
   meter,
+  streamScreens: standingScreens,
+  streamIdleSeconds: settings.streamIdleSeconds,
   mount: admin.mount,
   corsOrigins: settings.corsOrigins,
   ...shared,
@@ -433,6 +447,7 @@ if (otherThreads > 0) {
     redisUrl,
     accessLog: accessLogOn,
     logLevel,
+    streamIdleSeconds,
   } = settings;
   threads = parts.threads = await (threadsStarting = ServingThreads.start(
     otherThreads,
@@ -450,6 +465,7 @@ if (otherThreads > 0) {
         redisUrl,
         accessLog: accessLogOn,
         logLevel,
+        streamIdleSeconds,
       },
       port: server.port,
       edition: { stateDir, version: served.meta.version },
@@ -466,6 +482,7 @@ if (otherThreads > 0) {
       destination.flushSync();
       process.exit(1);
     },
+    (origin, market, q) => standingScreens.runAt(origin, market, q),
   ));
 }
 if (threads !== null && !sync.durable) threads.setDurable(false); // a disk that filled while they started

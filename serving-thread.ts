@@ -14,6 +14,7 @@ import { setRenderedRowBudget } from './transport/serialise/row-budget.js';
 import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
 import { type ServerState, startServer } from './transport/server.js';
 import { forwardToMain } from './transport/threads/forward-to-main.js';
+import { RemoteScreens } from './transport/threads/remote-screens.js';
 import { fullGc } from './transport/threads/full-gc.js';
 import type { FromThread, ThreadStart, ToThread } from './transport/threads/messages.js';
 
@@ -53,6 +54,8 @@ try {
   setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
   const accessLog = settings.accessLog ? new AccessLog(process.stdout, start.thread) : null;
+  // Standing screens run on the main thread's pool, each distinct one once per edition over every thread.
+  const screens = new RemoteScreens(tell);
   const server = await startServer({
     host: settings.host,
     port: start.port,
@@ -65,6 +68,8 @@ try {
     metrics: null, // /metrics is the main thread's, with every thread's figures
     service: start.service,
     pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
+    streamScreens: screens,
+    streamIdleSeconds: settings.streamIdleSeconds,
     responseCache:
       settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
     busyPollMs: settings.busyPollMs,
@@ -82,6 +87,7 @@ try {
       const before = served;
       served = openEdition(start.edition.stateDir, m.version);
       state.dataset = served.dataset; // requests keep the Dataset they started with
+      server.stream.published(served.dataset); // its messages to this thread's sockets, while the one before is still open
       tell({ type: 'swapped', version: m.version });
       // Closed once no request of this thread reads it (a closed map must never be read).
       void server.released(before.dataset).then(async () => {
@@ -90,18 +96,21 @@ try {
         collectGarbage();
       });
     } else if (m.type === 'keys') {
-      guard.setKeys(m.keys, m.assignments);
+      guard.setKeys(m.keys, m.assignments); // the streams of a disabled or rotated key close (the guard tells them)
     } else if (m.type === 'durable') {
       state.usageDurable = m.durable;
+    } else if (m.type === 'screen-result') {
+      screens.answered(m);
     } else {
       void drain();
     }
   });
 
-  /** As the main thread drains: 503 shutting_down at once, the listener closed, requests in flight answered. */
+  /** As the main thread drains: 503 shutting_down at once, the listener closed, every socket sent 1001, requests in flight answered. */
   async function drain(): Promise<void> {
     state.draining = true;
     server.close();
+    server.stream.goingAway();
     await new Promise((resolve) => setTimeout(resolve, settings.drainGraceMs));
     await server.idle();
     clearInterval(figures);
@@ -112,7 +121,7 @@ try {
     tell({ type: 'drained' });
   }
 
-  tell({ type: 'listening', requests: server.requests.storage });
+  tell({ type: 'listening', requests: server.requests.storage, streams: server.stream.figures.storage });
 } catch (error) {
   tell({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
 }

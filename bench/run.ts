@@ -1,4 +1,4 @@
-// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,memory,data-path,editions,export] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
+// `npm run bench [-- --only micro,sizes,decode,levels,pool,guard,observe,as-of,http,threads,limits,memory,data-path,editions,export,stream] [--quick]`: every bench figure in one run; tables on stdout, JSON in bench/results/.
 // HTTP flags: --seconds N --warmup N --rounds N --connections N --half-rate-seconds N (0: none) --cases 'screen,detail' --cpu-prof-dir DIR (profile our server).
 // Memory part: --requests N (default 200,000; quick 20,000) --memory-threads N (default 2).
 // Data: --snapshot DIR (default snapshots/demo, generated if absent) --state DIR (default /tmp/mdq-http-bench-state, reused).
@@ -48,6 +48,7 @@ const PARTS = [
   'data-path',
   'editions',
   'export',
+  'stream',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -315,6 +316,34 @@ ${out.trimEnd()}`);
       `\nExport of ashare's whole history (one serving thread pinned to one core, internal key)\n${formatExport(exported)}`,
     );
     result.export = exported;
+  }
+  if (runs('stream')) {
+    log(
+      'part g: push over WebSocket (fan-out to 1,000 and 10,000 sockets, memory per idle socket, standing screens on the pool vs inline, HTTP beside 10,000 idle sockets)',
+    );
+    const script = fileURLToPath(new URL('./ops/stream.js', import.meta.url));
+    const args = quick
+      ? [
+          '--sockets',
+          '1000',
+          '--rounds',
+          '1',
+          '--screens',
+          '200',
+          '--screen-rounds',
+          '1',
+          '--http-seconds',
+          '2',
+          '--http-rounds',
+          '1',
+        ]
+      : [];
+    const out = execFileSync(process.execPath, [script, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    console.log(`\nPush over WebSocket${quick ? ' (quick: 1,000 sockets, one round)' : ''}\n${out.trimEnd()}`);
+    result.stream = JSON.parse(readFileSync(join(REPO, 'bench/results/stream.json'), 'utf8'));
   }
   const dir = join(REPO, 'bench/results');
   mkdirSync(dir, { recursive: true });

@@ -1,5 +1,6 @@
 // The built-in plans (the spec's Limits table plus the operators' `internal` plan: never rate- or
-// quota-limited, batch 50, 500 rows per call; each with its daily export allowance) and
+// quota-limited, batch 50, 500 rows per call, exports and streams unlimited; each other plan with its
+// daily export allowance and its stream limits) and
 // the table of plans in force: those, with the figures PLANS_FILE changes, and the plans it adds.
 
 /**
@@ -28,6 +29,10 @@ export interface PlanFigures {
   readonly rowsPerCall: number;
   /** Rows a day the key may export (`/{market}/export`), counted apart from `dailyQuota`; 0: exports are not in the plan. */
   readonly exportRows: number | null;
+  /** Most WebSocket connections (`/api/v1/stream`) a key holds open at once, over every serving thread; null: unlimited. */
+  readonly connections: number | null;
+  /** Most subscriptions one connection holds (a `bars` symbol counts 1, `*` counts BARS_ALL_WEIGHT); null: unlimited. */
+  readonly subscriptions: number | null;
 }
 
 /** A plan as given to {@link Plans}: its name and figures. */
@@ -55,11 +60,46 @@ export const BUILT_IN_PLAN_NAMES: readonly BuiltInPlanName[] = Object.freeze(['f
 
 /** The built-in plans' figures: the spec's Limits table, and `internal` (no rate, no quota). */
 export const BUILT_IN_PLANS: Readonly<Record<BuiltInPlanName, PlanFigures>> = Object.freeze({
-  free: Object.freeze({ rpm: 30, dailyQuota: 5_000, batch: 5, rowsPerCall: 100, exportRows: 0 }),
-  pro: Object.freeze({ rpm: 120, dailyQuota: 200_000, batch: 50, rowsPerCall: 500, exportRows: 20_000_000 }),
-  enterprise: Object.freeze({ rpm: 600, dailyQuota: 2_000_000, batch: 50, rowsPerCall: 500, exportRows: 200_000_000 }),
-  internal: Object.freeze({ rpm: null, dailyQuota: null, batch: 50, rowsPerCall: 500, exportRows: null }),
+  free: Object.freeze({
+    rpm: 30,
+    dailyQuota: 5_000,
+    batch: 5,
+    rowsPerCall: 100,
+    exportRows: 0,
+    connections: 1,
+    subscriptions: 5,
+  }),
+  pro: Object.freeze({
+    rpm: 120,
+    dailyQuota: 200_000,
+    batch: 50,
+    rowsPerCall: 500,
+    exportRows: 20_000_000,
+    connections: 5,
+    subscriptions: 50,
+  }),
+  enterprise: Object.freeze({
+    rpm: 600,
+    dailyQuota: 2_000_000,
+    batch: 50,
+    rowsPerCall: 500,
+    exportRows: 200_000_000,
+    connections: 20,
+    subscriptions: 200,
+  }),
+  internal: Object.freeze({
+    rpm: null,
+    dailyQuota: null,
+    batch: 50,
+    rowsPerCall: 500,
+    exportRows: null,
+    connections: null,
+    subscriptions: null,
+  }),
 });
+
+/** What a `bars` subscription to every symbol of a market (`*`) counts against a connection's subscriptions. */
+export const BARS_ALL_WEIGHT = 100;
 
 /** True when `name` is one of the four built-in plans (never removable). */
 export function isBuiltInPlan(name: string): name is BuiltInPlanName {
@@ -94,7 +134,7 @@ export class Plans {
       if (s === undefined) throw new Error(`plans: the built-in plan ${BUILT_IN_PLAN_NAMES[i]} is missing`);
       if (!wellFormedPlanName(s.name)) throw new Error(`plans: '${s.name}' is not a plan name`);
       if (byName.has(s.name)) throw new Error(`plans: ${s.name} is given twice`);
-      const { name, rpm, dailyQuota, batch, rowsPerCall, exportRows } = s;
+      const { name, rpm, dailyQuota, batch, rowsPerCall, exportRows, connections, subscriptions } = s;
       byName.set(
         name,
         Object.freeze({
@@ -104,6 +144,8 @@ export class Plans {
           batch,
           rowsPerCall,
           exportRows,
+          connections,
+          subscriptions,
           index: i,
           answerKey: `${name}/${batch}/${rowsPerCall}`,
         }),
@@ -134,13 +176,15 @@ export class Plans {
   toMessage(): PlansMessage {
     return {
       source: this.source,
-      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall, exportRows }) => ({
+      plans: this.list.map(({ name, rpm, dailyQuota, batch, rowsPerCall, exportRows, connections, subscriptions }) => ({
         name,
         rpm,
         dailyQuota,
         batch,
         rowsPerCall,
         exportRows,
+        connections,
+        subscriptions,
       })),
     };
   }

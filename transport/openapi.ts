@@ -27,6 +27,9 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
     'a malformed or out-of-range parameter, an unknown parameter, a parameter other than a list given twice, or bad percent-encoding (`param` names it)',
   unknown_market: `\`{market}\` is not one of ${MARKETS.join(', ')}`,
   batch_too_large: "more symbols than the plan's batch size",
+  too_many_subscriptions:
+    "a WebSocket subscription past the plan's subscriptions per connection (an `error` message of /api/v1/stream, never an HTTP answer)",
+  upgrade_required: 'a GET of /api/v1/stream that does not ask to upgrade to a WebSocket (`Upgrade: websocket`)',
   malformed_request:
     'two `Host` or two `Content-Length` fields (RFC 9112), or, from nginx in front, a request line or header it cannot parse; the connection is closed after the answer',
   unauthorized: 'no key (`X-API-Key` or `Authorization: Bearer`), an unknown or disabled key, or two different keys',
@@ -440,6 +443,16 @@ function unauthenticatedPaths(): Record<string, Json> {
         example: { openapi: '3.1.0' },
       }),
     ),
+    '/asyncapi.json': document(
+      serviceGet({
+        operationId: 'asyncapi',
+        summary: 'The AsyncAPI 3 document of the push over WebSocket at /api/v1/stream',
+        description:
+          'Needs no key. Every client and server message of `GET /api/v1/stream` (a WebSocket on this port: editions, the rows each adds, standing screens) as JSON Schemas, with the stream limits of the plans in force.',
+        schema: { type: 'object', description: 'An AsyncAPI 3.0 document' },
+        example: { asyncapi: '3.0.0' },
+      }),
+    ),
     '/schema.fbs': document(
       serviceGet({
         operationId: 'flatbuffersSchema',
@@ -487,6 +500,8 @@ const infoDescription = (plans: Plans): string =>
     'Every request to `/api/v1` needs a key, as `X-API-Key: <key>` or `Authorization: Bearer <key>` (never in the query string). Lists in query strings are comma-separated, or the parameter repeated (`symbols=a&symbols=b`); any other parameter given twice, or one the endpoint does not know, is a 400; missing values are `null`.',
     '',
     plansText(plans),
+    '',
+    'Push over WebSocket: `GET /api/v1/stream` upgrades to a WebSocket on this port (the key in the upgrade, or a first `auth` message) that pushes new editions, the rows each one adds (`bars`) and standing screens re-run on every edition. Its messages are described by the AsyncAPI document at [/api/v1/asyncapi.json](/api/v1/asyncapi.json) (no key).',
     '',
     `Formats: \`format=${FORMAT_NAMES.join('|')}\`, or \`Accept\` (the parameter wins; JSON for \`*/*\` or no \`Accept\`; 406 when nothing offered is acceptable). Encodings: \`br\` and \`gzip\` by \`Accept-Encoding\`. Every 200 has a strong \`ETag\`; \`If-None-Match\` revalidates for free (304). CORS is open to the origins CORS_ORIGINS lists (default any).`,
     '',

@@ -26,6 +26,8 @@ export const PROBLEMS = {
   malformed_request: { status: 400, title: 'Bad Request', close: true },
   unknown_market: { status: 400, title: 'Bad Request' },
   batch_too_large: { status: 400, title: 'Bad Request' },
+  /** A stream subscription past the plan's subscriptions per connection: an `error` message, never an HTTP answer. */
+  too_many_subscriptions: { status: 400, title: 'Bad Request' },
   /** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (the key as a Bearer token, or X-API-Key). */
   unauthorized: { status: 401, title: 'Unauthorized', headers: { 'www-authenticate': 'Bearer realm="mdq"' } },
   csrf_failed: { status: 403, title: 'Forbidden' },
@@ -39,6 +41,8 @@ export const PROBLEMS = {
   /** RFC 9110 §15.5.6: a 405 lists the methods the path serves. */
   method_not_allowed: { status: 405, title: 'Method Not Allowed', allow: 'given' },
   not_acceptable: { status: 406, title: 'Not Acceptable' },
+  /** GET /api/v1/stream without a WebSocket upgrade (RFC 9110 §15.5.22: names the protocol to switch to). */
+  upgrade_required: { status: 426, title: 'Upgrade Required', headers: { upgrade: 'websocket' } },
   /** The seconds until the key's bucket holds a token again (or, on the dashboard's sign-in, until the backoff ends). */
   rate_limited: { status: 429, title: 'Too Many Requests', detail: 'request rate above the plan', retryAfter: 'given' },
   /** The seconds until the key's day resets. */
@@ -173,6 +177,7 @@ export const STATUS_LINES: Record<number, string> = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   406: '406 Not Acceptable',
+  426: '426 Upgrade Required',
   429: '429 Too Many Requests',
   431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',

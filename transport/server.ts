@@ -16,6 +16,8 @@ import type { RequestMetrics, RequestStorage } from './metrics/request-metrics.j
 import type { PoolUse } from './route.js';
 import type { ProblemOf } from './lifecycle/exchange.js';
 import type { ResponseCacheOptions } from './serialise/response-cache.js';
+import { StreamHub } from './stream/hub.js';
+import { INLINE_SCREENS, PooledScreens, type ScreenRunner } from './stream/screen-runner.js';
 
 /** What the server serves from; main.ts owns it and swaps `dataset` on reload. */
 export interface ServerState {
@@ -41,7 +43,10 @@ export interface ServerOptions {
   /** One access line per answer (ACCESS_LOG): route, status, plan, key id, rows, bytes, µs, request id. */
   accessLog?: AccessLog | null;
   /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
-  metrics?: Omit<MetricsSources, 'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service'> | null;
+  metrics?: Omit<
+    MetricsSources,
+    'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service' | 'stream'
+  > | null;
   /** What /version and the build_info metric tell. */
   service?: { version: string; commit: string };
   /** Longest an asynchronous (pool) request may take before a 503 answers it (default 5000 ms). */
@@ -74,6 +79,12 @@ export interface ServerOptions {
   forwardListen?: boolean;
   /** The other serving threads' figures (their shared counters), summed into /metrics. */
   peerRequests?: (() => RequestStorage[]) | null;
+  /** The other serving threads' stream figures (shared memory), summed into /metrics. */
+  peerStreams?: (() => Float64Array[]) | null;
+  /** Where the stream's standing screens run (default: on `pool` when given, each distinct screen once per edition; else inline). */
+  streamScreens?: ScreenRunner | null;
+  /** Seconds of silence before a WebSocket is closed as dead (default 60; uWS pings live ones before then). */
+  streamIdleSeconds?: number;
 }
 
 /** The part of a pino logger the server writes to: JSON fields, then the message. */
@@ -100,6 +111,11 @@ export interface RunningServer {
   readonly requests: RequestMetrics;
   /** The loopback port of `forwardListen`, else null. */
   readonly forwardPort: number | null;
+  /**
+   * The WebSockets of /api/v1/stream: tell it each new Dataset as it is swapped in (`published`),
+   * close every socket 1001 when draining (`goingAway`); its figures are what /metrics sums.
+   */
+  readonly stream: StreamHub;
 }
 
 /** uWS quietly falls back to a slow pure-JS server when its binary does not load: refuse that. */
@@ -133,8 +149,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     app.options(route.pattern, preflight(ctx, index));
     app.any(route.pattern, notAllowed(ctx, index, 'GET, OPTIONS'));
   }
-  mountServicePaths(app, ctx, options);
+  const runner = options.streamScreens ?? (options.pool ? new PooledScreens(options.pool.kernels) : INLINE_SCREENS);
+  const stream = new StreamHub(ctx, { runner, idleSeconds: options.streamIdleSeconds });
+  stream.mount(app);
+  mountServicePaths(app, ctx, options, stream.figures);
   options.mount?.(app, ctx.problemOf); // more routes (the dashboard's) before the catch-all 404
   mountNotFound(app, ctx);
-  return listenServer(app, ctx, options);
+  return listenServer(app, ctx, options, stream);
 }

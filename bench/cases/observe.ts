@@ -8,6 +8,7 @@ import { Bench } from 'tinybench';
 import pino from 'pino';
 import { DEFAULT_PLANS } from '../../engine/plans.js';
 import { AccessLog, createLogger } from '../../transport/log.js';
+import { StreamFigures } from '../../transport/stream/figures.js';
 import { metricsRegistry } from '../../transport/metrics/exposition.js';
 import { LATENCY_BUCKETS, RequestMetrics } from '../../transport/metrics/request-metrics.js';
 
@@ -119,6 +120,7 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
     requests: metrics,
     answerCache: () => ({ hits: 1, misses: 1, entries: 1, bytes: 1 }),
     reloads: () => ({ counts: { loaded: 1 }, lastSeconds: 1 }),
+    stream: () => StreamFigures.totals([new StreamFigures().storage]),
     dataVersion: () => 'bench',
     usageDurable: () => true,
     poolQueue: () => 0,

@@ -2,7 +2,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Dataset, MarketData } from '../dataset/dataset.js';
+import type { Dataset, DatasetOrigin, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
 import type { ScreenQuery, ScreenResult } from '../queries/screen.js';
@@ -13,6 +13,7 @@ import type {
   PoolTaskResult,
   ScreenTask,
   ScreenTaskResult,
+  ScreensTaskResult,
   TaskSource,
 } from './tasks.js';
 
@@ -90,6 +91,49 @@ export class KernelPool {
       result = (await this.piscina.run({ ...task, attach: tablesOf(dataset) }, { signal })) as ScreenTaskResult;
     if (!result.attached) throw new Error('pool worker did not attach the dataset');
     return { total: result.total, rows: result.rows };
+  }
+
+  /**
+   * A screen of the Dataset `origin` names, which a worker opens itself: what another thread
+   * (a serving thread, which cannot post its Dataset) asks of the pool with only the origin.
+   */
+  async screenAt(origin: DatasetOrigin, market: Market, q: ScreenQuery, signal?: AbortSignal): Promise<ScreenResult> {
+    const task: ScreenTask = {
+      kind: 'screen',
+      version: origin.key,
+      source: { key: origin.key, ref: origin.ref, live: this.live },
+      market,
+      bounds: [...q.bounds].map(([column, b]) => [column, b.min, b.max]),
+      sort: q.sort,
+      descending: q.descending,
+      offset: q.offset,
+      limit: q.limit,
+    };
+    const result = (await this.piscina.run(task, { signal })) as ScreenTaskResult;
+    if (!result.attached) throw new Error('pool worker did not open the dataset');
+    return { total: result.total, rows: result.rows };
+  }
+
+  /**
+   * Many screens of the Dataset `origin` names in one task (a worker opens the Dataset itself and
+   * runs them one after another): each screen's answer in the order asked. One round trip for the
+   * lot, where a screen alone costs more to send than to run (a new edition's standing screens).
+   */
+  async screensAt(
+    origin: DatasetOrigin,
+    asks: readonly { market: Market; q: ScreenQuery }[],
+    signal?: AbortSignal,
+  ): Promise<ScreenResult[]> {
+    const screens = asks.map(({ market, q }) => ({
+      market,
+      bounds: [...q.bounds].map(([column, b]): [string, number, number] => [column, b.min, b.max]),
+      sort: q.sort,
+      descending: q.descending,
+      offset: q.offset,
+      limit: q.limit,
+    }));
+    const source = { key: origin.key, ref: origin.ref, live: this.live };
+    return (await this.piscina.run({ kind: 'screens', source, screens }, { signal })) as ScreensTaskResult;
   }
 
   /**

@@ -62,10 +62,19 @@ export interface DeriveTask {
   out: SnapshotRows;
 }
 
-export type PoolTask = ScreenTask | DeriveTask;
+/** Many screens of one Dataset the worker opens itself (`source`), run one after another: one round trip for the lot. */
+export interface ScreensTask {
+  kind: 'screens';
+  source: TaskSource;
+  screens: Omit<ScreenTask, 'kind' | 'version' | 'source' | 'attach'>[];
+}
+
+export type PoolTask = ScreenTask | ScreensTask | DeriveTask;
 
 export type NotAttached = { attached: false };
 export type ScreenTaskResult = NotAttached | { attached: true; total: number; rows: number[] };
 /** A derivation answers nothing: its rows are in `out`. */
 export type DeriveTaskResult = null;
-export type PoolTaskResult = ScreenTaskResult | DeriveTaskResult;
+/** Each screen's total and page, in the order asked. */
+export type ScreensTaskResult = { total: number; rows: number[] }[];
+export type PoolTaskResult = ScreenTaskResult | ScreensTaskResult | DeriveTaskResult;

@@ -13,13 +13,15 @@ import type {
   PoolTaskResult,
   ScreenTask,
   ScreenTaskResult,
+  ScreensTask,
+  ScreensTaskResult,
   SourceOpener,
 } from './tasks.js';
 
 const sourceModule = (workerData as { sourceModule?: string } | null)?.sourceModule;
 const opener: SourceOpener | null = sourceModule === undefined ? null : ((await import(sourceModule)) as SourceOpener);
 
-function opened(task: ScreenTask | DeriveTask): ReturnType<SourceOpener['datasetOf']> {
+function opened(task: ScreenTask | ScreensTask | DeriveTask): ReturnType<SourceOpener['datasetOf']> {
   if (opener === null) throw new Error('a task names a Dataset to open, but the pool was given no sourceModule');
   return opener.datasetOf(task.source!);
 }
@@ -36,7 +38,22 @@ function attach(version: string, markets: AttachedMarkets): AttachedMarkets {
 
 /** Runs one task on this thread; the columns are the main thread's memory, read-only (a derivation writes only its own rows of `out`). */
 export default function run(task: PoolTask): PoolTaskResult {
-  return task.kind === 'screen' ? runScreen(task) : runDerive(task);
+  return task.kind === 'screen' ? runScreen(task) : task.kind === 'screens' ? runScreens(task) : runDerive(task);
+}
+
+/** Many screens of one Dataset (standing screens of a new edition): each its total and page. */
+function runScreens(task: ScreensTask): ScreensTaskResult {
+  const dataset = opened(task);
+  return task.screens.map((s) => {
+    const result = screen(dataset.markets[s.market].snapshots, {
+      bounds: new Map(s.bounds.map(([column, min, max]) => [column, { min, max }])),
+      sort: s.sort,
+      descending: s.descending,
+      offset: s.offset,
+      limit: s.limit,
+    });
+    return { total: result.total, rows: Array.from(result.rows) };
+  });
 }
 
 /** The task's table: from the Dataset the worker opens, or attached (null: not attached yet). */

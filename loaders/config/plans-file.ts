@@ -3,9 +3,10 @@
 //
 //   { "free": {"rpm": 60, "daily_quota": 5000, "batch": 5, "rows_per_call": 100},
 //     "gold": {"rpm": 300, "daily_quota": 1000000, "batch": 20, "rows_per_call": 1000,
-//              "export_rows": 50000000} }
+//              "export_rows": 50000000, "connections": 10, "subscriptions": 100} }
 //
-// `export_rows` may be left out: a built-in plan keeps its own, an added plan gets 0 (no exports).
+// `export_rows`, `connections` and `subscriptions` may be left out: a built-in plan keeps its
+// own, an added plan gets 0 export rows (no exports), and the free plan's stream limits.
 
 import { readFileSync, statSync } from 'node:fs';
 import {
@@ -25,26 +26,45 @@ export const MAX_PLANS_FILE_BYTES = 1024 * 1024;
 /** Plans in force at most, the built-in four included (each is a label value of the metrics). */
 export const MAX_PLANS = 64;
 
-/** One figure of a plan: its field in the file, its property, its bounds, whether null (never limited) is allowed, and its value when left out (required when absent). */
+/**
+ * One figure of a plan: its field in the file, its property, its bounds, whether null (never
+ * limited) is allowed, and whether a plan may leave it out (then: a built-in plan's own figure,
+ * an added plan `optional.added`).
+ */
 interface Field {
   readonly property: keyof PlanFigures;
   readonly min: number;
   readonly max: number;
   readonly nullable: boolean;
-  /** The figure of a plan that does not give it: a built-in plan's own (`null` here), or this for a plan the file adds. */
+  /** The figure of a plan that does not give it: a built-in plan's own, or this for a plan the file adds. */
   readonly optional?: { readonly added: number };
 }
 
-/** Every field a plan must give, in the file's words. */
+/** Every field a plan gives, in the file's words. */
 export const PLAN_FIELDS: Readonly<Record<string, Field>> = Object.freeze({
   rpm: { property: 'rpm', min: 1, max: 1_000_000, nullable: true },
   daily_quota: { property: 'dailyQuota', min: 1, max: 1_000_000_000_000, nullable: true },
   batch: { property: 'batch', min: 1, max: 1_000, nullable: false },
   rows_per_call: { property: 'rowsPerCall', min: 1, max: 100_000, nullable: false },
   export_rows: { property: 'exportRows', min: 0, max: 1_000_000_000_000, nullable: true, optional: { added: 0 } },
+  connections: {
+    property: 'connections',
+    min: 1,
+    max: 100_000,
+    nullable: true,
+    optional: { added: BUILT_IN_PLANS.free.connections! },
+  },
+  subscriptions: {
+    property: 'subscriptions',
+    min: 1,
+    max: 1_000_000,
+    nullable: true,
+    optional: { added: BUILT_IN_PLANS.free.subscriptions! },
+  },
 });
 
 const FIELD_NAMES = Object.keys(PLAN_FIELDS);
+/** The fields every plan named must give (the export allowance and the stream limits may be left out). */
 const REQUIRED_FIELDS = FIELD_NAMES.filter((field) => PLAN_FIELDS[field].optional === undefined);
 const grouped = (n: number): string => n.toLocaleString('en-US');
 
@@ -81,7 +101,10 @@ export function plansFromText(text: string, file: string): Plans {
   }
   const top = doc.value;
   if (!isObject(top))
-    return wrong(doc.line, `expected one JSON object of plan name → {${FIELD_NAMES.join(', ')}}, found ${shown(top)}`);
+    return wrong(
+      doc.line,
+      `expected one JSON object of plan name → {${REQUIRED_FIELDS.join(', ')}[, ${FIELD_NAMES.filter((f) => !REQUIRED_FIELDS.includes(f)).join(', ')}]}, found ${shown(top)}`,
+    );
   const given = new Map<string, PlanSpec>();
   let added = 0;
   for (const [name, figures] of Object.entries(top)) {
@@ -95,7 +118,7 @@ export function plansFromText(text: string, file: string): Plans {
       );
     }
     if (!isObject(figures))
-      wrong(line, `plan '${name}' must be an object {${FIELD_NAMES.join(', ')}}, found ${shown(figures)}`);
+      wrong(line, `plan '${name}' must be an object {${REQUIRED_FIELDS.join(', ')}, …}, found ${shown(figures)}`);
     const spec: Record<string, unknown> = { name };
     for (const [field, v] of Object.entries(figures as Record<string, unknown>)) {
       const at = doc.lineOf(figures as object, field);

@@ -160,6 +160,13 @@ export const SERVER_SETTINGS = {
     default: '500',
     doc: 'On SIGTERM/SIGINT, how long open connections keep getting 503 shutting_down before the process waits for requests in flight and exits.',
   }),
+  streamIdleSeconds: setting({
+    flag: 'stream-idle-seconds',
+    env: 'STREAM_IDLE_SECONDS',
+    kind: kind.integer(8, 3600),
+    default: '60',
+    doc: "A WebSocket of /api/v1/stream silent this long is closed as dead; the server pings an idle live one well before (its pong keeps it open). Keep a proxy's read timeout above it.",
+  }),
   corsOrigins: setting({
     flag: 'cors-origins',
     env: 'CORS_ORIGINS',

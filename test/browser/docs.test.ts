@@ -83,6 +83,14 @@ if (skip !== null) {
       assert.deepEqual([...new Set(shown)].sort(), [...expected].sort(), 'every path of the document, and no other');
       const title = await page.textContent('.info .title');
       assert.match(title ?? '', /Market data query service/);
+      // The push over WebSocket is linked from the page: its AsyncAPI document, served without a key.
+      const asyncapi = await page.$$eval('.info a', (links) =>
+        links.map((a) => a.getAttribute('href')).filter((href) => href === '/api/v1/asyncapi.json'),
+      );
+      assert.deepEqual(asyncapi, ['/api/v1/asyncapi.json'], 'the page links the AsyncAPI document');
+      const linked = await fetch(`${base}/api/v1/asyncapi.json`);
+      assert.equal(linked.status, 200);
+      assert.equal(((await linked.json()) as { asyncapi: string }).asyncapi, '3.0.0');
       assert.deepEqual(elsewhere, [], 'nothing fetched from another host (no CDN, no validator)');
       assert.deepEqual(errors, [], 'no script error');
       const png = await page.screenshot({ fullPage: true });

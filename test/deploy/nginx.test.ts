@@ -16,6 +16,7 @@ import {
 import { assertOutcome } from '../helpers/bad-request-outcome.js';
 import { API_INPUT, FRAMING } from '../helpers/bad-requests.js';
 import { rawRequest, requestHead, segments } from '../helpers/raw-request.js';
+import { welcomed } from '../helpers/stream-client.js';
 import { needsCommand } from '../helpers/system-command.js';
 
 /** The head size every client may send through nginx, and one it refuses. */
@@ -138,6 +139,26 @@ test("through nginx, the HTTP bad-input corpus: a problem+json answer per case, 
   cases.forEach((c, i) => assertOutcome(c.name, outcomes[i], c.viaNginx));
   const next = await httpRequest(nginx.port, '/healthz');
   assert.equal(next.status, 200, 'the next request is served');
+});
+
+test('through nginx, /api/v1/stream upgrades: welcome, a subscription echoed, a screen page; a plain GET there is 426', async (t) => {
+  if (!hasNginx(t)) return;
+  const { api, nginx } = await started();
+  const c = await welcomed(nginx.port, { key: api.keys.pro });
+  t.after(() => c.close());
+  c.send({ action: 'subscribe', channel: 'screen', market: 'ashare', id: 'top', query: { limit: 2 } });
+  const page = await c.waitFor((m) => m.type === 'screen');
+  assert.equal(page.data.length, 2);
+  assert.deepEqual(c.messages[1], {
+    type: 'subscribed',
+    channel: 'screen',
+    market: 'ashare',
+    id: 'top',
+    query: { limit: 2 },
+  });
+  const plain = await httpRequest(nginx.port, '/api/v1/stream', { headers: { 'x-api-key': api.keys.pro } });
+  assert.equal(plain.status, 426);
+  assert.equal(plain.body.code, 'upgrade_required');
 });
 
 test("through nginx, the client's X-Request-Id comes back unchanged", async (t) => {

@@ -339,7 +339,7 @@ describe('plans of a file, end to end', () => {
     );
     assert.deepEqual(
       page.body.plans.find((p: any) => p.name === 'gold'),
-      { name: 'gold', ...PLANS.gold, export_rows: 0 },
+      { name: 'gold', ...PLANS.gold, export_rows: 0, connections: 1, subscriptions: 5 }, // left out: no exports, the free plan's stream limits
     );
     assert.equal(page.body.keys.find((k: any) => k.id === idOf(keys.gold)).plan, 'gold');
     const write = (body: object) =>

@@ -59,6 +59,7 @@ describe('a bad setting of the server', () => {
     busyPollMs: '1001',
     exportStallS: '4',
     drainGraceMs: '9000',
+    streamIdleSeconds: '4',
     corsOrigins: 'ftp://x.example',
     adminOrigin: 'https://ops.example/dashboard',
     smtpUrl: 'http://user:hunter2@mail.example',

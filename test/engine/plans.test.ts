@@ -26,12 +26,39 @@ test('only plans in force are found by name', () => {
 test('a table puts the built-in plans first (with their given figures), then the others in the order given, each with its index', () => {
   const plans = new Plans(
     [
-      { name: 'gold', rpm: 5, dailyQuota: 20, batch: 2, rowsPerCall: 3, exportRows: 0 },
-      { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4, exportRows: 0 },
+      {
+        name: 'gold',
+        rpm: 5,
+        dailyQuota: 20,
+        batch: 2,
+        rowsPerCall: 3,
+        exportRows: 0,
+        connections: 1,
+        subscriptions: 5,
+      },
+      {
+        name: 'free',
+        rpm: 7,
+        dailyQuota: 100,
+        batch: 1,
+        rowsPerCall: 4,
+        exportRows: 0,
+        connections: 1,
+        subscriptions: 5,
+      },
       { name: 'pro', ...BUILT_IN_PLANS.pro },
       { name: 'enterprise', ...BUILT_IN_PLANS.enterprise },
       { name: 'internal', ...BUILT_IN_PLANS.internal },
-      { name: 'burst', rpm: 3, dailyQuota: null, batch: 50, rowsPerCall: 500, exportRows: 0 },
+      {
+        name: 'burst',
+        rpm: 3,
+        dailyQuota: null,
+        batch: 50,
+        rowsPerCall: 500,
+        exportRows: 0,
+        connections: 1,
+        subscriptions: 5,
+      },
     ],
     'plans.json',
   );
@@ -70,7 +97,19 @@ test('a table without a built-in plan, or with a plan twice, is refused', () => 
 
 test('a posted table is the same table', () => {
   const plans = new Plans(
-    [...DEFAULT_PLANS.list, { name: 'gold', rpm: 5, dailyQuota: 20, batch: 2, rowsPerCall: 3, exportRows: 0 }],
+    [
+      ...DEFAULT_PLANS.list,
+      {
+        name: 'gold',
+        rpm: 5,
+        dailyQuota: 20,
+        batch: 2,
+        rowsPerCall: 3,
+        exportRows: 0,
+        connections: 1,
+        subscriptions: 5,
+      },
+    ],
     '/etc/mdq/plans.json',
   );
   const copy = Plans.fromMessage(structuredClone(plans.toMessage()));

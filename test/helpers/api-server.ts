@@ -13,7 +13,7 @@ import { Guard } from '../../transport/guard/guard.js';
 import type { BuiltInPlanName, Plans } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
-import { type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
+import { type RunningServer, type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';
 
 /** The hand-made fixture every endpoint test reads (see snapshots/fixtures/derived). */
@@ -35,6 +35,10 @@ export interface TestServer {
   guard: Guard;
   /** The kernel pool, with `pool`. */
   kernels: KernelPool | null;
+  /** The state folder (its stored editions: a test stores another and opens it to publish). */
+  stateDir: string;
+  /** The WebSockets of /api/v1/stream (`published` a new Dataset as the server swaps it). */
+  stream: RunningServer['stream'];
   /** Resolves once no asynchronous request (a pool task, a stream) is in flight. */
   idle(): Promise<void>;
   /** Stops listening and cuts the exports in progress (what a drain does first), keeping the rest up. */
@@ -92,7 +96,7 @@ export async function startTestServer(
     corsOrigins?: string;
     /** The plans in force (a PLANS_FILE's); default the built-in table. */
     plans?: Plans;
-  } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service' | 'openapi'> = {},
+  } & Pick<ServerOptions, 'metrics' | 'logger' | 'accessLog' | 'service' | 'openapi' | 'streamScreens'> = {},
 ): Promise<TestServer> {
   const dir = await tempDir('mdq-api-');
   await storeEdition(options.snapshot ?? FIXTURE, dir.path, { threads: 0 });
@@ -126,6 +130,7 @@ export async function startTestServer(
     logger: options.logger,
     accessLog: options.accessLog,
     service: options.service,
+    streamScreens: options.streamScreens,
   });
   const get: TestServer['get'] = (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -140,6 +145,8 @@ export async function startTestServer(
     state,
     guard,
     kernels,
+    stateDir: dir.path,
+    stream: server.stream,
     get,
     idle: () => server.idle(),
     stopListening: () => server.close(),

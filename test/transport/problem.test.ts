@@ -22,13 +22,16 @@ import { SCHEMAS } from '../../transport/schemas/responses.js';
  * (deploy/nginx.conf): header_too_large (a head over 16 KiB) and http_version_not_supported;
  * forbidden_host: the dashboard's Host check against DNS rebinding; state_unwritable: a dashboard
  * write the state folder refused (a full disk); not_in_plan and export_quota_exhausted: the
- * export allowance (decisions §17).
+ * export allowance (decisions §17); too_many_subscriptions: a stream subscription past the
+ * plan's (decisions §16; an `error` message, its status never sent); upgrade_required: GET
+ * /api/v1/stream without a WebSocket upgrade.
  */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
   malformed_request: 400,
   unknown_market: 400,
   batch_too_large: 400,
+  too_many_subscriptions: 400,
   unauthorized: 401,
   csrf_failed: 403,
   forbidden_host: 403,
@@ -38,6 +41,7 @@ const DECIDED: Record<string, number> = {
   macro_not_ready: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  upgrade_required: 426,
   rate_limited: 429,
   quota_exhausted: 429,
   export_quota_exhausted: 429,
@@ -60,6 +64,7 @@ const REASON: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  426: 'Upgrade Required',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

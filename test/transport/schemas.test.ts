@@ -113,6 +113,7 @@ const KEYLESS_PATHS = [
   '/version',
   '/metrics',
   '/openapi.json',
+  '/asyncapi.json',
   '/schema.fbs',
   '/docs',
 ];

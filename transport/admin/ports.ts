@@ -63,9 +63,10 @@ export interface OperatorPort {
   setContact(id: string, email: string | null): Promise<void>;
 }
 
-/** The running guard's day (transport/guard's Guard). */
+/** The running guard's day, and its live WebSocket connections per key over every serving thread (transport/guard's Guard). */
 export interface DayPort {
   dayLabel(nowMs: number): string;
+  streamConnections(id: string): number;
 }
 
 /** The state sync (loaders/state's StateSync): make the guard see a key change now, write counts now. */

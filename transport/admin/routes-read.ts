@@ -184,6 +184,8 @@ async function keysPage(rt: AdminRuntime, nowMs: number) {
       last_used: used === undefined ? null : new Date(used).toISOString(),
       requests_by_day: ofDays.map((u) => u?.requests ?? 0),
       rows_by_day: ofDays.map((u) => u?.used ?? 0),
+      /** WebSocket connections of /api/v1/stream the key holds open now, on every serving thread of this instance. */
+      streams: guard.streamConnections(k.id),
     };
   });
   /** The plans in force as the keys page lists them (the choices of a key's plan). */
@@ -194,6 +196,8 @@ async function keysPage(rt: AdminRuntime, nowMs: number) {
     batch: p.batch,
     rows_per_call: p.rowsPerCall,
     export_rows: p.exportRows,
+    connections: p.connections,
+    subscriptions: p.subscriptions,
   }));
   return { mail_configured: rt.deps.mailer !== null, plans: planViews, days, keys };
 }

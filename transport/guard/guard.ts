@@ -160,6 +160,22 @@ export class Guard {
    * applies, and the owner's guard then throws KeySlotsFull or UnknownPlans to report it.
    */
   setKeys(records: Iterable<KeyRecord>, assignments?: Iterable<[string, number]>): void {
+    try {
+      this.takeKeys(records, assignments);
+    } finally {
+      for (const listener of this.keyListeners) listener(); // a disabled or rotated key's streams close now
+    }
+  }
+
+  private readonly keyListeners = new Set<() => void>();
+
+  /** `listener` runs after each new key table is taken (the streams re-check their keys); returns how to stop it. */
+  onKeysChanged(listener: () => void): () => void {
+    this.keyListeners.add(listener);
+    return () => void this.keyListeners.delete(listener);
+  }
+
+  private takeKeys(records: Iterable<KeyRecord>, assignments?: Iterable<[string, number]>): void {
     if (assignments !== undefined) this.slots.adopt(assignments);
     const seen = new Set<string>();
     let full: KeySlotsFull | null = null;
@@ -389,6 +405,72 @@ export class Guard {
       remaining: allowance === null ? null : rowsLeft(allowance, exported),
       retryAfter: fits ? 0 : secondsToReset(this.clock, nowMs),
     };
+  }
+
+  /**
+   * Takes one of the key's stream connections when its plan allows one more (exact over every
+   * serving thread: the count lives in the key's shared slot). False: the key holds its plan's
+   * `connections` already. Each true is given back once with `closeStream`.
+   */
+  openStream(key: KeyState): boolean {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    const limit = key.plan.connections;
+    const ok = limit === null || key.connections < limit;
+    if (ok) key.connections++;
+    slots.unlock(key.slot);
+    return ok;
+  }
+
+  /** Gives back a connection `openStream` took. */
+  closeStream(key: KeyState): void {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    if (key.connections > 0) key.connections--;
+    slots.unlock(key.slot);
+  }
+
+  /** Stream connections key `id` holds open now over every serving thread (0 for a key not in the table). */
+  streamConnections(id: string): number {
+    const s = this.byId.get(id);
+    if (s === undefined) return 0;
+    this.slots.lock(s.slot);
+    const n = s.connections;
+    this.slots.unlock(s.slot);
+    return n;
+  }
+
+  /**
+   * Charges the `rows` of a pushed message (a stream's `bars` or `screen`) when the key has rows
+   * left today, as a REST answer started with rows left is charged whole; false (nothing charged)
+   * when none is left: the message is withheld from this subscriber.
+   */
+  chargePush(key: KeyState, rows: number, nowMs: number): boolean {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    rollDay(key, this.clock, nowMs);
+    const q = key.plan.dailyQuota;
+    const ok = q === null || rowsLeft(q, key.used) > 0;
+    if (ok && rows > 0) (key.used += rows), slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    return ok;
+  }
+
+  /** `chargePush` for a key whose limits are shared: checked and charged in one script, atomic across instances; rejects with LimitsUnavailable. */
+  async chargePushShared(key: KeyState, rows: number, nowMs: number): Promise<boolean> {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    rollDay(key, this.clock, nowMs);
+    const label = key.dayLabel;
+    const day = key.day;
+    slots.unlock(key.slot);
+    const answer = await this.shared!.push(key.id, label, rows, key.plan.dailyQuota);
+    const ok = answer >= 0;
+    const used = ok ? answer : -answer - 1;
+    slots.lock(key.slot);
+    if (key.day === day && used > key.used) (key.used = used), slots.markDirty(key.slot);
+    slots.unlock(key.slot);
+    return ok;
   }
 
   /** The `/quota` record of a key (allocates; not for the per-request path). */

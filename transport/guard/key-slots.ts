@@ -25,6 +25,8 @@ export const FIELD = {
   /** Rows exported today (the export allowance's count, apart from `used`), and the closing day's. */
   exported: 13,
   closingExported: 14,
+  /** WebSocket connections the key holds open now, over every serving thread (never flushed: a start begins at none). */
+  connections: 15,
 } as const;
 const STRIDE = 16;
 /** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */

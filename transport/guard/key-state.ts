@@ -105,6 +105,14 @@ export class KeyState implements BucketState, DayUsage {
     this.f[this.at + FIELD.lastUsedMs] = v;
   }
 
+  /** WebSocket connections the key holds open now, on every serving thread (read and written with the slot held). */
+  get connections(): number {
+    return this.f[this.at + FIELD.connections];
+  }
+  set connections(v: number) {
+    this.f[this.at + FIELD.connections] = v;
+  }
+
   /**
    * Called by `rollDay` (slot held) just before a new day zeroes the counts: when the ending
    * day's counts changed since the last flush, they move to the slot's closing fields, so

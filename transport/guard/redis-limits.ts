@@ -83,6 +83,20 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return used
 `;
 
+/**
+ * KEYS: usage. ARGV: rows, usage TTL (s), the quota (-1: none). A pushed message's rows, charged
+ * when rows are left (as an answer started with rows left is charged whole). Returns the rows
+ * used after the charge, or -1 − used when none were left (nothing charged).
+ */
+const PUSH = `
+local quota = tonumber(ARGV[3])
+local before = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
+if quota >= 0 and before >= quota then return -1 - before end
+local used = redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return used
+`;
+
 /** KEYS: usage. ARGV: rows, the count. Gives back rows a charge counted for an answer that was not sent. */
 const REFUND = `
 redis.call('HINCRBY', KEYS[1], ARGV[2], -tonumber(ARGV[1]))
@@ -127,6 +141,7 @@ interface LimitCommands {
     seen: number,
   ): Promise<number>;
   mdqRefund(usage: string, rows: number, field: string): Promise<null>;
+  mdqPush(usage: string, rows: number, ttl: number, quota: number): Promise<number>;
 }
 
 /**
@@ -147,6 +162,7 @@ export class RedisLimits implements SharedLimits {
     redis.defineCommand('mdqAdmit', { numberOfKeys: 2, lua: ADMIT });
     redis.defineCommand('mdqCharge', { numberOfKeys: 1, lua: CHARGE });
     redis.defineCommand('mdqRefund', { numberOfKeys: 1, lua: REFUND });
+    redis.defineCommand('mdqPush', { numberOfKeys: 1, lua: PUSH });
     this.redis = redis as Redis & LimitCommands;
   }
 
@@ -224,6 +240,16 @@ export class RedisLimits implements SharedLimits {
 
   async refund(id: string, day: string, rows: number, field: 'used' | 'exported'): Promise<void> {
     await this.call(() => this.redis.mdqRefund(this.usageKey(id, day), rows, field));
+  }
+
+  /** A pushed message's rows: charged when rows are left; resolves to the rows used after, or −(used + 1) when none were left. */
+  push(id: string, day: string, rows: number, quota: number | null): Promise<number> {
+    const usage = this.usageKey(id, day);
+    // A reply after the give-up: the message was withheld, so rows it charged are given back.
+    return this.call(
+      () => this.redis.mdqPush(usage, rows, USAGE_TTL_SECONDS, quota ?? -1),
+      (late) => late >= 0 && this.giveBack(usage, rows, 'used'),
+    );
   }
 
   /** ROWS_DEADLINE_MS after `sentMs`, in Redis time (0, no deadline, before any admit told the clocks' offset). */

@@ -53,6 +53,12 @@ export interface SharedLimits {
   ): Promise<number>;
   /** Takes `rows` off the day's count `field`: rows charged for an answer the server did not send whole. */
   refund(id: string, day: string, rows: number, field: 'used' | 'exported'): Promise<void>;
+  /**
+   * A pushed message's rows (a WebSocket subscription's): added to the day's usage when rows are
+   * left under `quota` (null: always), resolving to the rows used after; else nothing is charged
+   * and it resolves to −(rows used + 1).
+   */
+  push(id: string, day: string, rows: number, quota: number | null): Promise<number>;
 }
 
 /** The shared store did not answer (down, unreachable, or slower than its timeout). */

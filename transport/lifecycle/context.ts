@@ -2,6 +2,7 @@
 // answer carries, the one mapping of a thrown value to a problem, and the requests in flight.
 
 import { REFERENCE_PATHS } from '../docs/reference-page.js';
+import { ASYNCAPI_PATH, STREAM_PATH } from '../stream/protocol.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Plan } from '../../engine/plans.js';
@@ -44,6 +45,7 @@ export const SERVICE_PATHS = [
   '/metrics',
   '/api/v1/openapi.json',
   '/api/v1/schema.fbs',
+  ASYNCAPI_PATH,
   ...REFERENCE_PATHS,
 ] as const;
 export type ServicePath = (typeof SERVICE_PATHS)[number];
@@ -63,7 +65,7 @@ export class ServerContext {
   readonly vary: string;
   /** The API's routes, in the order of their metrics labels. */
   readonly routes: Route[];
-  /** Every answer's route label: the API's patterns, the service paths, and UNMATCHED. */
+  /** Every answer's route label: the API's patterns, the stream's upgrade, the service paths, and UNMATCHED. */
   readonly requests: RequestMetrics;
   /** The plan of a route that needs no key (none does today): internal's figures. */
   readonly keylessPlan: Plan;
@@ -97,7 +99,7 @@ export class ServerContext {
     this.vary = this.cors.vary;
     this.routes = routesFor(this.guard);
     this.requests = new RequestMetrics(
-      [...this.routes.map((r) => r.pattern), ...SERVICE_PATHS, UNMATCHED],
+      [...this.routes.map((r) => r.pattern), STREAM_PATH, ...SERVICE_PATHS, UNMATCHED],
       this.guard.plans.names,
     );
     this.keylessPlan = this.guard.plans.builtIn('internal');

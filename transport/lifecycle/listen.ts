@@ -3,6 +3,7 @@
 
 import uWS, { type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { RunningServer, ServerOptions } from '../server.js';
+import type { StreamHub } from '../stream/hub.js';
 import type { ServerContext } from './context.js';
 
 // LIBUS_LISTEN_EXCLUSIVE_PORT (1): otherwise uWS binds with SO_REUSEPORT and a second server shares a taken
@@ -45,6 +46,7 @@ export async function listenServer(
   app: TemplatedApp,
   ctx: ServerContext,
   options: ServerOptions,
+  stream: StreamHub,
 ): Promise<RunningServer> {
   const token =
     options.sharedPort === true
@@ -63,9 +65,13 @@ export async function listenServer(
       if (forward !== null) uWS.us_listen_socket_close(forward);
       ctx.turns.cutAll(); // exports in progress end with the server: idle() need not wait for a slow reader
     },
-    closeAll: () => (app as unknown as { close(): void }).close(), // in the native app, not in the typings
+    closeAll: () => {
+      stream.close();
+      (app as unknown as { close(): void }).close(); // in the native app, not in the typings
+    },
     idle: () => ctx.idle(),
     released: (dataset) => ctx.released(dataset),
     requests: ctx.requests,
+    stream,
   };
 }

@@ -14,6 +14,9 @@ import { SCHEMAS } from '../schemas/responses.js';
 import { compileJson } from '../serialise/compile-json.js';
 import { FLATBUFFERS_SCHEMA_PATH } from '../serialise/flatbuffer-kit.js';
 import type { ServerOptions } from '../server.js';
+import { buildAsyncApi } from '../stream/asyncapi.js';
+import { StreamFigures } from '../stream/figures.js';
+import { ASYNCAPI_PATH } from '../stream/protocol.js';
 import { type ServerContext, type ServicePath, UNMATCHED } from './context.js';
 import { Exchange } from './exchange.js';
 
@@ -118,8 +121,13 @@ function servePlain(app: TemplatedApp, ctx: ServerContext, pattern: ServicePath,
   app.any(pattern, notAllowed(ctx, route, 'GET, OPTIONS'));
 }
 
-/** Registers health, readiness, liveness, /version, /metrics (when asked), OpenAPI, schema.fbs and the reference page (/docs). */
-export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options: ServerOptions): void {
+/** Registers health, readiness, liveness, /version, /metrics (when asked), OpenAPI, AsyncAPI, schema.fbs and the reference page (/docs). */
+export function mountServicePaths(
+  app: TemplatedApp,
+  ctx: ServerContext,
+  options: ServerOptions,
+  streams: StreamFigures,
+): void {
   const { state, service } = ctx;
   /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
   const readiness = (): Made => {
@@ -146,7 +154,7 @@ export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options
       data_version: state.dataset?.version ?? null,
     }),
   }));
-  if (options.metrics != null) mountMetrics(app, ctx, metricsSources(ctx, options));
+  if (options.metrics != null) mountMetrics(app, ctx, metricsSources(ctx, options, streams));
   const openapi = options.openapi;
   if (openapi !== undefined) {
     let document: string | null = typeof openapi === 'string' ? openapi : null;
@@ -155,13 +163,18 @@ export function mountServicePaths(app: TemplatedApp, ctx: ServerContext, options
       body: (document ??= (openapi as () => string)()),
     }));
   }
+  let asyncapi: string | null = null; // made at its first request, from the plans in force
+  servePlain(app, ctx, ASYNCAPI_PATH, true, () => ({
+    type: JSON_TYPE,
+    body: (asyncapi ??= JSON.stringify(buildAsyncApi(ctx.guard.plans, ctx.service.version))),
+  }));
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
   servePlain(app, ctx, '/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
   for (const [path, file] of loadReferencePage()) servePlain(app, ctx, path, false, () => file);
 }
 
-/** What /metrics reads: the options' sources, this thread's figures (or every serving thread's), the answer cache. */
-function metricsSources(ctx: ServerContext, options: ServerOptions): MetricsSources {
+/** What /metrics reads: the options' sources, this thread's figures (or every serving thread's), the answer cache, the streams. */
+function metricsSources(ctx: ServerContext, options: ServerOptions, streams: StreamFigures): MetricsSources {
   const { requests } = ctx;
   const peers = options.peerRequests ?? null;
   const figures =
@@ -175,6 +188,7 @@ function metricsSources(ctx: ServerContext, options: ServerOptions): MetricsSour
     dataVersion: () => ctx.state.dataset?.version ?? null,
     usageDurable: () => ctx.state.usageDurable !== false,
     answerCache: () => ctx.cacheFigures(),
+    stream: () => StreamFigures.totals([streams.storage, ...(options.peerStreams?.() ?? [])]),
   };
 }
 

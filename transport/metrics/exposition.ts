@@ -3,6 +3,7 @@
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, type Metric, Registry } from 'prom-client';
+import type { StreamTotals } from '../stream/figures.js';
 import { LATENCY_BUCKETS, type RequestFigures } from './request-metrics.js';
 
 /** What the exposition reads at each scrape. */
@@ -20,6 +21,8 @@ export interface MetricsSources {
   poolQueue: () => number;
   /** Service version and commit, as /version tells them. */
   service: { version: string; commit: string };
+  /** The WebSockets of /api/v1/stream, over every serving thread. */
+  stream: () => StreamTotals;
 }
 
 export function metricsRegistry(s: MetricsSources): Registry {
@@ -49,7 +52,57 @@ export function metricsRegistry(s: MetricsSources): Registry {
   });
   registry.registerMetric(latencyHistogram(s.requests) as unknown as Metric); // see latencyHistogram
   dataMetrics(s, registers);
+  streamMetrics(s, registers);
   return registry;
+}
+
+/** The WebSockets: connections, subscriptions by channel, what was sent, sockets closed for backpressure. */
+function streamMetrics(s: MetricsSources, registers: Registry[]): void {
+  new Gauge({
+    name: 'mdq_stream_connections',
+    help: 'Open WebSocket connections of /api/v1/stream (authenticated or not yet).',
+    registers,
+    collect() {
+      this.set(s.stream().connections);
+    },
+  });
+  new Gauge({
+    name: 'mdq_stream_subscriptions',
+    help: 'Stream subscriptions held now, by channel, as the plans count them (a bars symbol 1, "*" 100).',
+    labelNames: ['channel'],
+    registers,
+    collect() {
+      const { subscriptions } = s.stream();
+      for (const [channel, n] of Object.entries(subscriptions)) this.set({ channel }, n);
+    },
+  });
+  new Counter({
+    name: 'mdq_stream_messages_total',
+    help: 'Server messages handed to WebSockets (a published message counts once per socket it reached).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(s.stream().messages);
+    },
+  });
+  new Counter({
+    name: 'mdq_stream_sent_bytes_total',
+    help: 'Bytes of the server messages handed to WebSockets.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(s.stream().bytes);
+    },
+  });
+  new Counter({
+    name: 'mdq_stream_backpressure_closes_total',
+    help: 'WebSockets closed with 1013 for holding more than 8 MiB unsent.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(s.stream().backpressureCloses);
+    },
+  });
 }
 
 /** The answer cache, reloads, the data and build served, the pool's queue. */

@@ -1,14 +1,15 @@
 // GET /{market}/screen: filter, sort and page the latest snapshots of one market.
 
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
-import type { SnapshotView } from '../../engine/dataset/dataset.js';
-import { screen, type ScreenResult } from '../../engine/queries/screen.js';
-import { decimal, integer, oneOf, type PatternParam } from '../params/declare.js';
+import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
+import type { Plan } from '../../engine/plans.js';
+import { screen, type ScreenQuery, type ScreenResult } from '../../engine/queries/screen.js';
+import { decimal, integer, oneOf, type Parsed, type PatternParam } from '../params/declare.js';
 import { snapshotFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { type Reply, route } from '../route.js';
 import type { ColumnSet } from '../shapes/detail.js';
-import { screenShape } from '../shapes/screen.js';
+import { type ScreenPage, screenShape } from '../shapes/screen.js';
 import { ROWS_PER_CALL } from './kline-params.js';
 import { AS_OF, marketAsOf } from './as-of.js';
 import { clamp, marketOf } from './lookup.js';
@@ -78,6 +79,61 @@ function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unkno
   return set;
 }
 
+/** The screen's declared query parameters (a standing screen over WebSocket is parsed by these too). */
+const SCREEN_QUERY = {
+  sort: oneOf(NUMERIC_SNAPSHOT_COLUMNS, 'change_percent', 'Column to sort by (the whitelist).'),
+  order: oneOf(['asc', 'desc'] as const, 'desc', 'Sort order.'),
+  fields: snapshotFieldsParam('Narrows the rows to these columns (symbol, name and date stay); `*` for all.'),
+  limit: integer(50, 1, `Rows to return. ${ROWS_PER_CALL}`),
+  offset: integer(0, 0, 'Rows to skip.'),
+  as_of: AS_OF,
+};
+
+/** The screen's parameters as parsed (GET /{market}/screen's and a standing screen's). */
+export type ScreenParams = Parsed<typeof SCREEN_QUERY>;
+
+/** A screen's question as the route reads it: the market, the kernel's query, the rows' columns and the page asked for. */
+export interface ScreenAsk {
+  full: MarketData;
+  q: ScreenQuery;
+  set: ColumnSet;
+  limit: number;
+  offset: number;
+  sort: string;
+  order: 'asc' | 'desc';
+}
+
+/**
+ * The screen `query` (parsed as `p`) asks of `marketText` under `plan`: bounds checked (a
+ * column off the whitelist, or min above max, is a 400), `limit` clamped to the plan's rows per call.
+ */
+export function screenAsk(
+  dataset: Dataset,
+  marketText: string,
+  query: ReadonlyMap<string, string>,
+  p: ScreenParams,
+  plan: Plan,
+): ScreenAsk {
+  const full = marketOf(dataset, marketText);
+  const bounds = boundsOf(query);
+  const set = rowColumnSet(p.fields, bounds, p.sort);
+  const limit = clamp(p.limit, plan.rowsPerCall);
+  const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
+  return { full, q, set, limit, offset: p.offset, sort: p.sort, order: p.order };
+}
+
+/** The answer's page of `ask` over `m` (the market's own table, or one as of a day). */
+export const screenPage = (dataset: Dataset, ask: ScreenAsk, m: SnapshotView, result: ScreenResult): ScreenPage => ({
+  dataset,
+  m,
+  result,
+  set: ask.set,
+  limit: ask.limit,
+  offset: ask.offset,
+  sort: ask.sort,
+  order: ask.order,
+});
+
 export const screenRoute = route({
   pattern: '/api/v1/:market/screen',
   operationId: 'screen',
@@ -85,14 +141,7 @@ export const screenRoute = route({
   description:
     '`total` counts all matches. Nulls sort last in both orders; ties by symbol ascending. Rows carry symbol, name, date, close, change_percent, the valuation, size and momentum columns, and any bounded or sort column. While matches remain, `Link: <…>; rel="next"` names the next page.',
   tag: 'Screens',
-  query: {
-    sort: oneOf(NUMERIC_SNAPSHOT_COLUMNS, 'change_percent', 'Column to sort by (the whitelist).'),
-    order: oneOf(['asc', 'desc'] as const, 'desc', 'Sort order.'),
-    fields: snapshotFieldsParam('Narrows the rows to these columns (symbol, name and date stay); `*` for all.'),
-    limit: integer(50, 1, `Rows to return. ${ROWS_PER_CALL}`),
-    offset: integer(0, 0, 'Rows to skip.'),
-    as_of: AS_OF,
-  },
+  query: SCREEN_QUERY,
   patternQuery: BOUNDS,
   shape: screenShape,
   example: {
@@ -124,14 +173,11 @@ export const screenRoute = route({
   paged: true,
   mayAnswerLater: true,
   handle({ dataset, params, query, plan, pool, signal }, p) {
-    const full = marketOf(dataset, params[0]);
-    const bounds = boundsOf(query);
-    const set = rowColumnSet(p.fields, bounds, p.sort);
-    const limit = clamp(p.limit, plan.rowsPerCall);
-    const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
+    const ask = screenAsk(dataset, params[0], query, p, plan);
+    const { full, q } = ask;
     const answer = (m: SnapshotView, result: ScreenResult): Reply => ({
       shape: screenShape,
-      result: { dataset, m, result, set, limit, offset: p.offset, sort: p.sort, order: p.order },
+      result: screenPage(dataset, ask, m, result),
       rows: result.rows.length,
       page: { offset: p.offset, count: result.rows.length, total: result.total },
     });

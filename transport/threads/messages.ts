@@ -1,6 +1,9 @@
 // What the main thread and the other serving threads tell each other (THREADS ≥ 2).
 
+import type { DatasetOrigin } from '../../engine/dataset/dataset.js';
+import type { Market } from '../../engine/markets.js';
 import type { KeyRecord, PlansMessage } from '../../engine/plans.js';
+import type { ScreenQueryMessage } from '../stream/screen-runner.js';
 import type { MeterState } from '../admin/meter.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { RequestStorage } from '../metrics/request-metrics.js';
@@ -15,6 +18,7 @@ export interface ThreadSettings {
   busyPollMs: number;
   drainGraceMs: number;
   exportStallS: number;
+  streamIdleSeconds: number;
   corsOrigins: string;
   redisUrl: string | null;
   accessLog: boolean;
@@ -48,15 +52,28 @@ export interface ThreadStart {
   service: { version: string; commit: string };
 }
 
+/** The main thread's answer to a thread's standing screen (`error` when it could not be run). */
+export interface ScreenAnswer {
+  type: 'screen-result';
+  id: number;
+  total?: number;
+  rows?: number[];
+  error?: string;
+}
+
 export type ToThread =
   | { type: 'edition'; version: string }
   | { type: 'keys'; keys: KeyRecord[]; assignments: [string, number][] }
   /** Whether the usage counts reach the state folder (what /readyz tells on every thread). */
   | { type: 'durable'; durable: boolean }
+  | ScreenAnswer
   | { type: 'drain' };
 
 export type FromThread =
-  | { type: 'listening'; requests: RequestStorage }
+  /** Listening: its request figures and stream figures, shared memory the main thread reads for /metrics. */
+  | { type: 'listening'; requests: RequestStorage; streams: Float64Array }
+  /** A standing screen to run on the main thread's pool, over the edition `origin` names. */
+  | { type: 'screen'; id: number; origin: DatasetOrigin; market: Market; q: ScreenQueryMessage }
   | { type: 'swapped'; version: string }
   /** The thread closed the edition: no request of it reads that version any longer. */
   | { type: 'released'; version: string }

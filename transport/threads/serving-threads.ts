@@ -2,7 +2,11 @@
 // Dataset or key table as the main thread takes it, collects their figures, drains them.
 
 import { MessageChannel, Worker } from 'node:worker_threads';
+import type { DatasetOrigin } from '../../engine/dataset/dataset.js';
+import type { Market } from '../../engine/markets.js';
 import type { KeyRecord } from '../../engine/plans.js';
+import type { ScreenQuery, ScreenResult } from '../../engine/queries/screen.js';
+import { screenQueryOf } from '../stream/screen-runner.js';
 import type { MeterState } from '../admin/meter.js';
 import type { RequestStorage } from '../metrics/request-metrics.js';
 import { relayForwards } from './forward-relay.js';
@@ -23,6 +27,8 @@ interface Thread {
   worker: Worker;
   /** The thread's request figures (shared memory it counts into). */
   requests: RequestStorage | null;
+  /** Its stream figures (shared memory). */
+  streams: Float64Array | null;
   meter: MeterState | null;
   /** Version this thread serves (its last `swapped`), and those it has closed since it started. */
   version: string;
@@ -39,6 +45,9 @@ export interface ForwardTarget {
 /** What the main thread does when a serving thread fails (logs and exits: a lost thread would drop its share of connections). */
 export type ThreadFailure = (thread: number, message: string) => void;
 
+/** Runs a serving thread's standing screen on the main thread's pool (PooledScreens.runAt). */
+export type ScreensAt = (origin: DatasetOrigin, market: Market, q: ScreenQuery) => Promise<ScreenResult>;
+
 export class ServingThreads {
   private readonly threads: Thread[] = [];
   private readonly waiting = new Map<number, Set<(message: FromThread) => void>>();
@@ -46,7 +55,10 @@ export class ServingThreads {
   /** Shared with every thread (ThreadStart.drainFlag). */
   private readonly drainFlag = new Int32Array(new SharedArrayBuffer(4));
 
-  private constructor(private readonly onFailure: ThreadFailure) {}
+  private constructor(
+    private readonly onFailure: ThreadFailure,
+    private readonly screens: ScreensAt | null,
+  ) {}
 
   /**
    * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
@@ -57,8 +69,9 @@ export class ServingThreads {
     start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
+    screens: ScreensAt | null = null,
   ): Promise<ServingThreads> {
-    const pool = new ServingThreads(onFailure);
+    const pool = new ServingThreads(onFailure, screens);
     const listening: Promise<void>[] = [];
     for (let i = 1; i <= count; i++) {
       const channel = new MessageChannel();
@@ -96,6 +109,7 @@ export class ServingThreads {
     const thread: Thread = {
       worker,
       requests: null,
+      streams: null,
       meter: null,
       version: data.edition.version,
       released: new Set(),
@@ -105,7 +119,8 @@ export class ServingThreads {
     return new Promise((resolve, reject) => {
       let up = false;
       worker.on('message', (m: FromThread) => {
-        if (m.type === 'listening') (up = true), (thread.requests = m.requests), resolve();
+        if (m.type === 'listening')
+          (up = true), (thread.requests = m.requests), (thread.streams = m.streams), resolve();
         else if (m.type === 'failed') reject(new Error(`serving thread ${data.thread}: ${m.message}`));
         else this.heard(index, m);
       });
@@ -120,10 +135,22 @@ export class ServingThreads {
 
   private heard(index: number, m: FromThread): void {
     const t = this.threads[index];
+    if (m.type === 'screen') return this.runScreen(t, m);
     if (m.type === 'figures') t.meter = m.meter;
     else if (m.type === 'swapped') t.version = m.version;
     else if (m.type === 'released') t.released.add(m.version);
     for (const wake of this.waiting.get(index) ?? []) wake(m);
+  }
+
+  /** A thread's standing screen, on this thread's pool; the answer (or why there is none) posted back. */
+  private runScreen(t: Thread, m: Extract<FromThread, { type: 'screen' }>): void {
+    const answer = (a: Omit<Extract<ToThread, { type: 'screen-result' }>, 'type' | 'id'>): void =>
+      t.worker.postMessage({ type: 'screen-result', id: m.id, ...a } satisfies ToThread);
+    if (this.screens === null) return answer({ error: 'no pool on the main thread' });
+    this.screens(m.origin, m.market, screenQueryOf(m.q)).then(
+      (r) => answer({ total: r.total, rows: Array.from(r.rows) }),
+      (error: unknown) => answer({ error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   private post(m: ToThread): void {
@@ -191,6 +218,11 @@ export class ServingThreads {
   /** The threads' request figures, as they are now (their shared counters). */
   requestFigures(): RequestStorage[] {
     return this.threads.flatMap((t) => (t.requests === null ? [] : [t.requests]));
+  }
+
+  /** The threads' stream figures, as they are now (shared memory). */
+  streamFigures(): Float64Array[] {
+    return this.threads.flatMap((t) => (t.streams === null ? [] : [t.streams]));
   }
 
   /** The threads' latest meters. */

@@ -35,6 +35,23 @@ test('a new plan is added after the built-in ones, in the order of the file', ()
   assert.equal(plans.get('burst')!.dailyQuota, null, 'null: never limited');
 });
 
+test("the stream limits (connections, subscriptions) are optional: given, null (unlimited), or the built-in plan's own, an added plan free's", () => {
+  const plans = plansFromText(
+    JSON.stringify({
+      pro: { rpm: 120, daily_quota: 200000, batch: 50, rows_per_call: 500, connections: 9 },
+      gold: { rpm: 5, daily_quota: 20, batch: 2, rows_per_call: 3 },
+      wide: { rpm: 5, daily_quota: 20, batch: 2, rows_per_call: 3, connections: null, subscriptions: 1000 },
+    }),
+    'plans.json',
+  );
+  const streams = (name: string) => [plans.get(name)!.connections, plans.get(name)!.subscriptions];
+  assert.deepEqual(streams('pro'), [9, 50], "pro's subscriptions left out: its own 50");
+  assert.deepEqual(streams('gold'), [1, 5], "an added plan without them: free's");
+  assert.deepEqual(streams('wide'), [null, 1000]);
+  assert.deepEqual(streams('enterprise'), [20, 200]);
+  assert.deepEqual(streams('internal'), [null, null]);
+});
+
 test("a built-in plan named takes the file's figures; the others keep the spec's", () => {
   const plans = plansFromText(
     '{"free": {"rpm": 7, "daily_quota": 100, "batch": 1, "rows_per_call": 4}, "internal": {"rpm": null, "daily_quota": null, "batch": 20, "rows_per_call": 2000}}',
@@ -87,6 +104,18 @@ const MISTAKES: [string, string, number, RegExp][] = [
     '{\n  "internal": {\n    "rpm": null,\n    "daily_quota": 5,\n    "batch": 50, "rows_per_call": 500}\n}',
     4,
     /^plan 'internal': daily_quota must be null/,
+  ],
+  [
+    'internal given a connection limit',
+    '{\n  "internal": {"rpm": null, "daily_quota": null, "batch": 50, "rows_per_call": 500,\n    "connections": 3}\n}',
+    3,
+    /^plan 'internal': connections must be null/,
+  ],
+  [
+    'a stream limit out of range',
+    `{\n  "gold": {${GOLD},\n    "subscriptions": 0}\n}`,
+    3,
+    /^plan 'gold': subscriptions must be a whole number from 1 to 1,000,000 or null \(never limited\), got 0$/,
   ],
   ['an array, not an object', `\n[{${GOLD}}]`, 2, /^expected one JSON object of plan name/],
   ['a plan that is not an object', '{\n  "gold": 5\n}', 2, /^plan 'gold' must be an object/],

@@ -58,6 +58,7 @@ test('with nothing given every server setting has its documented default', () =>
     responseCacheMb: 64,
     busyPollMs: 0,
     drainGraceMs: 500,
+    streamIdleSeconds: 60,
     corsOrigins: '*',
     adminOrigin: null,
     smtpUrl: null,

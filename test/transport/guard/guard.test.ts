@@ -323,6 +323,7 @@ test("with shared limits (Redis) the last use is this instance's and the day's c
     },
     charge: async (_id, _day, rows) => 120 + rows,
     refund: async () => {},
+    push: async (_id, _day, rows) => 120 + rows,
   };
   const g = new Guard('UTC', shared);
   g.setKeys([record('abcd1234', 'pro')]);

@@ -24,9 +24,27 @@ const keyOf = (id: string): string => `mdq_${id}_${SECRET}`;
 const PLANS = new Plans(
   [
     ...DEFAULT_PLANS.list.filter((p) => p.name !== 'free'),
-    { name: 'free', rpm: 7, dailyQuota: 100, batch: 1, rowsPerCall: 4, exportRows: 0 },
-    { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3, exportRows: 0 },
-    { name: 'burst', rpm: 1000, dailyQuota: null, batch: 50, rowsPerCall: 500, exportRows: 0 },
+    {
+      name: 'free',
+      rpm: 7,
+      dailyQuota: 100,
+      batch: 1,
+      rowsPerCall: 4,
+      exportRows: 0,
+      connections: 1,
+      subscriptions: 5,
+    },
+    { name: 'gold', rpm: 3, dailyQuota: 20, batch: 2, rowsPerCall: 3, exportRows: 0, connections: 1, subscriptions: 5 },
+    {
+      name: 'burst',
+      rpm: 1000,
+      dailyQuota: null,
+      batch: 50,
+      rowsPerCall: 500,
+      exportRows: 0,
+      connections: 1,
+      subscriptions: 5,
+    },
   ],
   'plans.json',
 );

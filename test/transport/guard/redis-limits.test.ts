@@ -56,6 +56,43 @@ describe('limits shared through Redis', {
     await redis?.close();
   });
 
+  test("pushed rows (a stream's messages) on two instances: charged while rows are left, as the local guard charges them; then withheld, nothing charged", async () => {
+    const plans = new Plans(
+      [
+        ...DEFAULT_PLANS.list,
+        {
+          name: 'gold',
+          rpm: 3,
+          dailyQuota: 10,
+          batch: 2,
+          rowsPerCall: 3,
+          exportRows: 0,
+          connections: 1,
+          subscriptions: 5,
+        },
+      ],
+      'plans.json',
+    );
+    const r = record('gold');
+    const [a, b] = [await instanceWith(plans, r), await instanceWith(plans, r)];
+    const local = new Guard('UTC', null, null, { plans });
+    local.setKeys([r]);
+    const lk = local.authenticate(text(r))!;
+    const pushes = [4, 4, 3, 1, 0];
+    for (const [n, rows] of pushes.entries()) {
+      const g = n % 2 === 0 ? a : b;
+      const key = g.authenticate(text(r))!;
+      const shared = await g.chargePushShared(key, rows, NOW);
+      assert.equal(shared, local.chargePush(lk, rows, NOW), `push ${n + 1} of ${rows} rows`);
+    }
+    // 4 + 4 + 3 (started with 2 left: charged whole) = 11; the 1 and the 0 withheld.
+    const k = a.authenticate(text(r))!;
+    assert.equal((await (a.shared as RedisLimits).push(r.id, a.dayLabel(NOW), 0, 10)) < 0, true, 'none left in Redis');
+    assert.equal(local.quota(lk, NOW).used, 11);
+    await a.admitShared(k, NOW, false);
+    assert.equal(a.quota(k, NOW).used, 11, "Redis's count: what both instances pushed");
+  });
+
   test('a free key alternating between two instances: 30 admitted with 29..0 left, the 31st refused rate_limited, Retry-After 2', async () => {
     const r = record('free');
     const [a, b] = [await instance(r), await instance(r)];
@@ -137,7 +174,19 @@ describe('limits shared through Redis', {
 
   test("a plan of PLANS_FILE, shared: Redis limits it by the file's figures (3 a minute, 5 rows a day) across both instances", async () => {
     const plans = new Plans(
-      [...DEFAULT_PLANS.list, { name: 'gold', rpm: 3, dailyQuota: 5, batch: 2, rowsPerCall: 3, exportRows: 0 }],
+      [
+        ...DEFAULT_PLANS.list,
+        {
+          name: 'gold',
+          rpm: 3,
+          dailyQuota: 5,
+          batch: 2,
+          rowsPerCall: 3,
+          exportRows: 0,
+          connections: 1,
+          subscriptions: 5,
+        },
+      ],
       'plans.json',
     );
     const r = record('gold');

@@ -390,6 +390,11 @@
 
     /** The plans in force (PLANS_FILE's figures and plans included): a choice per plan, its figures beside its name. */
     const limit = (n) => (n === null ? 'unlimited' : num(n));
+    /** A key's plan's stream connections (`?` for a plan not in force). */
+    const limitOf = (plan) => {
+      const p = d.plans.find((x) => x.name === plan);
+      return p === undefined ? '?' : limit(p.connections);
+    };
     const planOptions = (selected) =>
       d.plans.map((p) =>
         h(
@@ -438,6 +443,7 @@
       'Contact',
       'Created',
       'Last used',
+      'Live streams',
       `Last ${d.days.length} days`,
       'Actions',
     ];
@@ -586,6 +592,16 @@
             ),
             h(
               'td',
+              {
+                class: 'num',
+                'data-label': 'Live streams',
+                'data-role': 'streams',
+                title: 'WebSocket connections of /api/v1/stream open now, and the most its plan allows',
+              },
+              `${num(k.streams)} / ${limitOf(k.plan)}`,
+            ),
+            h(
+              'td',
               { 'data-label': `Last ${days.length} days`, 'data-role': 'history' },
               history(days, k.requests_by_day, k.rows_by_day),
             ),
@@ -679,6 +695,8 @@
               h('th', { class: 'num' }, 'Batch symbols'),
               h('th', { class: 'num' }, 'Rows a call'),
               h('th', { class: 'num', title: 'Rows a day a key may export (/{market}/export)' }, 'Export rows a day'),
+              h('th', { class: 'num' }, 'Streams per key'),
+              h('th', { class: 'num' }, 'Subscriptions per stream'),
             ),
           ),
           h(
@@ -694,6 +712,8 @@
                 h('td', { class: 'num' }, num(p.batch)),
                 h('td', { class: 'num' }, num(p.rows_per_call)),
                 h('td', { class: 'num' }, p.export_rows === 0 ? 'none' : limit(p.export_rows)),
+                h('td', { class: 'num' }, limit(p.connections)),
+                h('td', { class: 'num' }, limit(p.subscriptions)),
               ),
             ),
           ),
