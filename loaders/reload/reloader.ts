@@ -2,6 +2,7 @@
 // folder off the serving thread, open, publish; its stages and progress readable while it runs.
 
 import type { Editions, EditionHost } from '../edition/editions.js';
+import type { StoreResult } from '../edition/store-edition.js';
 import type { StoreProgress } from '../edition/store-task.js';
 import { readCurrent } from '../edition/stored-editions.js';
 import { type Progress, type ProgressOutput, startProgress } from '../progress.js';
@@ -227,15 +228,10 @@ export class Reloader {
       this.enter('publish');
       await editions.publish(next, this.options.host);
       const stages = this.stageTimes();
-      const what =
-        store === null
-          ? 'opened'
-          : store.parsed.length === 0
-            ? 'nothing to parse'
-            : `parsed ${store.parsed.join(', ')}`;
       log(
-        `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
+        `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
       );
+      if (store !== null) this.whenStored(label, next.meta.version, store, started);
       return { kind: 'loaded', version: next.meta.version, seconds: seconds(), stages };
     } catch (error) {
       if (rethrow) throw error;
@@ -248,6 +244,30 @@ export class Reloader {
       log(`${label}: failed: ${error instanceof Error ? error.message : String(error)}; ${still}`);
       return { kind: 'failed', reason: String(error), seconds: seconds(), stages };
     }
+  }
+
+  /**
+   * The store of a pass already served ends once its edition is on disk and the pointer names it:
+   * logged then, with what it read, merged and kept; a failure then (a full disk) leaves the
+   * edition served from memory while the state folder still names the one before.
+   */
+  private whenStored(label: string, version: string, store: Promise<StoreResult>, started: number): void {
+    store.then(
+      (s) => {
+        const what = [
+          s.parsed.length > 0 ? `read ${s.parsed.join(', ')} whole` : null,
+          s.merged.length > 0 ? `merged new rows into ${s.merged.join(', ')}` : null,
+          s.reused.length > 0 ? `kept ${s.reused.join(', ')}` : null,
+        ].filter((x) => x !== null);
+        this.options.log(
+          `${label}: ${version} stored (${what.length === 0 ? 'opened as stored' : what.join('; ')}), on disk ${((this.now() - started) / 1000).toFixed(2)} s after the ${label} began`,
+        );
+      },
+      (error: unknown) =>
+        this.options.log(
+          `${label}: ${version} is served but could not be made durable (${error instanceof Error ? error.message : String(error)}); the state folder still names the edition before it`,
+        ),
+    );
   }
 
   /** `start` for the pass a server starts with, `reload` after it. */

@@ -12,7 +12,8 @@ import { dateCell, numberCell } from './cells.js';
 import { countRows } from './count-rows.js';
 import { permuteInPlace } from './group-rows.js';
 import { indexColumns } from './header.js';
-import { locateRow, readCsv, type CsvResult, type FileRef } from './read-csv.js';
+import type { RowLocator } from './kline-join.js';
+import { readCsv, type CsvResult, type FileRef } from './read-csv.js';
 import { RepeatedDates } from './repeated-dates.js';
 import { RowError, SnapshotError } from './snapshot-error.js';
 import { sortBySymbol } from './sort-by-symbol.js';
@@ -86,12 +87,12 @@ export async function readKlines(
  * day's through qfq_base and as_of), would leave ±MAX_ADJUSTED_PRICE, rejects the file.
  */
 export async function sortKlines(
-  raw: RawKlines,
+  raw: Pick<RawKlines, 'symbolIds' | 'columns'>,
   rank: Int32Array,
   symbols: readonly string[],
-  file: FileRef,
+  locate: RowLocator,
 ): Promise<KlineColumns> {
-  const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, file);
+  const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, locate);
   const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
   permuteInPlace(raw.columns.date, grouped.order, seen);
   for (const name of KLINE_VALUE_COLUMNS) permuteInPlace(raw.columns[name], grouped.order, seen);
@@ -99,20 +100,38 @@ export async function sortKlines(
   const outOfBounds = firstOutOfBounds(block);
   if (outOfBounds !== null) {
     const row = grouped.order === null ? outOfBounds.position : grouped.order[outOfBounds.position];
-    throw new SnapshotError(file.display, await locateRow(file, row), outOfBounds.reason);
+    const at = await locate(row);
+    throw new SnapshotError(at.display, at.line, outOfBounds.reason);
   }
   return block;
 }
 
-/** A sorted position whose adjusted price leaves the bound (the first by field, then position). */
-function firstOutOfBounds(k: KlineColumns): { position: number; reason: string } | null {
+/**
+ * A sorted position whose adjusted price leaves the bound (the first by field, then position):
+ * among every row (a market read whole), or, given `whole` and `rows`, among every row of the
+ * symbols `whole` marks and the rows `rows` lists (ascending) of the others (a merge: the new rows,
+ * and the whole history of a symbol whose latest or smallest factor they moved).
+ */
+export function firstOutOfBounds(
+  k: KlineColumns,
+  whole: Uint8Array | null = null,
+  rows: Int32Array | null = null,
+): { position: number; reason: string } | null {
   const smallest = smallestFactorRows(k);
   for (const name of ADJUSTED) {
     const prices = k[name];
+    let next = 0; // the next of `rows` to look at
     for (let s = 0; s + 1 < k.offsets.length; s++) {
       const latest = k.offsets[s + 1] - 1;
       const min = smallest[s];
+      const all = whole === null || whole[s] === 1;
+      if (rows !== null) while (next < rows.length && rows[next] < k.offsets[s]) next++;
       for (let row = k.offsets[s]; row <= latest; row++) {
+        if (!all) {
+          // only the listed rows of this symbol
+          if (rows === null || next >= rows.length || rows[next] > latest) break;
+          row = rows[next++];
+        }
         const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest], k.adj_factor[min]);
         if (mode === null) continue;
         const factor =
@@ -134,7 +153,7 @@ function firstOutOfBounds(k: KlineColumns): { position: number; reason: string }
 }
 
 /** Per symbol, the row of its smallest adj_factor (the first of equal ones). */
-function smallestFactorRows(k: KlineColumns): Int32Array {
+export function smallestFactorRows(k: KlineColumns): Int32Array {
   const rows = new Int32Array(Math.max(0, k.offsets.length - 1));
   for (let s = 0; s < rows.length; s++) {
     let min = k.offsets[s];
