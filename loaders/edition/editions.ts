@@ -33,18 +33,20 @@ export interface EditionHost {
 }
 
 export interface PrepareResult {
+  /** What the store did (null: no folder was read, the stored edition was opened). */
+  store: StoreResult | null;
   /**
-   * What the store did (null: no folder was read, the stored edition was opened). It resolves once
-   * the edition is on disk and the pointer names it, which may be after `next` is served.
+   * Settles once the edition stored is on disk and the pointer names it, which may be after `next`
+   * is served; rejects when that fails (a full disk: the edition served is in memory only).
    */
-  store: Promise<StoreResult> | null;
+  durable: Promise<void>;
   /** The edition to publish, opened in this thread; null when it is the one served already. */
   next: OpenEdition | null;
 }
 
-/** A store in a child process: the edition it wrote, as soon as it may be served (null: nothing new written), and its end. */
+/** A store in a child process: what it wrote, as soon as it may be served (null: nothing new written), and its end. */
 export interface ChildStore {
-  written: Promise<string | null>;
+  written: Promise<StoreResult | null>;
   done: Promise<StoreResult>;
 }
 
@@ -55,8 +57,8 @@ export interface ChildStore {
  * stay in this process's heap and allocator, and grow the server's RSS after each reload).
  */
 export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): ChildStore {
-  let written: (version: string | null) => void = () => {};
-  const early = new Promise<string | null>((resolve) => (written = resolve));
+  let written: (store: StoreResult | null) => void = () => {};
+  const early = new Promise<StoreResult | null>((resolve) => (written = resolve));
   const done = new Promise<StoreResult>((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./store-task.js', import.meta.url)), [JSON.stringify(job)], {
       serialization: 'advanced',
@@ -64,7 +66,7 @@ export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => vo
     });
     let settled = false;
     child.on('message', (m: StoreMessage) => {
-      if ('progress' in m && m.progress === 'written') return written(m.version);
+      if ('progress' in m && m.progress === 'written') return written(m.store);
       if ('progress' in m) return void (settled || onProgress(m));
       settled = true;
       if (m.ok) resolve(m.store);
@@ -153,28 +155,27 @@ export class Editions {
         : onProgress?.(p);
     // The store before must be on disk first: its pointer is written last, after this one's otherwise.
     await this.durable;
-    /** The folder stored: the edition it wrote as soon as it may be served (null: none new, see the pointer). */
-    const storeFolder = async (from: string): Promise<{ store: Promise<StoreResult>; version: string | null }> => {
+    /** The folder stored: what was written, as soon as it may be served (its durability after). */
+    const storeFolder = async (from: string): Promise<{ store: StoreResult; durable: Promise<void> }> => {
       const known = await storedByFingerprint(stateDir, from).catch(() => null);
-      if (known !== null) return { store: Promise.resolve(known), version: null };
+      if (known !== null) return { store: known, durable: Promise.resolve() };
       const child = storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard);
-      const version = await Promise.race([child.written, child.done.then(() => null)]);
-      this.durable = child.done.then(
-        () => {},
-        () => {},
-      );
-      return { store: child.done, version };
+      const written = await Promise.race([child.written, child.done]);
+      const durable = child.done.then(() => {});
+      this.durable = durable.catch(() => {});
+      return { store: written ?? (await child.done), durable };
     };
     let stored = folder === null ? null : await storeFolder(folder);
     for (let again = false; ; again = true) {
       onProgress?.({ progress: 'open' });
       try {
         // The edition the store wrote (served while it is forced to disk), else the one the pointer names.
-        const version = stored?.version ?? (await pointedOrNewest(stateDir))?.version ?? null;
+        const version = stored?.store.version ?? (await pointedOrNewest(stateDir))?.version ?? null;
         if (version === null) throw new Error(`no snapshot stored under ${stateDir}`);
         const store = stored?.store ?? null;
-        if (version === this.servedEdition?.meta.version) return { store, next: null };
-        return { store, next: openEdition(stateDir, version) };
+        const durable = stored?.durable ?? Promise.resolve();
+        if (version === this.servedEdition?.meta.version) return { store, durable, next: null };
+        return { store, durable, next: openEdition(stateDir, version) };
       } catch (error) {
         if (!(error instanceof DamagedFile)) throw error;
         await setAside(error.folder);

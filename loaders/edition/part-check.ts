@@ -85,6 +85,28 @@ export function partFileProblem(dir: string): string | null {
   }
 }
 
+/**
+ * The bytes an LMDB file's pages take, as its newer meta page names them (null when its meta
+ * cannot be read). With `useWritemap`, LMDB extends a file to its map size while writing: a part
+ * is cut back to this once written, so it holds no unused tail (and a cut is damage, not slack).
+ */
+export function usedBytes(path: string): number | null {
+  const fd = openSync(path, 'r');
+  try {
+    const header = Buffer.alloc(PAGE_HEADER + 136);
+    readSync(fd, header, 0, header.length, 0);
+    const meta0 = readMeta(header, 0);
+    if (typeof meta0 === 'string') return null;
+    readSync(fd, header, 0, header.length, meta0.pageSize);
+    const meta1 = readMeta(header, 1);
+    if (typeof meta1 === 'string') return null;
+    const meta = meta1.txnId > meta0.txnId ? meta1 : meta0;
+    return (meta.lastPage + 1) * meta.pageSize;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Throws DamagedFile when the part at `dir` fails partFileProblem. */
 export function checkPartFile(dir: string): void {
   const problem = partFileProblem(dir);

@@ -77,7 +77,7 @@ export interface StoreOptions extends ReadOptions {
    * names it: it may be served from then on (the page cache holds it; should the machine stop
    * before the pointer moves, the next start opens the edition before and reads the folder again).
    */
-  onWritten?: (version: string) => void | Promise<void>;
+  onWritten?: (store: StoreResult) => void | Promise<void>;
 }
 
 /** A market's part is named by its files' content: equal files, the same part. */
@@ -274,14 +274,9 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
     macro,
   };
   await writeEdition(stateDir, meta, { sync: false });
-  await options.onWritten?.(version);
-  // Durable before the pointer names it: the new parts, then edition.json.
-  await Promise.all([...rowsOf.keys()].map((market) => syncPart(partDir(stateDir, partOf.get(market)!))));
-  await syncEdition(stateDir, version);
-  await writePointer(stateDir, { version, source, fingerprint });
   const mergedNames = toMerge.map((x) => x.m.market);
   const parsedNames = [...(early === null ? toRead.map((m) => m.market) : files.markets.map((m) => m.market))];
-  return {
+  const result: StoreResult = {
     version,
     unchanged: false,
     skippedRead: false,
@@ -291,6 +286,12 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
     merged: mergedNames,
     reused: plan.map((p) => p.files.market).filter((m) => !parsedNames.includes(m) && !mergedNames.includes(m)),
   };
+  await options.onWritten?.(result);
+  // Durable before the pointer names it: the new parts, then edition.json.
+  await Promise.all([...rowsOf.keys()].map((market) => syncPart(partDir(stateDir, partOf.get(market)!))));
+  await syncEdition(stateDir, version);
+  await writePointer(stateDir, { version, source, fingerprint });
+  return { ...result, seconds: seconds() };
 }
 
 /** Every file of the folder the format names. */

@@ -1,7 +1,7 @@
 // Writes one validated market as a part: an LMDB environment of its meta and its packed columns.
 
 import { statfsSync } from 'node:fs';
-import { mkdir, open as openFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { open } from 'lmdb';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
@@ -11,7 +11,7 @@ import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
 import { setAside } from './damage.js';
 import { DATA_DB, DATA_KEY, envFile, FORMAT, type PartMeta } from './layout.js';
 import { fillPack, type PackIndex, packMarket } from './market-pack.js';
-import { packCrc32, partFileProblem } from './part-check.js';
+import { packCrc32, partFileProblem, usedBytes } from './part-check.js';
 
 /** A pack a merge laid out and wrote its columns into (`packLayout`), and the market's trading days in it. */
 export interface Prepacked {
@@ -107,6 +107,9 @@ export async function writePart(
     } finally {
       await env.close();
     }
+    // Written through the map, the file was extended to the map's size: cut back to the pages it holds.
+    const used = usedBytes(envFile(tmp));
+    if (used !== null) await truncate(envFile(tmp), used);
     if (options.sync !== false) await syncFile(envFile(tmp));
     // A part is named by its content: one already there (another loader's, or in use) is the same bytes and stays.
     await rename(tmp, dir).catch(async (error: unknown) => {

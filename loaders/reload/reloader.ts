@@ -2,7 +2,6 @@
 // folder off the serving thread, open, publish; its stages and progress readable while it runs.
 
 import type { Editions, EditionHost } from '../edition/editions.js';
-import type { StoreResult } from '../edition/store-edition.js';
 import type { StoreProgress } from '../edition/store-task.js';
 import { readCurrent } from '../edition/stored-editions.js';
 import { type Progress, type ProgressOutput, startProgress } from '../progress.js';
@@ -220,7 +219,7 @@ export class Reloader {
     log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
     this.enter(this.pass.stage);
     try {
-      const { store, next } = await editions.prepare(folder, (m) => this.heard(m));
+      const { store, durable, next } = await editions.prepare(folder, (m) => this.heard(m));
       if (next === null) {
         log(`${label}: unchanged, still serving ${served} (${seconds().toFixed(2)} s)`);
         return { kind: 'unchanged', version: served!, seconds: seconds(), stages: this.stageTimes() };
@@ -228,10 +227,19 @@ export class Reloader {
       this.enter('publish');
       await editions.publish(next, this.options.host);
       const stages = this.stageTimes();
+      const what =
+        store === null
+          ? 'opened'
+          : [
+              store.parsed.length > 0 ? `parsed ${store.parsed.join(', ')}` : null,
+              store.merged.length > 0 ? `merged new rows into ${store.merged.join(', ')}` : null,
+            ]
+              .filter((x) => x !== null)
+              .join(', ') || 'nothing to parse';
       log(
-        `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
+        `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
       );
-      if (store !== null) this.whenStored(label, next.meta.version, store, started);
+      this.whenDurable(label, next.meta.version, durable, started);
       return { kind: 'loaded', version: next.meta.version, seconds: seconds(), stages };
     } catch (error) {
       if (rethrow) throw error;
@@ -247,25 +255,16 @@ export class Reloader {
   }
 
   /**
-   * The store of a pass already served ends once its edition is on disk and the pointer names it:
-   * logged then, with what it read, merged and kept; a failure then (a full disk) leaves the
-   * edition served from memory while the state folder still names the one before.
+   * A pass's edition is served as soon as it is written; it is on disk (its parts forced, the
+   * pointer moved) a moment later: a failure then (a full disk) is logged, the edition served from
+   * memory while the state folder still names the one before.
    */
-  private whenStored(label: string, version: string, store: Promise<StoreResult>, started: number): void {
-    store.then(
-      (s) => {
-        const what = [
-          s.parsed.length > 0 ? `read ${s.parsed.join(', ')} whole` : null,
-          s.merged.length > 0 ? `merged new rows into ${s.merged.join(', ')}` : null,
-          s.reused.length > 0 ? `kept ${s.reused.join(', ')}` : null,
-        ].filter((x) => x !== null);
-        this.options.log(
-          `${label}: ${version} stored (${what.length === 0 ? 'opened as stored' : what.join('; ')}), on disk ${((this.now() - started) / 1000).toFixed(2)} s after the ${label} began`,
-        );
-      },
+  private whenDurable(label: string, version: string, durable: Promise<void>, started: number): void {
+    durable.then(
+      () => {},
       (error: unknown) =>
         this.options.log(
-          `${label}: ${version} is served but could not be made durable (${error instanceof Error ? error.message : String(error)}); the state folder still names the edition before it`,
+          `${label}: ${version} is served but could not be made durable (${error instanceof Error ? error.message : String(error)}); the state folder still names the edition before it (${((this.now() - started) / 1000).toFixed(2)} s after the ${label} began)`,
         ),
     );
   }

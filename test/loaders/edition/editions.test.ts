@@ -88,10 +88,10 @@ test('prepare: an unchanged folder opens nothing; the stored edition opens when 
   const a = await fixtureCopy(join(root, 'prepare-a'));
   const editions = new Editions({ stateDir: state, keep: 2, log: () => {}, storeThreads: 0 });
   const first = await editions.prepare(a);
-  assert.equal((await first.store!).parsed.length, 3);
+  assert.equal(first.store!.parsed.length, 3);
   await editions.publish(first.next!, { swap: () => {}, released: () => Promise.resolve() });
   const again = await editions.prepare(a);
-  const unchanged = await again.store!;
+  const unchanged = again.store!;
   assert.deepEqual([unchanged.unchanged, unchanged.skippedRead, again.next], [true, true, null]);
   const fresh = new Editions({ stateDir: state, keep: 2, log: () => {} });
   const reopened = await fresh.prepare(null);
