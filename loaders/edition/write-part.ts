@@ -85,6 +85,7 @@ export async function writePart(
     lastDate,
     packCrc32: packCrc32(bytes),
   };
+  refuseWithoutRoom(dir, bytes.length);
   // Named by this process: a temporary whose process is gone (killed) is deleted by the next prune.
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
@@ -122,6 +123,32 @@ export async function writePart(
     throw partNotWritten(dir, error);
   }
   return meta;
+}
+
+/** Room kept beside a part's pack for its meta, LMDB's pages and the edition files written after it. */
+const PART_MARGIN_BYTES = 4 << 20;
+
+/**
+ * Throws (ENOSPC, naming the part) when the disk under `dir` cannot hold a pack of `packBytes`.
+ * Written through the map, a page the disk has no room for is not an error but SIGBUS, which ends
+ * the process: so the room is asked for before a byte is written.
+ */
+function refuseWithoutRoom(dir: string, packBytes: number): void {
+  let free: number;
+  try {
+    const s = statfsSync(dirname(dir));
+    free = s.bavail * s.bsize;
+  } catch {
+    return; // the file system cannot be asked: the write says what it says
+  }
+  const needed = packBytes + PART_MARGIN_BYTES;
+  if (free >= needed) return;
+  const mb = (n: number): string => (n / 1e6).toFixed(1);
+  const error: NodeJS.ErrnoException = new Error(
+    `part ${basename(dir)} could not be written (No space left on device: it needs ${mb(needed)} MB, its disk has ${mb(free)} MB free)`,
+  );
+  error.code = 'ENOSPC';
+  throw error;
 }
 
 /** Forces a file's bytes to disk. */

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { KeyRecord } from './key-store.js';
 import type { StateStore } from './state-store.js';
-import { committed, StateWriteError } from './state-write.js';
+import { committed, refuseWithoutRoom, StateWriteError } from './state-write.js';
 
 /** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
 export interface GuardPort {
@@ -293,6 +293,7 @@ export class StateSync {
   private async write(rows: UsageRows, t0: number): Promise<void> {
     const n = rows.ids.length;
     const { usage, path } = this.store;
+    refuseWithoutRoom('usage counts', path);
     // Retrying after a failed write: one row first, so a disk still full costs one failed commit a round, not one per slice.
     if (!this.durableNow && n > 0)
       await committed(
