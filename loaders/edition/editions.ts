@@ -162,7 +162,8 @@ export class Editions {
       const child = storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard);
       const written = await Promise.race([child.written, child.done]);
       const durable = child.done.then(() => {});
-      this.durable = durable.catch(() => {});
+      // The pointer moves once the store is on disk: an edition released before then was kept as the one it named.
+      this.durable = durable.then(() => this.prune()).catch(() => {});
       return { store: written ?? (await child.done), durable };
     };
     let stored = folder === null ? null : await storeFolder(folder);
