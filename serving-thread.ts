@@ -74,6 +74,7 @@ try {
       settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
     busyPollMs: settings.busyPollMs,
     exportStallMs: settings.exportStallS * 1000,
+    exportsPerKey: settings.exportsPerKey,
     meter,
     corsOrigins: settings.corsOrigins,
     mount: (app, problemOf) => forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }, problemOf),

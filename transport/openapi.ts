@@ -47,6 +47,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   not_in_plan: "the key's plan does not include this endpoint (exports on the free plan)",
   export_quota_exhausted:
     "the export holds more rows than the key's export allowance has left today (`detail` names both counts)",
+  too_many_exports: 'the key has as many exports under way as one key may at once (EXPORTS_PER_KEY, default 4)',
   header_too_large:
     'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   http_version_not_supported:

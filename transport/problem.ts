@@ -28,6 +28,7 @@ export const PROBLEMS = {
   batch_too_large: { status: 400, title: 'Bad Request' },
   /** A stream subscription past the plan's subscriptions per connection: an `error` message, never an HTTP answer. */
   too_many_subscriptions: { status: 400, title: 'Bad Request' },
+  too_many_exports: { status: 429, title: 'Too Many Requests', retryAfter: 1 },
   /** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (the key as a Bearer token, or X-API-Key). */
   unauthorized: { status: 401, title: 'Unauthorized', headers: { 'www-authenticate': 'Bearer realm="mdq"' } },
   csrf_failed: { status: 403, title: 'Forbidden' },

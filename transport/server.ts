@@ -68,6 +68,8 @@ export interface ServerOptions {
   busyPollMs?: number;
   /** An export whose reader takes nothing for this long is cut (its unsent rows given back); default STALL_LIMIT_MS (10 min). */
   exportStallMs?: number;
+  /** Exports one key may have under way at once (EXPORTS_PER_KEY; internal keys are not limited); default 4. */
+  exportsPerKey?: number;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404; their exchanges map thrown values to problems with `problemOf`. */
   mount?: ((app: TemplatedApp, problemOf: ProblemOf) => void) | null;
   /**

@@ -18,6 +18,7 @@ export interface ThreadSettings {
   busyPollMs: number;
   drainGraceMs: number;
   exportStallS: number;
+  exportsPerKey: number;
   streamIdleSeconds: number;
   corsOrigins: string;
   redisUrl: string | null;

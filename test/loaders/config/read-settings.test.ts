@@ -58,6 +58,8 @@ test('with nothing given every server setting has its documented default', () =>
     responseCacheMb: 64,
     busyPollMs: 0,
     drainGraceMs: 500,
+    exportStallS: 600,
+    exportsPerKey: 4,
     streamIdleSeconds: 60,
     corsOrigins: '*',
     adminOrigin: null,
