@@ -202,7 +202,13 @@ export class KlineLineParser {
   /** The symbol id of the cell `buf[a, b)` (ASCII), the last one's when the bytes are the same. */
   private symbolOf(buf: Buffer, a: number, b: number): number {
     const length = b - a;
-    if (length === this.lastSymbolLength && buf.compare(this.lastSymbol, 0, length, a, b) === 0) return this.lastId;
+    if (length === this.lastSymbolLength) {
+      // for each byte: the same as the last symbol's (a loop: Buffer#compare costs more than the few bytes it compares)
+      const last = this.lastSymbol;
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = buf[a + i] === last[i];
+      if (same) return this.lastId;
+    }
     const id = this.registry.idOf(buf.toString('latin1', a, b));
     if (length <= this.lastSymbol.length) {
       buf.copy(this.lastSymbol, 0, a, b);

@@ -1,84 +1,20 @@
-// Reads one market's klines.csv into sorted columns, enforcing every rule of the snapshot format on the way.
+// K-line rows into a market's sorted columns: grouped by symbol and date, a repeat refused, adjusted prices bounded.
 
 import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
-import {
-  KLINE_VALUE_COLUMNS,
-  sharedFloat64,
-  sharedInt32,
-  type KlineColumns,
-} from '../../engine/dataset/kline-columns.js';
-import { dateCell, numberCell } from './cells.js';
-import { countRows } from './count-rows.js';
+import { KLINE_VALUE_COLUMNS, type KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { permuteInPlace } from './group-rows.js';
-import { indexColumns } from './header.js';
 import type { RowLocator } from './kline-join.js';
-import { readCsv, type CsvResult, type FileRef } from './read-csv.js';
-import { RepeatedDates } from './repeated-dates.js';
-import { RowError, SnapshotError } from './snapshot-error.js';
+import { SnapshotError } from './snapshot-error.js';
 import { sortBySymbol } from './sort-by-symbol.js';
-import type { SymbolRegistry } from './symbol-registry.js';
 
-const PRICES = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 /** The columns qfq / hfq rescale (volume and amount never are). */
 const ADJUSTED = ['open', 'high', 'low', 'close'] as const;
 
-/** K-line rows in file order, with the symbol id of each row. */
+/** K-line rows in the order read, with the symbol id of each row. */
 export interface RawKlines {
   symbolIds: Int32Array;
   columns: Omit<KlineColumns, 'offsets'>;
-  file: CsvResult;
-}
-
-const PROGRESS_EVERY = 1 << 17;
-
-/**
- * Reads the file into columns allocated once, at the size a first pass counted (so they
- * take no more than their rows' bytes); the registry learns every symbol met.
- */
-export async function readKlines(
-  file: FileRef,
-  symbols: SymbolRegistry,
-  onRows: (rows: number) => void = () => {},
-): Promise<RawKlines> {
-  const capacity = await countRows(file);
-  const symbolIds = new Int32Array(capacity);
-  const c = { date: sharedInt32(capacity) } as Omit<KlineColumns, 'offsets'>;
-  for (const name of KLINE_VALUE_COLUMNS) c[name] = sharedFloat64(capacity);
-  const repeats = new RepeatedDates();
-  let i = 0;
-  let at = { symbol: 0, date: 0, open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, adj: -1 };
-  const read = await readCsv(
-    file,
-    {
-      header(names) {
-        const index = indexColumns(file.display, names, ['symbol', 'date', ...PRICES], ['adj_factor']);
-        at = { ...index, adj: index.adj_factor };
-      },
-      row(cells, line) {
-        const id = (symbolIds[i] = symbols.idOf(cells[at.symbol]));
-        const date = (c.date[i] = dateCell(cells[at.date], 'date'));
-        repeats.check(id, date, line, symbols.symbols[id]);
-        c.open[i] = numberCell(cells[at.open], 'open');
-        const high = (c.high[i] = numberCell(cells[at.high], 'high'));
-        const low = (c.low[i] = numberCell(cells[at.low], 'low'));
-        c.close[i] = numberCell(cells[at.close], 'close');
-        const volume = (c.volume[i] = numberCell(cells[at.volume], 'volume'));
-        c.amount[i] = numberCell(cells[at.amount], 'amount');
-        const adj = at.adj < 0 ? NaN : numberCell(cells[at.adj], 'adj_factor');
-        c.adj_factor[i] = adj !== adj ? 1 : adj; // empty or absent means 1
-        if (high < low) throw new RowError(`high ${high} is below low ${low}`);
-        if (volume < 0) throw new RowError(`volume: negative (${volume})`);
-        if (adj <= 0) throw new RowError(`adj_factor: must be positive (${adj})`);
-        if ((++i & (PROGRESS_EVERY - 1)) === 0) onRows(PROGRESS_EVERY);
-      },
-    },
-    capacity,
-  );
-  onRows(i % PROGRESS_EVERY);
-  const columns = { date: c.date.subarray(0, i) } as Omit<KlineColumns, 'offsets'>;
-  for (const name of KLINE_VALUE_COLUMNS) columns[name] = c[name].subarray(0, i);
-  return { symbolIds: symbolIds.subarray(0, i), columns, file: read };
 }
 
 /**
