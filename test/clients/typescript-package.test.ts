@@ -104,7 +104,7 @@ describe('the TypeScript client, packed and installed into an empty project', { 
     assert.match(result.out, /pe_ratoi/);
     assert.match(result.out, /"fortnight"/);
     assert.match(result.out, /wrong\.ts\(6,\d+\): error TS\d+: Type '"edition"' is not assignable/);
-    assert.match(result.out, /wrong\.ts\(7,\d+\): error TS2339: Property 'clsoe' does not exist/);
+    assert.match(result.out, /wrong\.ts\(7,\d+\): error TS\d+: Property 'clsoe' does not exist/);
   });
 
   test("the READMEs' examples run against the server and hold what their comments say", async () => {

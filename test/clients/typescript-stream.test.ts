@@ -79,14 +79,7 @@ function stream(key: string, subscriptions: object[], format?: 'json' | 'msgpack
 async function take(s: MessageStream, n: number, timeoutMs = 30_000): Promise<Message[]> {
   const out: Message[] = [];
   for (let i = 0; i < n; i++) {
-    let timer!: NodeJS.Timeout;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`message ${out.length + 1} of ${n} not within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    const next = await Promise.race([s.next(), late]).finally(() => clearTimeout(timer));
+    const next = await within(s.next(), `message ${out.length + 1} of ${n}`, timeoutMs);
     assert.equal(next.done, false, `the stream ended after ${JSON.stringify(out)}`);
     out.push(next.value);
   }
@@ -100,11 +93,24 @@ async function get(path: string): Promise<any> {
   return res.json();
 }
 
-/** The error the stream's next message ends with. */
+/** Resolves as `promise` does, or rejects naming `what` after `timeoutMs`. */
+async function within<T>(promise: Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  let timer!: NodeJS.Timeout;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The error the stream's next message ends with (within 10 s: a stream that retries instead never ends). */
 const failure = (s: MessageStream): Promise<InstanceType<Installed['StreamError']>> =>
-  s.next().then(
-    (r) => assert.fail(`no error: ${JSON.stringify(r)}`),
-    (e: InstanceType<Installed['StreamError']>) => e,
+  within(
+    s.next().then(
+      (r) => assert.fail(`no error: ${JSON.stringify(r)}`),
+      (e: InstanceType<Installed['StreamError']>) => e,
+    ),
+    'the StreamError',
+    10_000,
   );
 
 test("the README's stream example, run as written: welcome, subscribed, the screen, then the new day's edition and bars as GET answers them; its break closes the socket", async () => {
@@ -126,7 +132,7 @@ test("the README's stream example, run as written: welcome, subscribed, the scre
   });
   const day = await days.addDay();
   const version = await reload(server);
-  const { messages } = await ran;
+  const { messages } = await within(ran, 'the example ends at its bars');
 
   assert.deepEqual(
     messages.map((m) => m.type),
@@ -298,7 +304,7 @@ test("in Chromium, the page's own WebSocket: the key sent as the first message, 
   await page.goto(`http://127.0.0.1:${address.port}/`);
   // Run in the page (the tests compile without the DOM's types): the stream alone, as a page imports it.
   const args = JSON.stringify({ baseUrl: base(), key: keys.pro, bad: `${keys.pro}x` });
-  const seen = (await page.evaluate(`(async () => {
+  const ran = page.evaluate(`(async () => {
     const { baseUrl, key, bad } = ${args};
     const { stream } = await import('/client/dist/stream.js');
     const out = { node: typeof process !== 'undefined', global: typeof WebSocket, messages: [], error: null };
@@ -313,7 +319,13 @@ test("in Chromium, the page's own WebSocket: the key sent as the first message, 
       out.error = { name: e.name, code: e.code, status: e.status, closeCode: e.closeCode };
     }
     return out;
-  })()`)) as { node: boolean; global: string; messages: Message[]; error: object | null };
+  })()`);
+  const seen = (await within(ran, 'the page ends its streams')) as {
+    node: boolean;
+    global: string;
+    messages: Message[];
+    error: object | null;
+  };
   assert.deepEqual([seen.node, seen.global], [false, 'function'], "a browser: no process, the page's WebSocket");
   assert.deepEqual(
     seen.messages.map((m) => m.type),
