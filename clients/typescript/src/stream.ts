@@ -168,6 +168,8 @@ function subscribeMessage(s: Subscription): Messages['ClientMessage'] {
  */
 export class MessageStream implements AsyncIterableIterator<StreamMessage> {
   private readonly queue: StreamMessage[] = [];
+  /** The subscribe messages, sent after every `welcome` (a copy: the caller's array may change). */
+  private readonly subscribe: readonly string[];
   private readonly waiting: { resolve(r: IteratorResult<StreamMessage>): void; reject(e: unknown): void }[] = [];
   private failure: StreamError | null = null;
   private ended = false;
@@ -179,9 +181,10 @@ export class MessageStream implements AsyncIterableIterator<StreamMessage> {
 
   constructor(
     private readonly target: StreamTarget,
-    private readonly subscriptions: readonly Subscription[],
+    subscriptions: readonly Subscription[],
     private readonly options: StreamOptions = {},
   ) {
+    this.subscribe = subscriptions.map((s) => JSON.stringify(subscribeMessage(s)));
     void this.connect();
   }
 
@@ -260,7 +263,7 @@ export class MessageStream implements AsyncIterableIterator<StreamMessage> {
       }
       if (message.type === 'welcome') {
         this.drops = 0;
-        for (const s of this.subscriptions) socket.send(JSON.stringify(subscribeMessage(s)));
+        for (const request of this.subscribe) socket.send(request);
       }
       this.push(message);
     };
