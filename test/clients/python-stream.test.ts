@@ -42,9 +42,12 @@ for message in Client(sys.argv[1], sys.argv[2]).stream([{"channel": "editions"},
         break
 `;
 
-/** A bad key, then one connection more than the free plan's one: what each StreamError says. */
+/**
+ * A bad key, then one connection more than the free plan's one: what each StreamError says. The
+ * first of the two is read inside a running event loop, as in Jupyter.
+ */
 const REFUSED = `
-import json, sys
+import asyncio, json, sys
 from mdq_client import Client, StreamError
 
 url, bad, free = sys.argv[1:]
@@ -53,8 +56,12 @@ try:
     next(Client(url, bad).stream([{"channel": "editions"}]))
 except StreamError as error:
     out["bad"] = [type(error).__name__, error.code, error.status, error.close_code]
-first = Client(url, free).stream([])
-out["first"] = next(first)["type"]
+
+async def in_a_running_loop():
+    first = Client(url, free).stream([])
+    return first, next(first)["type"]
+
+first, out["first"] = asyncio.run(in_a_running_loop())
 try:
     next(Client(url, free).stream([{"channel": "editions"}]))
 except StreamError as error:
