@@ -93,12 +93,16 @@ export function packLayout(shape: PackShape): { index: PackIndex; size: number }
   return layout(entries);
 }
 
+/** Where each array of `m` lies in its pack, and the pack's size. */
+export function packIndexOf(m: MarketArrays): { index: PackIndex; size: number } {
+  return layout(arraysOf(m).map(([name, a]) => [name, a.length, KIND_OF(a)]));
+}
+
 /** `m` packed into one Buffer (not shared memory: lmdb-js writes a Buffer over a SharedArrayBuffer wrongly), and its index. */
 export function packMarket(m: MarketArrays): { bytes: Buffer; index: PackIndex } {
-  const arrays = arraysOf(m);
-  const { index, size } = layout(arrays.map(([name, a]) => [name, a.length, KIND_OF(a)]));
+  const { index, size } = packIndexOf(m);
   const bytes = Buffer.alloc(size);
-  for (const [name, a] of arrays) bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), index[name][0]);
+  fillPack(bytes, index, m);
   return { bytes, index };
 }
 

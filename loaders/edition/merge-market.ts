@@ -39,15 +39,18 @@ export interface MergeTask {
 }
 
 /**
- * The market as a full read of its files would give it: the stored rows and the new ones in
+ * The market as a full read of its files would give it (its pack in memory `packInto` gives, zeros): the stored rows and the new ones in
  * (symbol, date) order, labels and fundamentals as the files say. The checks a full read makes
  * on the new rows (and, for a symbol they touch, on its whole history: a new factor moves every
  * qfq price) are made; a (symbol, date) both stored and new, or new twice, is refused with both
  * places.
  */
-export function mergeMarket(task: MergeTask): Promise<{ parsed: MergedMarket; reads: FileRead[] }> {
+export function mergeMarket(
+  task: MergeTask,
+  packInto: (size: number) => Buffer = (size) => Buffer.alloc(size),
+): Promise<{ parsed: MergedMarket; reads: FileRead[] }> {
   return withPart(task.partDir, (meta, old) =>
-    merge(task, meta, old.klines, old.fundamentals, old.tradingDays ?? storedDays(old.klines)),
+    merge(task, meta, old.klines, old.fundamentals, old.tradingDays ?? storedDays(old.klines), packInto),
   );
 }
 
@@ -60,6 +63,7 @@ async function merge(
   old: KlineColumns,
   oldFundamentals: FundamentalColumns,
   oldDays: Int32Array,
+  packInto: (size: number) => Buffer,
 ): Promise<{ parsed: MergedMarket; reads: FileRead[] }> {
   const reads: FileRead[] = [];
   const registry = new SymbolRegistry();
@@ -131,7 +135,7 @@ async function merge(
     fundamentalColumns,
     days: days.length,
   });
-  const bytes = Buffer.alloc(size);
+  const bytes = packInto(size);
   const views = unpackMarket(bytes.buffer, bytes.byteOffset, index, fundamentalColumns, symbols.length);
   views.tradingDays!.set(days);
   const out = views.klines;

@@ -11,7 +11,7 @@ import { SnapshotError } from '../snapshot/snapshot-error.js';
 import { type FileChange, type FileRecord, fileRecord } from './file-hashes.js';
 import type { PartMeta } from './layout.js';
 import { type MergeTask, mergeMarket } from './merge-market.js';
-import { writePart } from './write-part.js';
+import { abandonPart, beginPart, type PartInProgress, writePart } from './write-part.js';
 
 export type StoreTask =
   | MarketTask
@@ -36,17 +36,19 @@ const rejected = (error: unknown): Rejected => {
 export async function runStoreTask(task: StoreTask, onRows: (rows: number) => void): Promise<StoreTaskResult> {
   switch (task.kind) {
     case 'merge': {
-      // Merged and written by one thread: the pack it was merged into is its memory, not shared.
+      // Merged and written by one thread, straight into the part's memory map.
+      let part = null as PartInProgress | null;
       let merged: Awaited<ReturnType<typeof mergeMarket>>;
       try {
-        merged = await mergeMarket(task.task);
+        merged = await mergeMarket(task.task, (size) => (part = beginPart(task.dir, size)).bytes);
       } catch (error) {
+        if (part !== null) await abandonPart(part);
         return { kind: 'merge', ...rejected(error) };
       }
       return {
         kind: 'merge',
         ok: true,
-        meta: await writePart(merged.parsed, task.dir, { sync: task.sync }),
+        meta: await writePart(merged.parsed, task.dir, { sync: task.sync, part: part ?? undefined }),
         reads: merged.reads,
       };
     }

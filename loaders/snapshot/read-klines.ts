@@ -3,7 +3,7 @@
 import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
 import { KLINE_VALUE_COLUMNS, type KlineColumns } from '../../engine/dataset/kline-columns.js';
-import { permuteInPlace } from './group-rows.js';
+import { permute, permuteScratch } from './group-rows.js';
 import type { RowLocator } from './kline-join.js';
 import { SnapshotError } from './snapshot-error.js';
 import { sortBySymbol } from './sort-by-symbol.js';
@@ -29,9 +29,11 @@ export async function sortKlines(
   locate: RowLocator,
 ): Promise<KlineColumns> {
   const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, locate);
-  const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
-  permuteInPlace(raw.columns.date, grouped.order, seen);
-  for (const name of KLINE_VALUE_COLUMNS) permuteInPlace(raw.columns[name], grouped.order, seen);
+  const scratch = grouped.order === null ? null : permuteScratch(raw.symbolIds.length);
+  if (scratch !== null) {
+    permute(raw.columns.date, grouped.order, scratch);
+    for (const name of KLINE_VALUE_COLUMNS) permute(raw.columns[name], grouped.order, scratch);
+  }
   const block: KlineColumns = { offsets: grouped.offsets, ...raw.columns };
   const outOfBounds = firstOutOfBounds(block);
   if (outOfBounds !== null) {

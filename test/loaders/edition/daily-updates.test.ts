@@ -41,7 +41,11 @@ async function pairsOf(folder: string, market: string): Promise<{ pairs: Set<str
     for (const line of lines.slice(1)) {
       if (line.trim() === '') continue;
       const cells = line.split(',');
-      pairs.add(`${cells[s]}|${cells[d]}`);
+      // A date as the file writes it (hkstock's are YYYYMMDD), as the new rows write it.
+      const date = /^\d{8}$/.test(cells[d])
+        ? `${cells[d].slice(0, 4)}-${cells[d].slice(4, 6)}-${cells[d].slice(6)}`
+        : cells[d];
+      pairs.add(`${cells[s]}|${date}`);
       symbols.add(cells[s]);
     }
   }
@@ -190,9 +194,11 @@ test('appended rows, new symbols, old dates in a tail, day files added (gzip too
         const whole = await storeEdition(folder, full, { threads: 0 });
         assert.equal(incremental.version, whole.version, `${c.kind} ${m}: the same version as a full store`);
         // A removed day file takes its rows with it: that market is read whole; anything else is merged.
-        // (The folder back as an edition stored before had it: that edition is served again, nothing read.)
+        // (The folder back as an edition stored before had it: that edition is served again, nothing read;
+        // the market back as a part stored before had it: that part is named again, nothing read.)
         const expect = c.kind === 'removeDayFile' ? 'parsed' : 'merged';
-        if (!incremental.unchanged) assert.deepEqual(incremental[expect], [m], `${c.kind} ${m}: ${expect}`);
+        if (!incremental.unchanged && !incremental.reused.includes(m))
+          assert.deepEqual(incremental[expect], [m], `${c.kind} ${m}: ${expect}`);
         assert.deepEqual(
           await partsOf(state, incremental.version),
           await partsOf(full, whole.version),
