@@ -17,7 +17,7 @@ import { codeBlocks, REPO } from '../helpers/readme-blocks.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
 /** Prints what the example logs as one JSON line each, for the test to read (the example logs parsed messages). */
-const LOG_AS_JSON = 'console.log = (value) => process.stdout.write(`${JSON.stringify(value)}\\n`);\n';
+const LOG_AS_JSON = 'console.log = (value) => process.stdout.write(JSON.stringify(value) + "\\n");\n';
 
 test("docs/api-notes.md's WebSocket example runs as written: its subscriptions taken, then every message of a new edition", async (t) => {
   const blocks = codeBlocks('docs/api-notes.md', 'js').filter((b) => b.includes('/api/v1/stream'));
