@@ -3,7 +3,7 @@
 import { MARKETS } from '../engine/markets.js';
 import { DEFAULT_PLANS, type Plans } from '../engine/plans.js';
 import { FORMAT_NAMES, FORMATS } from './answers/formats/index.js';
-import { codeSamples } from './code-samples.js';
+import { codeSamples, serviceCodeSamples } from './code-samples.js';
 import { Guard } from './guard/guard.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
 import { PROBLEMS, type ProblemCode } from './problem.js';
@@ -385,8 +385,18 @@ function healthGet(): Json {
   };
 }
 
-/** The paths that need no key: health, version and metrics (outside the base), this document, the flatbuffers schema, the reference page. */
+/**
+ * The paths that need no key: health, version and metrics (outside the base), this document, the
+ * flatbuffers schema, the reference page; each with its curl line.
+ */
 function unauthenticatedPaths(): Record<string, Json> {
+  const paths = servicePaths();
+  for (const [path, item] of Object.entries(paths))
+    (item.get as Json)['x-codeSamples'] = serviceCodeSamples(item.servers === undefined ? `${API_BASE}${path}` : path);
+  return paths;
+}
+
+function servicePaths(): Record<string, Json> {
   const health = healthGet();
   const document = (get: Json): Json => ({ description: ANY_OTHER_METHOD, get });
   return {
