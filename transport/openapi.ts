@@ -6,7 +6,7 @@ import { FORMAT_NAMES, FORMATS } from './answers/formats/index.js';
 import { codeSamples, serviceCodeSamples } from './code-samples.js';
 import { Guard } from './guard/guard.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
-import { PROBLEMS, type ProblemCode } from './problem.js';
+import { PROBLEMS, type ProblemCode, type ProblemEntry } from './problem.js';
 import type { Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS, type SchemaName } from './schemas/responses.js';
@@ -125,7 +125,8 @@ const HEADERS: Record<string, Json> = {
     schema: text,
   },
   Vary: {
-    description: '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins).',
+    description:
+      '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins); `Accept` alone on an export (never compressed) and on a 406.',
     required: true,
     schema: text,
   },
@@ -203,10 +204,11 @@ const HEADER_PARAMS: Json[] = [
 
 // ---- responses ------------------------------------------------------------------------
 
-/** One error response: the Problem schema narrowed to this status and these codes; `headers` besides X-Request-Id, and Retry-After when a code carries it. */
+/** One error response: the Problem schema narrowed to this status and these codes; `headers` besides X-Request-Id, and Retry-After or Vary when a code carries it. */
 function problemResponse(status: number, codes: ProblemCode[], headers: string[]): Json {
   const lines = codes.map((c) => `- \`${c}\`: ${whenOf(c)}`);
   if (codes.some(waits)) headers = [...headers, 'Retry-After'];
+  if (codes.some((c) => 'vary' in ((PROBLEMS[c] as ProblemEntry).headers ?? {}))) headers = [...headers, 'Vary'];
   const first = codes[0];
   return {
     description: `${PROBLEMS[first].title}. \`code\` is one of:\n${lines.join('\n')}`,
