@@ -57,6 +57,7 @@ test('with nothing given every server setting has its documented default', () =>
     asOfCacheMb: 256,
     responseCacheMb: 64,
     busyPollMs: 0,
+    exportStallS: 600,
     drainGraceMs: 500,
     streamIdleSeconds: 60,
     corsOrigins: '*',
