@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
 import { cp, mkdir, open, rm, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { readSnapshot } from '../../loaders/snapshot/read-snapshot.js';
@@ -158,7 +158,9 @@ export async function dailyPart(result: Record<string, unknown>, ctx: DailyConte
   };
   result.daily = { reloads: figures, fullStore, parser };
 
-  console.log('\nDaily updates on the full demo (THREADS=2): SIGHUP to the new edition served');
+  console.log(
+    `\nDaily updates on the full demo (THREADS=2): SIGHUP to the new edition served (load average now ${loadavg()[0].toFixed(1)}: "quiet" means no process of this bench beside it, not an idle machine)`,
+  );
   console.log('| case | beside | rows added | seconds (median) | runs | the server: what, stages (last run) |');
   console.log('|---|---|---|---|---|---|');
   const keys = [...new Set(figures.map((f) => `${f.case}\t${f.beside}`))];
