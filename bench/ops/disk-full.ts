@@ -108,7 +108,11 @@ async function run(key: string, etfs: string, ashare: string): Promise<void> {
       log.push(rest.slice(0, i)), (rest = rest.slice(i + 1));
   });
   let stderrLines = 0;
-  server.stderr.on('data', (chunk: Buffer) => void (stderrLines += chunk.toString().split('\n').length - 1));
+  let stderrTail = '';
+  server.stderr.on('data', (chunk: Buffer) => {
+    stderrLines += chunk.toString().split('\n').length - 1;
+    stderrTail = (stderrTail + chunk.toString()).slice(-2000);
+  });
   let ended: string | null = null;
   server.on('exit', (code, signal) => void (ended = `${code ?? signal}`));
   const msg = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
@@ -116,7 +120,7 @@ async function run(key: string, etfs: string, ashare: string): Promise<void> {
     for (const t = Date.now(); Date.now() - t < 300_000; await new Promise((r) => setTimeout(r, 20))) {
       const line = log.slice(from).find((l) => pattern.test(l));
       if (line !== undefined) return line;
-      if (ended !== null) throw new Error(`the server ended (${ended})`);
+      if (ended !== null) throw new Error(`the server ended (${ended}):\n${log.slice(-5).join('\n')}\n${stderrTail}`);
     }
     throw new Error(`no log line ${pattern}`);
   };
