@@ -1,6 +1,6 @@
 // Opens a stored edition in this thread: a Dataset whose columns are views of the parts' memory maps.
 
-import { open, type RootDatabase } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { FundamentalColumns, KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { groupMacro } from '../../engine/dataset/macro-series.js';
@@ -12,6 +12,7 @@ import { readEditionMeta } from './edition-file.js';
 import { DATA_DB, DATA_KEY, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
 import { unpackMarket } from './market-pack.js';
 import { checkPartFile, packBytes } from './part-check.js';
+import { openPartEnv } from './part-env.js';
 
 /**
  * An edition open in this thread. Its Dataset's large columns are views of the parts' memory
@@ -85,7 +86,7 @@ function openPart(dir: string): OpenPart {
   const damaged = (reason: string): DamagedFile => new DamagedFile(envFile(dir), reason, dir);
   let env: RootDatabase;
   try {
-    env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+    env = openPartEnv(envFile(dir));
   } catch (error) {
     throw damaged(`LMDB cannot open it (${(error as Error).message})`);
   }
