@@ -290,7 +290,7 @@ export function formatEndToEnd(f: EndToEndFigure): string[] {
       `${stageNames.map((s) => (r.stages[s] ?? 0).toFixed(2)).join(' / ')} s`,
       `${r.publishCallMs.map((x) => x.toFixed(0)).join(' + ')} ms`,
       msText(r.editionLastMs),
-      msText(r.barsLastMs),
+      f.barsSockets === 0 ? '–' : msText(r.barsLastMs),
       `**${msText(r.endToEndMs)}**`,
     ].join(' | ');
   const lines = [
