@@ -485,7 +485,7 @@ if (otherThreads > 0) {
       destination.flushSync();
       process.exit(1);
     },
-    (origin, market, q) => standingScreens.runAt(origin, market, q),
+    standingScreens,
   ));
 }
 if (threads !== null && !sync.durable) threads.setDurable(false); // a disk that filled while they started

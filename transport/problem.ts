@@ -41,7 +41,8 @@ export const PROBLEMS = {
   macro_not_ready: { status: 404, title: 'Not Found' },
   /** RFC 9110 §15.5.6: a 405 lists the methods the path serves. */
   method_not_allowed: { status: 405, title: 'Method Not Allowed', allow: 'given' },
-  not_acceptable: { status: 406, title: 'Not Acceptable' },
+  /** Depends on Accept as the answer it stands for does: a cache keys it by Accept too (RFC 9110 §12.5.5). */
+  not_acceptable: { status: 406, title: 'Not Acceptable', headers: { vary: 'Accept' } },
   /** GET /api/v1/stream without a WebSocket upgrade (RFC 9110 §15.5.22: names the protocol to switch to). */
   upgrade_required: { status: 426, title: 'Upgrade Required', headers: { upgrade: 'websocket' } },
   /** The seconds until the key's bucket holds a token again (or, on the dashboard's sign-in, until the backoff ends). */

@@ -102,7 +102,15 @@ export function sendProblem(
   instance?: string,
 ): string {
   const answer = problem.answer(instance);
-  for (const part of answer.headers) headers.push(part);
+  for (let i = 0; i < answer.headers.length; i += 2) {
+    const name = answer.headers[i];
+    const value = answer.headers[i + 1];
+    // One Vary: the code's (Accept) first, then what the answer varies by already (Origin with a CORS_ORIGINS list).
+    let at = -1;
+    if (name === 'vary') for (let j = 0; j < headers.length && at < 0; j += 2) if (headers[j] === 'vary') at = j;
+    if (at >= 0) headers[at + 1] = `${value}, ${headers[at + 1]}`;
+    else headers.push(name, value);
+  }
   send(res, answer.status, PROBLEM_TYPE, answer.body, headers, close || answer.close, headOnly);
   return answer.body;
 }

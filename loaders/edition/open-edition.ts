@@ -1,6 +1,6 @@
 // Opens a stored edition in this thread: a Dataset whose columns are views of the parts' memory maps.
 
-import type { RootDatabase } from 'lmdb';
+import { open, type RootDatabase } from 'lmdb';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import type { FundamentalColumns, KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { groupMacro } from '../../engine/dataset/macro-series.js';
@@ -9,10 +9,18 @@ import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { DamagedFile } from './damage.js';
 import { readEditionMeta } from './edition-file.js';
-import { DATA_DB, DATA_KEY, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
+import {
+  DATA_DB,
+  DATA_KEY,
+  type EditionMeta,
+  envFile,
+  FORMAT,
+  partDir,
+  PART_MAP_BYTES,
+  type PartMeta,
+} from './layout.js';
 import { unpackMarket } from './market-pack.js';
 import { checkPartFile, packBytes } from './part-check.js';
-import { openPartEnv } from './part-env.js';
 
 /**
  * An edition open in this thread. Its Dataset's large columns are views of the parts' memory
@@ -86,7 +94,7 @@ function openPart(dir: string): OpenPart {
   const damaged = (reason: string): DamagedFile => new DamagedFile(envFile(dir), reason, dir);
   let env: RootDatabase;
   try {
-    env = openPartEnv(envFile(dir));
+    env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true, mapSize: PART_MAP_BYTES });
   } catch (error) {
     throw damaged(`LMDB cannot open it (${(error as Error).message})`);
   }

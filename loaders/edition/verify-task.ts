@@ -2,16 +2,16 @@
 // folders), telling a PartVerdict for each over the IPC channel.
 
 import { setPriority } from 'node:os';
-import { DATA_DB, DATA_KEY, envFile, type PartMeta } from './layout.js';
+import { open } from 'lmdb';
+import { DATA_DB, DATA_KEY, envFile, PART_MAP_BYTES, type PartMeta } from './layout.js';
 import { packCrc32, partFileProblem } from './part-check.js';
-import { openPartEnv } from './part-env.js';
 import type { PartVerdict } from './part-verify.js';
 
 /** What is wrong with the content of the part at `dir` (its structure checked first), or null. */
 function problemOf(dir: string): { problem: string | null; bytes: number } {
   const structure = partFileProblem(dir);
   if (structure !== null) return { problem: structure, bytes: 0 };
-  const env = openPartEnv(envFile(dir));
+  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true, mapSize: PART_MAP_BYTES });
   try {
     const meta = env.get('meta') as PartMeta | undefined;
     const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);

@@ -2,7 +2,7 @@
 // at their defaults (lists sent repeated, each screen bound its own parameter, the body parsed as
 // JSON): it type-checks, and its batch, screen, detail and cross-section calls answer
 // what the comma-list forms answer; told its media type (`createClient<paths, 'application/json'>`),
-// `r.data.data` reads without narrowing. Also: every code sample's URL in the document is served.
+// `r.data.data` reads without narrowing. Also: every curl sample's URL in the document is served.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { sampleUrls } from '../../transport/code-samples.js';
-import type { TestServer } from '../helpers/api-server.js';
+import { buildOpenApi } from '../../transport/openapi.js';
+import { startTestServer, type TestServer } from '../helpers/api-server.js';
 import { startAnswerServer } from '../helpers/e2e.js';
 import { REPO } from '../helpers/readme-blocks.js';
 
@@ -127,13 +127,28 @@ test('openapi-typescript + openapi-fetch at their defaults: the calls type-check
   );
 });
 
-test("every code sample's URL in the document is served (200) to a pro key", async () => {
-  const urls = sampleUrls();
-  assert.ok(urls.length >= 13);
-  for (const url of urls) {
-    const path = url.replace('http://127.0.0.1:8080', '');
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { 'x-api-key': server.keys.pro } });
-    await res.arrayBuffer();
-    assert.equal(res.status, 200, path);
-  }
+test("every curl sample's URL in the document is served (200): the data operations' to a pro key, the service paths' to none", async (t) => {
+  // With /metrics, as a server runs by default.
+  const served = await startTestServer({
+    metrics: { reloads: () => ({ counts: {}, lastSeconds: null }), poolQueue: () => 0 },
+  });
+  t.after(() => served.close());
+  const doc = buildOpenApi() as {
+    paths: Record<string, { get: { security?: unknown[]; 'x-codeSamples': { lang: string; source: string }[] } }>;
+  };
+  let n = 0;
+  for (const [path, { get }] of Object.entries(doc.paths))
+    for (const sample of get['x-codeSamples'].filter((c) => c.lang === 'Shell')) {
+      const url = /'http:\/\/127\.0\.0\.1:8080([^']+)'/.exec(sample.source)?.[1];
+      assert.ok(url !== undefined, `${path}: ${sample.source}`);
+      const keyed = /X-API-Key: \$MDQ_KEY/.test(sample.source);
+      assert.equal(keyed, get.security === undefined, `${path}: a key exactly where the operation needs one`);
+      const res = await fetch(`http://127.0.0.1:${served.port}${url}`, {
+        headers: keyed ? { 'x-api-key': served.keys.pro } : {},
+      });
+      await res.arrayBuffer();
+      assert.equal(res.status, 200, `${path}: ${url}`);
+      n++;
+    }
+  assert.ok(n >= Object.keys(doc.paths).length, `${n} samples`);
 });

@@ -3,11 +3,12 @@
 // python3-venv, python3-pip, python3-setuptools, python3-wheel, python3-pandas), its unittest suite run by that
 // venv's python, and every Python example of the README and of the client's README run as written,
 // the DataFrames they make held to plain GETs of the same data (the stream's example runs in
-// python-stream.test.ts, where editions are made). Without those packages the test is skipped
-// saying why; under CI it fails.
+// python-stream.test.ts, where editions are made); both READMEs name those packages as .ci/run
+// installs them. Without those packages the test is skipped saying why; under CI it fails.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -22,7 +23,7 @@ import {
   pythonHome,
   pythonUnavailable,
 } from '../helpers/python-client.js';
-import { codeBlocks } from '../helpers/readme-blocks.js';
+import { codeBlocks, REPO } from '../helpers/readme-blocks.js';
 
 const run = promisify(execFile);
 
@@ -61,6 +62,27 @@ interface Frame {
   symbols: string[] | null;
   close: (number | null)[] | null;
 }
+
+/** The packages of the ```sh block of `readme` that runs apt-get install. */
+function aptPackages(readme: string): string[] {
+  const blocks = codeBlocks(readme, 'sh').filter((b) => /\bapt-get install\b/.test(b));
+  assert.equal(blocks.length, 1, `${readme} shows one apt-get install block`);
+  return blocks[0]
+    .replace(/^.*apt-get install/s, '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !w.startsWith('-'));
+}
+
+test('both READMEs name exactly the Debian packages .ci/run installs for the Python client (the install needs each)', () => {
+  const ci = readFileSync(new URL('.ci/run', REPO), 'utf8');
+  const installed = /missing\+=\((python3 [^)]*)\)/.exec(ci);
+  assert.ok(installed !== null, ".ci/run installs the Python client's packages");
+  const packages = installed[1].trim().split(/\s+/);
+  assert.ok(packages.includes('python3-wheel'), 'pip install --no-build-isolation needs bdist_wheel');
+  assert.deepEqual(aptPackages('README.md'), packages);
+  assert.deepEqual(aptPackages('clients/python/README.md'), packages);
+});
 
 const skip = pythonUnavailable(['pandas', 'venv', 'ensurepip', 'setuptools', 'wheel']);
 if (skip !== null) {

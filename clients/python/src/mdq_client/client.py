@@ -107,11 +107,11 @@ class Answer(dict):
         rows warns (PartialPageWarning) naming ``count`` and ``total``, or raises ValueError
         with ``strict=True``: ask with ``all=True`` for every row."""
         if self.partial():
-            message = "a partial page: %d of %d rows (count %d, total %d); ask with all=True for every row" % (
+            offset = self.get("offset") or 0
+            message = "a partial page: count %d of total %d rows%s; ask with all=True for every row" % (
                 self["count"],
                 self["total"],
-                self["count"],
-                self["total"],
+                " from offset %d" % offset if offset else "",
             )
             if strict:
                 raise ValueError(message)
