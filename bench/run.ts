@@ -319,7 +319,7 @@ ${out.trimEnd()}`);
   }
   if (runs('stream')) {
     log(
-      'part g: push over WebSocket (fan-out to 1,000 and 10,000 sockets, memory per idle socket, standing screens on the pool vs inline, HTTP beside 10,000 idle sockets)',
+      'part g: push over WebSocket (fan-out to 1,000 and 10,000 sockets, memory per idle socket, standing screens on the pool vs inline, HTTP beside 10,000 idle sockets, a day appended to the full demo end to end)',
     );
     const script = fileURLToPath(new URL('./ops/stream.js', import.meta.url));
     const args = quick
@@ -336,13 +336,15 @@ ${out.trimEnd()}`);
           '2',
           '--http-rounds',
           '1',
+          '--e2e-sockets',
+          '1000',
         ]
       : [];
     const out = execFileSync(process.execPath, [script, ...args], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    console.log(`\nPush over WebSocket${quick ? ' (quick: 1,000 sockets, one round)' : ''}\n${out.trimEnd()}`);
+    console.log(`\nPush over WebSocket${quick ? ' (quick: 1,000 sockets, one round of each)' : ''}\n${out.trimEnd()}`);
     result.stream = JSON.parse(readFileSync(join(REPO, 'bench/results/stream.json'), 'utf8'));
   }
   const dir = join(REPO, 'bench/results');

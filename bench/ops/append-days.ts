@@ -52,19 +52,35 @@ async function lastDays(folder: string, market: string): Promise<{ header: strin
  */
 export async function appendDays(folder: string, days: number, dayFiles = false): Promise<number> {
   let added = 0;
+  for (const { rows } of await appendDaysPerMarket(folder, days, dayFiles)) added += rows;
+  return added;
+}
+
+/** What `appendDays` added to one market: its rows and the dates they carry. */
+export interface MarketAppended {
+  market: string;
+  rows: number;
+  dates: string[];
+}
+
+/** `appendDays`, telling each market's rows and dates (the markets it added none to are left out). */
+export async function appendDaysPerMarket(folder: string, days: number, dayFiles = false): Promise<MarketAppended[]> {
+  const appended: MarketAppended[] = [];
   for (const market of MARKETS) {
     const { header, date, rows } = await lastDays(folder, market).catch(() => ({ header: '', date: '', rows: [] }));
     if (rows.length === 0) continue;
     const d = header.split(',').indexOf('date');
+    const done: MarketAppended = { market, rows: 0, dates: [] };
     let out = '';
     for (let n = 1; n <= days; n++) {
       const day = weekdayAfter(date, n);
+      done.dates.push(day);
       let text = '';
       for (const cells of rows) {
         const next = [...cells];
         next[d] = day;
         text += `${next.join(',')}\n`;
-        added++;
+        done.rows++;
       }
       if (!dayFiles) out += text;
       else {
@@ -73,6 +89,7 @@ export async function appendDays(folder: string, days: number, dayFiles = false)
       }
     }
     if (out !== '') await appendFile(join(folder, market, 'klines.csv'), out);
+    appended.push(done);
   }
-  return added;
+  return appended;
 }

@@ -1,8 +1,11 @@
 // Push over WebSocket (/api/v1/stream): fan-out, memory per idle socket, standing screens on the pool
-// against inline, and HTTP throughput with 10,000 idle sockets connected against none.
+// against inline, HTTP throughput with 10,000 idle sockets connected against none, and the evening's
+// update end to end (a day appended to every market of the full demo, SIGHUP, the last socket).
 //
 //   node dist/bench/ops/stream.js [--sockets 1000,10000] [--rounds 3] [--screens 1000] [--screen-rounds 3]
-//                                 [--http-seconds 5] [--http-rounds 2] [--work DIR] [--parts fanout,screens,http]
+//                                 [--http-seconds 5] [--http-rounds 2] [--work DIR]
+//                                 [--e2e-sockets 10000] [--e2e-bars-share 0.1] [--e2e-bars-markets ashare,…]
+//                                 [--variants klines.csv,day-files] [--parts fanout,screens,http,end-to-end]
 //
 // fanout: the real server (THREADS=2, its own state under --work) over the fixture snapshot, a load
 //   child in its own process holding N sockets (spread over 127.0.0.1, .2, …; every one on
@@ -15,12 +18,18 @@
 // screens: 1,000 distinct standing screens (seeded bounds, sorts and pages of the demo's ashare)
 //   re-run for one edition on the kernel pool (PooledScreens, cores − 1 workers) and inline, this
 //   thread's busy time beside each (event-loop utilisation).
+// end-to-end (stream-end-to-end.ts): the server on a working copy of the full demo, --e2e-sockets
+//   sockets (every one on `editions`, --e2e-bars-share of them also on `bars` "*" of every market);
+//   each round appends the next trading day to every market (to klines.csv, then as day files),
+//   sends SIGHUP and reports the reload (SIGHUP → published), the fan-out (published → the last
+//   socket's `edition`, and its last `bars`) and SIGHUP → the last socket, the messages checked
+//   against the rows appended.
 // Prints a table; the JSON goes to bench/results/stream.json. Every child stops by itself.
 
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -35,9 +44,11 @@ import { fixtureCopy } from '../../test/helpers/fixture-copy.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 import { DEMO_SNAPSHOT, ensureSnapshot } from '../http/servers.js';
 import { prng } from '../cases/seeded.js';
+import { MARKETS } from '../../engine/markets.js';
+import { type EndToEndFigure, endToEnd, formatEndToEnd, VARIANTS, type Variant } from './stream-end-to-end.js';
+import { Load } from './stream-load-parent.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const LOAD = fileURLToPath(new URL('./stream-load.js', import.meta.url));
 const { values } = parseArgs({
   options: {
     sockets: { type: 'string', default: '1000,10000' },
@@ -47,7 +58,11 @@ const { values } = parseArgs({
     'http-seconds': { type: 'string', default: '5' },
     'http-rounds': { type: 'string', default: '2' },
     work: { type: 'string', default: `/tmp/mdq-bench-stream-${process.pid}` },
-    parts: { type: 'string', default: 'fanout,screens,http' },
+    'e2e-sockets': { type: 'string', default: '10000' },
+    'e2e-bars-share': { type: 'string', default: '0.1' },
+    'e2e-bars-markets': { type: 'string', default: MARKETS.join(',') },
+    variants: { type: 'string', default: VARIANTS.join(',') },
+    parts: { type: 'string', default: 'fanout,screens,http,end-to-end' },
   },
 });
 const PARTS = new Set(values.parts!.split(','));
@@ -61,33 +76,6 @@ const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 /** RssAnon of `pid`, bytes. */
 const rssAnon = (pid: number): number =>
   Number(/RssAnon:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-
-/** The load child: resolves its next message of `type` (or rejects after `timeoutMs`). */
-class Load {
-  private readonly waiters = new Map<string, ((m: Record<string, unknown>) => void)[]>();
-  readonly errors: string[] = [];
-  constructor(readonly child: ChildProcess) {
-    child.on('message', (m: Record<string, unknown>) => {
-      if (m.type === 'error') return void (this.errors.length < 5 && this.errors.push(String(m.message)));
-      const ws = this.waiters.get(m.type as string) ?? [];
-      ws.shift()?.(m);
-    });
-  }
-  next(type: string, timeoutMs: number): Promise<Record<string, unknown>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`load child: no ${type} within ${timeoutMs} ms (${this.errors.join('; ')})`)),
-        timeoutMs,
-      );
-      const list = this.waiters.get(type) ?? [];
-      list.push((m) => (clearTimeout(timer), resolve(m)));
-      this.waiters.set(type, list);
-    });
-  }
-  send(m: object): void {
-    this.child.send(m);
-  }
-}
 
 interface FanOut {
   sockets: number;
@@ -121,24 +109,18 @@ async function fanOut(
   for (const n of SOCKETS) {
     const before = rssAnon(server.pid);
     log(`${n} sockets: connecting (RssAnon ${(before / 2 ** 20).toFixed(0)} MiB)`);
-    const load = new Load(
-      fork(
-        LOAD,
-        [
-          '--port',
-          String(server.port),
-          '--key',
-          key,
-          '--sockets',
-          String(n),
-          '--bars-share',
-          '0.1',
-          '--seconds',
-          '900',
-        ],
-        { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
-      ),
-    );
+    const load = new Load([
+      '--port',
+      String(server.port),
+      '--key',
+      key,
+      '--sockets',
+      String(n),
+      '--bars-share',
+      '0.1',
+      '--seconds',
+      '900',
+    ]);
     const ready = await load.next('ready', 300_000);
     await new Promise((r) => setTimeout(r, 2000)); // settled: idle sockets, nothing in flight
     const after = rssAnon(server.pid);
@@ -174,8 +156,7 @@ async function fanOut(
       );
     }
     out.push(row);
-    load.send({ type: 'exit' });
-    await new Promise((r) => load.child.once('exit', r));
+    await load.exit();
     await new Promise((r) => setTimeout(r, 1000));
   }
   return out;
@@ -205,11 +186,7 @@ interface HttpIdle {
 async function httpWithIdle(server: ServerProcess, key: string): Promise<HttpIdle[]> {
   const seconds = Number(values['http-seconds']);
   const rows: HttpIdle[] = HTTP_PATHS.map((path) => ({ path, without: [], withIdle: [], ratio: 0 }));
-  const load = new Load(
-    fork(LOAD, ['--port', String(server.port), '--key', key, '--sockets', '10000', '--seconds', '1800'], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    }),
-  );
+  const load = new Load(['--port', String(server.port), '--key', key, '--sockets', '10000', '--seconds', '1800']);
   await load.next('ready', 300_000);
   for (let round = 0; round < Number(values['http-rounds']); round++) {
     for (const row of rows) row.withIdle.push(wrk(server.port, key, row.path, seconds));
@@ -289,7 +266,7 @@ async function screensPoolVsInline(): Promise<ScreensFigure> {
 }
 
 await mkdir(WORK, { recursive: true });
-const result: Record<string, unknown> = { cores: availableParallelism() };
+const result: Record<string, unknown> = { cores: availableParallelism(), loadAverage: loadavg() };
 let server: ServerProcess | null = null;
 try {
   if (PARTS.has('screens')) result.screens = await screensPoolVsInline();
@@ -304,6 +281,22 @@ try {
     const key = server.keys.internal!;
     if (PARTS.has('fanout')) result.fanout = await fanOut(server, key, f);
     if (PARTS.has('http')) result.http = await httpWithIdle(server, key);
+    await server.kill();
+    server = null;
+  }
+  if (PARTS.has('end-to-end')) {
+    const variants = values.variants!.split(',') as Variant[];
+    for (const v of variants)
+      if (!VARIANTS.includes(v)) throw new Error(`--variants: ${v} is not one of ${VARIANTS.join(', ')}`);
+    result.endToEnd = await endToEnd({
+      work: WORK,
+      sockets: Number(values['e2e-sockets']),
+      barsShare: Number(values['e2e-bars-share']),
+      barsMarkets: values['e2e-bars-markets']!.split(','),
+      rounds: ROUNDS,
+      variants,
+      log,
+    });
   }
 } finally {
   await server?.kill();
@@ -338,6 +331,8 @@ if (scr !== undefined) {
     `${scr.screens} distinct standing screens re-run for one edition (demo ashare): inline ${ms(median(scr.inlineMs))} ms (this thread busy throughout); pool (${scr.threads} worker(s)) ${ms(median(scr.poolMs))} ms, this thread busy ${ms(median(scr.poolBusyMs))} ms`,
   );
 }
+const e2e = result.endToEnd as EndToEndFigure | undefined;
+if (e2e !== undefined) lines.push('', ...formatEndToEnd(e2e));
 console.log(lines.join('\n'));
 await mkdir(join(ROOT, 'bench/results'), { recursive: true });
 await writeFile(join(ROOT, 'bench/results/stream.json'), `${JSON.stringify(result, null, 2)}\n`);
