@@ -88,8 +88,9 @@ try {
       const before = served;
       served = openEdition(start.edition.stateDir, m.version);
       state.dataset = served.dataset; // requests keep the Dataset they started with
-      server.stream.published(served.dataset); // its messages to this thread's sockets, while the one before is still open
+      // Told first: the main thread (and its sockets) need not wait for this thread's fan-out.
       tell({ type: 'swapped', version: m.version });
+      server.stream.published(served.dataset); // its messages to this thread's sockets, while the one before is still open
       // Closed once no request of this thread reads it (a closed map must never be read).
       void server.released(before.dataset).then(async () => {
         await before.close();
