@@ -15,7 +15,7 @@ import type { MetricsSources } from './metrics/exposition.js';
 import type { RequestMetrics, RequestStorage } from './metrics/request-metrics.js';
 import type { PoolUse } from './route.js';
 import type { ProblemOf } from './lifecycle/exchange.js';
-import type { ResponseCacheOptions } from './serialise/response-cache.js';
+import type { ResponseCacheOptions } from './caches/response-cache.js';
 import { StreamHub } from './stream/hub.js';
 import { INLINE_SCREENS, PooledScreens, type ScreenRunner } from './stream/screen-runner.js';
 

@@ -5,7 +5,7 @@ import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import { serialisers } from '../../transport/serialise/compile.js';
 import { snapshotRow } from '../../transport/serialise/rows.js';
-import { snapshotTextCacheOf } from '../../transport/serialise/snapshot-text.js';
+import { snapshotTextCacheOf } from '../../transport/caches/snapshot-text.js';
 import { bodyBytes, bodyText, type MicroCase, thousands } from './case.js';
 import { pickDistinct } from './seeded.js';
 

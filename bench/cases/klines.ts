@@ -9,7 +9,7 @@ import { klineSlice } from '../../engine/queries/klines.js';
 import { fieldNames } from '../../transport/shapes/klines.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import { serialisers } from '../../transport/serialise/compile.js';
-import { fieldMask, KlineTextCache, renderKlineRows } from '../../transport/serialise/kline-text.js';
+import { fieldMask, KlineTextCache, renderKlineRows } from '../../transport/caches/kline-text.js';
 import { klineRows } from '../../transport/serialise/rows.js';
 import { bodyText, type MicroCase, thousands } from './case.js';
 import { prng } from './seeded.js';

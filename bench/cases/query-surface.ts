@@ -13,7 +13,7 @@ import {
   periodSeries,
   renderRowsOf,
   seriesRows,
-} from '../../transport/serialise/kline-text.js';
+} from '../../transport/caches/kline-text.js';
 import { klineRows } from '../../transport/serialise/rows.js';
 import { bodyText, type MicroCase, thousands } from './case.js';
 import { symbolWithRows } from './klines.js';

@@ -12,7 +12,7 @@ import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { BuiltInPlanName, Plans } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
-import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
+import type { ResponseCacheOptions } from '../../transport/caches/response-cache.js';
 import { type RunningServer, type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';
 

@@ -25,7 +25,7 @@ import {
   type ResponseCache,
   type ResponseCacheOptions,
   responseCacheOf,
-} from '../serialise/response-cache.js';
+} from '../caches/response-cache.js';
 import { fullGc } from '../threads/full-gc.js';
 import { StreamTurns } from './streamed-body.js';
 import type { ServerLog, ServerOptions, ServerState } from '../server.js';

@@ -19,13 +19,7 @@ import { type ParsedRequest, parseRequest, type Reply, type Route } from '../rou
 import { assemble, type BodyPart } from '../serialise/assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
 import { render as renderFormat } from '../serialise/render.js';
-import {
-  type Answer,
-  CachedAnswer,
-  encodingSlot,
-  encodingOf,
-  type ResponseCache,
-} from '../serialise/response-cache.js';
+import { type Answer, CachedAnswer, encodingSlot, encodingOf, type ResponseCache } from '../caches/response-cache.js';
 import { NO_CACHE, type ServerContext } from './context.js';
 import { Exchange } from './exchange.js';
 import { StreamedBody } from './streamed-body.js';

@@ -10,7 +10,7 @@ import { date, symbolList } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { type Reply, route } from '../route.js';
-import { periodSeries } from '../serialise/kline-text.js';
+import { periodSeries } from '../caches/kline-text.js';
 import { type CrossSectionResult, crossSectionShape } from '../shapes/cross-section.js';
 import { klinesBatchShape } from '../shapes/klines-batch.js';
 import { ADJ, BATCH_SIZE, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD } from './kline-params.js';

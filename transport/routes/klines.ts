@@ -5,7 +5,7 @@ import { qfqBaseRow } from '../../engine/kernels/adjust.js';
 import { klineWindow } from '../../engine/kernels/kline-window.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
-import { periodSeries } from '../serialise/kline-text.js';
+import { periodSeries } from '../caches/kline-text.js';
 import { type KlinesResult, klinesShape } from '../shapes/klines.js';
 import { badParam } from '../problem.js';
 import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD, QFQ_BASE } from './kline-params.js';

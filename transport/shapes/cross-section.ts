@@ -8,7 +8,7 @@ import type { DayRows } from '../../engine/queries/cross-section.js';
 import { arrayOf, date, int, object } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderRowsOf } from '../serialise/kline-text.js';
+import { renderRowsOf } from '../caches/kline-text.js';
 import { nullable } from '../serialise/rows.js';
 import { fieldNames, fieldNamesJson } from './klines.js';
 import type { PageValue, Shape } from './shape.js';

@@ -16,7 +16,7 @@ import {
   renderKlineRows,
   renderWindowsOf,
   seriesRows,
-} from '../serialise/kline-text.js';
+} from '../caches/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import { fieldNames, fieldNamesJson } from './klines.js';
 import type { PageValue, Shape } from './shape.js';

@@ -9,7 +9,7 @@ import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
 import { arrayOf, int, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { fieldMask, type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
+import { fieldMask, type PeriodSeries, renderKlineRows, seriesRows } from '../caches/kline-text.js';
 import { klineRows } from '../serialise/rows.js';
 import type { PageValue, Shape } from './shape.js';
 import {

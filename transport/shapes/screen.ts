@@ -6,7 +6,7 @@ import { arrayOf, int, object } from '../schemas/common.js';
 import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotRow } from '../serialise/rows.js';
-import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
+import { snapshotTextCacheOf } from '../caches/snapshot-text.js';
 import type { ColumnSet } from './detail.js';
 import type { PageValue, Shape } from './shape.js';
 import {

@@ -18,8 +18,8 @@ import {
 } from '../../../loaders/config/settings.js';
 import type { Program } from '../../../loaders/config/settings.js';
 import { DEFAULT_SEED } from '../../../loaders/demo/index.js';
-import { DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/serialise/kline-text.js';
-import { DEFAULT_RESPONSE_CACHE } from '../../../transport/serialise/response-cache.js';
+import { DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/caches/kline-text.js';
+import { DEFAULT_RESPONSE_CACHE } from '../../../transport/caches/response-cache.js';
 import { DEFAULT_AS_OF_CACHE_MB } from '../../../transport/routes/as-of.js';
 
 /** The values `program` reads from `argv` and `env`; fails the test on --help. */
@@ -57,6 +57,7 @@ test('with nothing given every server setting has its documented default', () =>
     asOfCacheMb: 256,
     responseCacheMb: 64,
     busyPollMs: 0,
+    exportStallS: 600,
     drainGraceMs: 500,
     streamIdleSeconds: 60,
     corsOrigins: '*',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
-import { responseCacheOf } from '../../../transport/serialise/response-cache.js';
+import { responseCacheOf } from '../../../transport/caches/response-cache.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../../helpers/fixture-copy.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';

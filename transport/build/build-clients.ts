@@ -8,9 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi } from '../openapi.js';
 
-const ROOT = new URL('../../', import.meta.url);
+const ROOT = new URL('../../../', import.meta.url);
 const CLIENT = fileURLToPath(new URL('clients/typescript/', ROOT));
 
 const document = buildOpenApi();

@@ -8,7 +8,7 @@ import { adjustPrices, type AdjustMode } from '../../engine/kernels/adjust.js';
 import { round4 } from '../../engine/kernels/round.js';
 import type { Period } from '../../engine/kernels/periods.js';
 import { periodSlice } from '../../engine/queries/klines.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from '../serialise/byte-writer.js';
 
 /**
  * Rows per cached chunk. Chunks are counted back from a symbol's latest row, because most

@@ -4,7 +4,7 @@ import { dateText } from '../../engine/calendar/date-text.js';
 import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from '../serialise/byte-writer.js';
 
 const KIND = new Map(SNAPSHOT_COLUMNS.map((c) => [c.name, c.kind]));
 

@@ -11,7 +11,7 @@ import { klineWindow } from '../../../engine/kernels/kline-window.js';
 import { klineSlice } from '../../../engine/queries/klines.js';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
-import { fieldMask, KlineTextCache } from '../../../transport/serialise/kline-text.js';
+import { fieldMask, KlineTextCache } from '../../../transport/caches/kline-text.js';
 import { klineRows } from '../../../transport/serialise/rows.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 
