@@ -54,11 +54,8 @@ const { createAdmin } = await import('./transport/admin/mount.js');
 const { ReloadLog } = await import('./transport/admin/reload-log.js');
 const { Guard } = await import('./transport/guard/guard.js');
 const { buildOpenApi } = await import('./transport/openapi.js');
-const { setRenderedRowBudget } = await import('./transport/caches/row-budget.js');
-const { setAsOfBudget } = await import('./transport/routes/as-of.js');
-const { DEFAULT_RESPONSE_CACHE } = await import('./transport/caches/response-cache.js');
+const { cacheBudgets } = await import('./transport/caches/caches.js');
 const { startServer } = await import('./transport/server.js');
-const { fullGc } = await import('./transport/threads/full-gc.js');
 const { ServingThreads } = await import('./transport/threads/serving-threads.js');
 const { PooledScreens } = await import('./transport/stream/screen-runner.js');
 const { acceptForwarded } = await import('./transport/http/forwarded.js');
@@ -105,7 +102,6 @@ function checkoutCommit(root: string): string {
   }
 }
 
-const MB = 1024 * 1024;
 const { host, port, snapshot: snapshotDir, state: stateDir } = settings;
 /** The plans in force: PLANS_FILE's (read and checked with the settings), or the built-in table. */
 const plans = settings.plansFile ?? DEFAULT_PLANS;
@@ -234,7 +230,6 @@ function checkKeyPlans(): void {
   if (problem !== null) throw new SettingError(problem);
 }
 checkKeyPlans(); // before the data load: a mistake costs no wait
-const collectGarbage = fullGc();
 /** This thread's server as the edition lifecycle sees it. */
 const thisServer: EditionHost = {
   swap: (dataset) => {
@@ -242,7 +237,8 @@ const thisServer: EditionHost = {
     parts.server?.stream.published(dataset); // its messages to this thread's sockets, while the one before is still open
   },
   // Once no request of this thread reads the edition before (its maps are then closed): its other memory goes back in one pause.
-  released: (dataset) => (parts.server?.released(dataset) ?? Promise.resolve()).then(collectGarbage),
+  released: (dataset) =>
+    (parts.server?.released(dataset) ?? Promise.resolve()).then(() => parts.server?.caches.collector.released()),
 };
 /**
  * A part of the edition served failed its content check (checked in the background after each
@@ -336,10 +332,6 @@ const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURC
 const pool = { kernels, minScreenRows: settings.screenPoolMinRows, minAsOfSymbols: MIN_POOLED_AS_OF_SYMBOLS };
 /** Standing screens of every serving thread's WebSockets: on the pool, each distinct one once per edition. */
 const standingScreens = new PooledScreens(kernels);
-const responseCache =
-  settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB };
-setRenderedRowBudget(settings.klineTextCacheMb * MB);
-setAsOfBudget(settings.asOfCacheMb * MB);
 // The operator dashboard: /dashboard and /admin/api on the same server.
 const operator = (parts.operator = OperatorStore.open(stateDir));
 const generated = await operator.ensurePassword();
@@ -415,7 +407,7 @@ const serverOptions = {
   metrics,
   service,
   pool,
-  responseCache,
+  caches: cacheBudgets(settings),
   busyPollMs: settings.busyPollMs,
   exportStallMs: settings.exportStallS * 1000,
   meter,

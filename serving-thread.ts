@@ -9,20 +9,16 @@ import { buildOpenApi } from './transport/openapi.js';
 import { RequestMeter } from './transport/admin/meter.js';
 import { Guard } from './transport/guard/guard.js';
 import { AccessLog, createLogger, type LogLevel } from './transport/log.js';
-import { setAsOfBudget } from './transport/routes/as-of.js';
-import { setRenderedRowBudget } from './transport/caches/row-budget.js';
-import { DEFAULT_RESPONSE_CACHE } from './transport/caches/response-cache.js';
+import { cacheBudgets } from './transport/caches/caches.js';
 import { type ServerState, startServer } from './transport/server.js';
 import { forwardToMain } from './transport/threads/forward-to-main.js';
 import { RemoteScreens } from './transport/threads/remote-screens.js';
-import { fullGc } from './transport/threads/full-gc.js';
 import type { FromThread, ThreadStart, ToThread } from './transport/threads/messages.js';
 
 const start = workerData as ThreadStart;
 const main = parentPort!;
 const tell = (m: FromThread): void => main.postMessage(m);
 const { settings } = start;
-const MB = 1024 * 1024;
 // Lines go through the thread's stdout, which hands each write whole to the process's stdout.
 const logger = createLogger(settings.logLevel as LogLevel, process.stdout);
 
@@ -50,8 +46,6 @@ try {
       drainingHere = value;
     },
   };
-  setRenderedRowBudget(settings.klineTextCacheMb * MB);
-  setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
   const accessLog = settings.accessLog ? new AccessLog(process.stdout, start.thread) : null;
   // Standing screens run on the main thread's pool, each distinct one once per edition over every thread.
@@ -70,8 +64,7 @@ try {
     pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
     streamScreens: screens,
     streamIdleSeconds: settings.streamIdleSeconds,
-    responseCache:
-      settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
+    caches: cacheBudgets(settings),
     busyPollMs: settings.busyPollMs,
     exportStallMs: settings.exportStallS * 1000,
     meter,
@@ -80,7 +73,6 @@ try {
   });
   const postFigures = (): void => tell({ type: 'figures', meter: meter.state() });
   const figures = setInterval(postFigures, 500);
-  const collectGarbage = fullGc();
 
   main.on('message', (m: ToThread) => {
     if (m.type === 'edition') {
@@ -93,7 +85,7 @@ try {
       void server.released(before.dataset).then(async () => {
         await before.close();
         tell({ type: 'released', version: before.meta.version });
-        collectGarbage();
+        server.caches.collector.released();
       });
     } else if (m.type === 'keys') {
       guard.setKeys(m.keys, m.assignments); // the streams of a disabled or rotated key close (the guard tells them)

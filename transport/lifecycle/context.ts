@@ -19,20 +19,10 @@ import { type HeaderBlock, headerBlock, type HeaderList, sendProblem } from '../
 import type { PoolUse, Route } from '../route.js';
 import { routesFor } from '../routes/index.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import {
-  type Answer,
-  DEFAULT_RESPONSE_CACHE,
-  type ResponseCache,
-  type ResponseCacheOptions,
-  responseCacheOf,
-} from '../caches/response-cache.js';
-import { fullGc } from '../threads/full-gc.js';
+import { Caches } from '../caches/caches.js';
+import type { Answer } from '../caches/response-cache.js';
 import { StreamTurns } from './streamed-body.js';
 import type { ServerLog, ServerOptions, ServerState } from '../server.js';
-
-/** A quiet spell this long (no API request) after IDLE_COLLECT_REQUESTS answered asks V8 for a collection. */
-const IDLE_COLLECT_MS = 2000;
-const IDLE_COLLECT_REQUESTS = 1000;
 
 /** The route label of answers no route matched (404s). */
 export const UNMATCHED = 'unmatched';
@@ -72,13 +62,11 @@ export class ServerContext {
   readonly pool: PoolUse | null;
   readonly deadlineMs: number;
   readonly busyPollMs: number;
-  private readonly cacheOptions: ResponseCacheOptions | null;
+  /** What the server keeps: per Dataset its answers and rendered rows, the as-of tables, and the collections they prompt. */
+  readonly caches: Caches;
   private limitsLoggedAt = -Infinity;
   private spinUntil = 0;
   private spinning = false;
-  /** Garbage collection once requests stop (see `startIdleCollect`). */
-  private servedSinceCollect = 0;
-  private lastServed = 0;
   private inFlight = 0;
   /** Requests still reading each Dataset after their handler returned (an asynchronous step): see `released`. */
   private readonly holds = new Map<Dataset, number>();
@@ -107,8 +95,8 @@ export class ServerContext {
     this.deadlineMs = options.deadlineMs ?? 5000;
     this.busyPollMs = options.busyPollMs ?? 0;
     this.turns = new StreamTurns(options.exportStallMs);
-    this.cacheOptions = options.responseCache === undefined ? DEFAULT_RESPONSE_CACHE : options.responseCache;
-    this.startIdleCollect();
+    this.caches = new Caches(options.caches);
+    this.caches.collector.startIdleCollect();
   }
 
   serviceRoute(path: ServicePath): number {
@@ -262,24 +250,10 @@ export class ServerContext {
     return headers;
   }
 
-  /** A WeakMap lookup, not a remembered reference: an old Dataset must stay collectable after a reload. */
-  cacheOf(dataset: Dataset): ResponseCache | null {
-    return this.cacheOptions === null ? null : responseCacheOf(dataset, this.cacheOptions);
-  }
-
-  /** The answer cache of the data version served now, for /metrics. */
-  cacheFigures(): { hits: number; misses: number; entries: number; bytes: number } {
-    const cache = this.state.dataset === null ? null : this.cacheOf(this.state.dataset);
-    return cache === null
-      ? { hits: 0, misses: 0, entries: 0, bytes: 0 }
-      : { hits: cache.hits, misses: cache.misses, ...cache.stats };
-  }
-
   /** An API request arrived at `started`: the loop stays awake (busy polling) and the idle collection waits. */
   arrived(started: number): void {
     if (this.busyPollMs > 0) this.keepAwake(started);
-    this.servedSinceCollect++;
-    this.lastServed = started;
+    this.caches.collector.served(started);
   }
 
   private readonly spin = (): void => {
@@ -290,19 +264,6 @@ export class ServerContext {
   private keepAwake(now: number): void {
     this.spinUntil = now + this.busyPollMs;
     if (!this.spinning) (this.spinning = true), setImmediate(this.spin);
-  }
-
-  // A collection once requests stop: the garbage of the last requests (bodies, compressed copies,
-  // dropped as-of tables) and the room V8's heap grew to otherwise stay however long the server
-  // then idles, since only allocation prompts V8 to collect. Asked once per quiet spell, after
-  // enough requests that it is worth a major GC (tens of ms, mostly off the serving thread).
-  private startIdleCollect(): void {
-    const collect = fullGc();
-    const quiet = setInterval(() => {
-      if (this.servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - this.lastServed >= IDLE_COLLECT_MS)
-        (this.servedSinceCollect = 0), collect();
-    }, IDLE_COLLECT_MS);
-    quiet.unref();
   }
 
   /** One asynchronous step of a request begins: it holds its Dataset until `settled`. */

@@ -20,6 +20,7 @@ import { assemble, type BodyPart } from '../serialise/assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
 import { render as renderFormat } from '../serialise/render.js';
 import { type Answer, CachedAnswer, encodingSlot, encodingOf, type ResponseCache } from '../caches/response-cache.js';
+import type { DatasetCaches } from '../caches/caches.js';
 import { NO_CACHE, type ServerContext } from './context.js';
 import { Exchange } from './exchange.js';
 import { StreamedBody } from './streamed-body.js';
@@ -59,6 +60,8 @@ export class DataExchange extends Exchange {
   /** The admission's verdict (a copy of it once the request waits on the pool: the local one is reused). */
   private figures: Verdict | null = null;
   private format: Format | null = null;
+  /** What the server keeps for this request's Dataset (looked up on first use). */
+  private kept_: DatasetCaches | null = null;
   private cache: ResponseCache | null = null;
   private cacheKey = '';
 
@@ -161,8 +164,13 @@ export class DataExchange extends Exchange {
     // Reading a character makes V8 flatten the joined pieces once, here: the Map then hashes and
     // compares one flat string, where a string of pieces took its slow paths (~0.25 µs a request).
     this.cacheKey.charCodeAt(0);
-    if ((this.cache = this.ctx.cacheOf(this.dataset!)) === null) return undefined;
+    if ((this.cache = this.caches.answers) === null) return undefined;
     return this.cache.get(this.cacheKey);
+  }
+
+  /** What the server keeps for this request's Dataset. */
+  private get caches(): DatasetCaches {
+    return (this.kept_ ??= this.ctx.caches.of(this.dataset!));
   }
 
   /** The request's key (path and query as sent, plan) without the format Accept asks for: what a fresh answer's ETag derives from. */
@@ -195,7 +203,7 @@ export class DataExchange extends Exchange {
     const signal = this.route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
     const { dataset, key, nowMs } = this;
     const reply = this.route.handle(
-      { dataset: dataset!, params, query, key, plan, nowMs, signal, pool: this.ctx.pool },
+      { dataset: dataset!, caches: this.caches, params, query, key, plan, nowMs, signal, pool: this.ctx.pool },
       p as never,
     );
     if (!(reply instanceof Promise)) return this.render(reply);
@@ -206,7 +214,7 @@ export class DataExchange extends Exchange {
   private render(reply: Reply): void {
     if (reply.stream !== undefined) return this.chargeWhole(reply);
     const format = this.format!;
-    const rendered = renderFormat(reply, format);
+    const rendered = renderFormat(reply, format, this.caches);
     const link = reply.page === undefined ? null : nextLink(this.path, this.rawQuery, reply.page);
     const tag = this.route.cacheable ? `${this.dataset!.version}\n${this.requestKey}\n${format}` : null;
     const fresh: Answer = { rows: reply.rows, type: rendered.type, link, body: rendered.body, format, tag };

@@ -187,7 +187,7 @@ function metricsSources(ctx: ServerContext, options: ServerOptions, streams: Str
     service: ctx.service,
     dataVersion: () => ctx.state.dataset?.version ?? null,
     usageDurable: () => ctx.state.usageDurable !== false,
-    answerCache: () => ctx.cacheFigures(),
+    answerCache: () => ctx.caches.answerFigures(ctx.state.dataset),
     stream: () => StreamFigures.totals([streams.storage, ...(options.peerStreams?.() ?? [])]),
   };
 }

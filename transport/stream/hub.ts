@@ -3,6 +3,7 @@
 // published to its subscribers and charged to each subscriber's key.
 
 import uWS, { type TemplatedApp, type WebSocket } from 'uWebSockets.js';
+import type { Caches } from '../caches/caches.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { editionChanges, type MarketChange } from '../../engine/queries/edition-changes.js';
 import { LimitsUnavailable } from '../guard/shared-limits.js';
@@ -89,6 +90,10 @@ export class StreamHub implements SubscriptionHost {
 
   dataset(): Dataset {
     return this.served!;
+  }
+
+  get caches(): Caches {
+    return this.ctx.caches;
   }
 
   hold(dataset: Dataset): void {

@@ -77,7 +77,7 @@ export class StandingScreen {
     host.hold(dataset); // the rows are read from the Dataset after the run: it must stay open until then
     try {
       const result = await host.runner.run(dataset, market, ask.q);
-      const value = screenShape.value(screenPage(dataset, ask, dataset.markets[market], result)) as {
+      const value = screenShape.value(screenPage(ask, dataset.markets[market], result)) as {
         total: number;
         data: Record<string, unknown>[];
       };
