@@ -12,7 +12,7 @@
 // Everything else in a README (other sections, prose, further names on an entry's line) is free
 // text this test does not read.
 //
-// The source folders: engine/, loaders/, transport/, bench/, deploy/ and scripts/ with every folder
+// The source folders: compose/, engine/, loaders/, transport/, bench/, deploy/ and scripts/ with every folder
 // below them, plus test/ itself and test/helpers/ (the other test folders mirror the source, one
 // test file per subject). Read from the source tree, not dist/; what .gitignore ignores (dist/,
 // var/, bench/results/, *.log, …) is not there in a fresh clone, so it is neither required nor
@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Folders checked with every folder below them. */
-const TREES = ['engine', 'loaders', 'transport', 'bench', 'deploy', 'scripts'];
+const TREES = ['compose', 'engine', 'loaders', 'transport', 'bench', 'deploy', 'scripts'];
 /** Folders checked alone. */
 const SINGLE = ['test', 'test/helpers'];
 

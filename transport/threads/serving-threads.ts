@@ -64,9 +64,9 @@ export class ServingThreads {
    * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
    * once every one listens. `onFailure` hears of a thread that fails or exits unasked later.
    */
-  static async start(
+  static async start<S>(
     count: number,
-    start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
+    start: Omit<ThreadStart<S>, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
     screens: ScreensAt | null = null,
@@ -98,7 +98,7 @@ export class ServingThreads {
     return pool;
   }
 
-  private spawn(data: ThreadStart): Promise<void> {
+  private spawn<S>(data: ThreadStart<S>): Promise<void> {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
     const worker = new Worker(ENTRY, {
