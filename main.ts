@@ -188,7 +188,7 @@ const syncedGuard: GuardPort = {
     }
   },
   dayLabel: (nowMs) => guard.dayLabel(nowMs),
-  seedUsage: (...usage) => guard.seedUsage(...usage),
+  seedUsage: (id, counts, nowMs) => guard.seedUsage(id, counts, nowMs),
   drainDirty: (visit) => guard.drainDirty(visit), // one writer: this thread persists every thread's usage
 };
 const sync = (parts.sync = StateSync.start(store, syncedGuard, {

@@ -172,7 +172,7 @@ export function klinePage(
 
 /** The rows of window `w` of `r` as columns: stored ones as views, adjusted prices computed. */
 export function sliceOf(r: KlineResult, w: SymbolWindow): KlineSlice {
-  if (w.bars === null) return rowsOf(r.m, w.i, w.from, w.to, r.ask.adj, w.base, r.ask.fields, w.total);
+  if (w.bars === null) return rowsOf(r.m, w, r.ask.adj, r.ask.fields);
   const { bars, from, to } = w;
   const values: Partial<Record<KlineField, Float64Array>> = {};
   for (const field of r.ask.fields) values[field] = bars[field].subarray(from, to);
@@ -188,18 +188,15 @@ export function sliceOf(r: KlineResult, w: SymbolWindow): KlineSlice {
 
 /**
  * Rows [from, to) of symbol `i` (market positions) with `fields`, prices adjusted by `adj` (qfq to
- * row `base`): what a window is read as, and what the rendered-row cache renders a chunk of rows from.
+ * row `base`): what a window of days is read as (its `total` kept), and any run of a symbol's rows.
  */
 export function rowsOf(
   m: MarketData,
-  i: number,
-  from: number,
-  to: number,
+  run: Pick<SymbolWindow, 'i' | 'from' | 'to' | 'base'> & { total?: number },
   adj: AdjustMode,
-  base: number,
   fields: readonly KlineField[],
-  total = to - from,
 ): KlineSlice {
+  const { i, from, to, base, total = to - from } = run;
   const k = m.klines;
   const values: Partial<Record<KlineField, Float64Array>> = {};
   for (const field of fields)

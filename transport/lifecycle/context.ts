@@ -42,6 +42,16 @@ export type ServicePath = (typeof SERVICE_PATHS)[number];
 
 export const NO_CACHE = 'private, no-cache';
 
+/** What an answer is observed by: its request's route label (index), key, start, time and id. */
+export interface Observed {
+  readonly routeIndex: number;
+  readonly key: KeyState | null;
+  /** performance.now() when the handler began. */
+  readonly started: number;
+  readonly nowMs: number;
+  readonly requestId: string;
+}
+
 /** One server's shared part: made once by `startServer`, read by every answer. */
 export class ServerContext {
   readonly guard: Guard;
@@ -110,34 +120,26 @@ export class ServerContext {
   }
 
   /**
-   * Every answer, told to /metrics, the access log and (API routes) the dashboard's meter.
-   * Nothing is allocated unless the access log is on.
+   * Every answer of request `x`, told to /metrics, the access log and (API routes) the
+   * dashboard's meter. Nothing is allocated unless the access log is on.
    */
-  observed(
-    route: number,
-    status: number,
-    key: KeyState | null,
-    rows: number,
-    body: string | Buffer | BodyPart[] | null,
-    started: number,
-    nowMs: number,
-    requestId: string,
-  ): void {
-    const ms = performance.now() - started;
+  observed(x: Observed, status: number, rows: number, body: string | Buffer | BodyPart[] | null): void {
+    const { routeIndex: route, key, nowMs } = x;
+    const ms = performance.now() - x.started;
     if (this.meter !== null && route < this.routes.length) this.meter.record(nowMs, ms, status);
     this.requests.record(route, status, key === null ? null : key.plan, rows, ms / 1000);
     if (this.accessLog !== null)
-      this.accessLog.write(
+      this.accessLog.write({
         nowMs,
-        requestId,
-        this.requests.routes[route],
+        requestId: x.requestId,
+        route: this.requests.routes[route],
         status,
-        key === null ? NO_PLAN : key.plan.name,
-        key === null ? null : key.id,
+        plan: key === null ? NO_PLAN : key.plan.name,
+        keyId: key === null ? null : key.id,
         rows,
-        sizeOf(body),
-        Math.round(ms * 1000),
-      );
+        bytes: sizeOf(body),
+        us: Math.round(ms * 1000),
+      });
   }
 
   /**
@@ -182,16 +184,14 @@ export class ServerContext {
     const answered = answerIfOpen(
       res,
       () =>
-        (body = sendProblem(
-          res,
-          problem,
-          this.baseHeaders(requestId, this.state.dataset, null),
-          true,
-          false,
-          requestId,
-        )),
+        (body = sendProblem(res, problem, {
+          headers: this.baseHeaders(requestId, this.state.dataset, null),
+          close: true,
+          instance: requestId,
+        })),
     );
-    if (answered) this.observed(this.routeOfPattern(pattern), 500, null, 0, body, started, this.now(), requestId);
+    const x = { routeIndex: this.routeOfPattern(pattern), key: null, started, nowMs: this.now(), requestId };
+    if (answered) this.observed(x, 500, 0, body);
   };
 
   /**

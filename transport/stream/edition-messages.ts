@@ -59,7 +59,7 @@ export class AddedBars {
       const { from, to } = addedRows(after, lastBefore, i);
       if (to > from)
         rows = klineRows(
-          rowsOf(after, i, from, to, 'bfq', latestRow(after, i), KLINE_FIELDS),
+          rowsOf(after, { i, from, to, base: latestRow(after, i) }, 'bfq', KLINE_FIELDS),
           after.symbols.codes[i],
           KLINE_FIELDS,
         );
