@@ -1,51 +1,12 @@
-// The layering the READMEs state, held by the imports themselves: routes never reach a kernel, the
-// K-line query is the one caller of the K-line kernels, and the renderers never import a cache.
+// The layering the READMEs state, held by the imports themselves: the engine reads no file and
+// speaks no HTTP, transport knows nothing of LMDB or the loaders, routes never reach a kernel, the
+// K-line query is the one caller of the K-line kernels, the renderers never import a cache, the
+// build steps and the composition are imported by no server module but the roots.
 // Read from the TypeScript sources (static `from '…'` and dynamic `import('…')`), not from dist/.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-/** The checkout: this file runs as dist/test/docs/layers.test.js. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Every .ts file under `folder` (relative to the root, `/`-separated). */
-function sources(folder: string): string[] {
-  const out: string[] = [];
-  for (const d of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
-    const path = `${folder}/${d.name}`;
-    if (d.isDirectory()) out.push(...sources(path));
-    else if (d.name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The modules `file` imports at run time that are the project's own, as paths from the root
- * without extension (`engine/kernels/adjust`): `import type` and `export type` name types only.
- */
-export function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(import|export) type [^;]*;/gms, '');
-  const found: string[] = [];
-  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm)) {
-    const resolved = relative(ROOT, join(ROOT, dirname(file), m[1]))
-      .split('\\')
-      .join('/');
-    found.push(resolved.replace(/\.js$/, ''));
-  }
-  return found;
-}
-
-/** The files of `folders` that import a module matching `target`, with the modules. */
-function importing(folders: string[], target: RegExp): string[] {
-  return folders.flatMap(sources).flatMap((file) =>
-    importsOf(file)
-      .filter((m) => target.test(m))
-      .map((m) => `${file} → ${m}`),
-  );
-}
+import { importing, importsOf, packagesOf, sources } from '../helpers/source-tree.js';
 
 test('the import reader finds static and dynamic imports, resolved from the root, and leaves type imports out', () => {
   const routeImports = importsOf('transport/routes/klines.ts');
@@ -74,4 +35,47 @@ test('engine/queries/klines.ts is the one caller of the K-line kernels (window, 
 test('the renderers (transport/serialise/) import no cache, and the caches no route, shape or request lifecycle', () => {
   assert.deepEqual(importing(['transport/serialise'], /^transport\/caches\//), []);
   assert.deepEqual(importing(['transport/caches'], /^transport\/(routes|shapes|lifecycle|http)\//), []);
+});
+
+/** The packages of `folders`' files matching `target`, with the files. */
+const usingPackages = (folders: string[], target: RegExp): string[] =>
+  folders.flatMap(sources).flatMap((file) =>
+    packagesOf(file)
+      .filter((p) => target.test(p))
+      .map((p) => `${file} → ${p}`),
+  );
+
+test('the package reader finds built-ins and packages, and leaves type imports out', () => {
+  assert.ok(packagesOf('transport/server.ts').includes('uWebSockets.js'), 'server.ts imports uWebSockets.js');
+  assert.ok(packagesOf('loaders/state/state-store.ts').includes('lmdb'), 'the state store imports lmdb');
+  assert.ok(!packagesOf('transport/respond.ts').includes('uWebSockets.js'), 'respond.ts names uWS types only');
+});
+
+test('engine/ reads no file, opens no LMDB, speaks no HTTP, and imports no other layer (engine/README.md)', () => {
+  assert.deepEqual(
+    usingPackages(['engine'], /^(node:)?(fs|fs\/promises|http|https|net|child_process)$|^lmdb$|^uWebSockets/),
+    [],
+  );
+  assert.deepEqual(importing(['engine'], /^(loaders|transport|compose)\//), []);
+});
+
+test('transport/ knows nothing of LMDB or the loaders (transport/README.md)', () => {
+  assert.deepEqual(usingPackages(['transport'], /^lmdb$/), []);
+  assert.deepEqual(importing(['transport'], /^(loaders|compose)\//), []);
+});
+
+test('the build steps are never imported by the server (transport/build/README.md)', () => {
+  assert.deepEqual(
+    importing(
+      ['engine', 'loaders', 'transport', 'compose', 'main.ts', 'serving-thread.ts'],
+      /^transport\/build\//,
+    ).filter((line) => !line.startsWith('transport/build/')),
+    [],
+  );
+});
+
+test('compose/ is imported by the two composition roots alone (compose/README.md)', () => {
+  assert.deepEqual(importing(['engine', 'loaders', 'transport'], /^compose\//), []);
+  assert.ok(importing(['main.ts'], /^compose\//).length > 0, 'main.ts composes from compose/');
+  assert.ok(importing(['serving-thread.ts'], /^compose\//).length > 0, 'serving-thread.ts composes from compose/');
 });

@@ -1,5 +1,6 @@
-// The main thread's side of THREADS ≥ 2: starts the other serving threads, hands each a new
-// Dataset or key table as the main thread takes it, collects their figures, drains them.
+// The main thread's side of THREADS ≥ 2: starts the other serving threads, tells each the new
+// edition as the main thread takes it (each opens it itself) and hands each a new key table, runs
+// their standing screens, collects their figures, drains them.
 
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { DatasetOrigin } from '../../engine/dataset/dataset.js';
