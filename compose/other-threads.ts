@@ -45,6 +45,6 @@ export function startOtherThreads(count: number, p: OtherThreadsParts): Promise<
     },
     { listenPort: p.server.forwardPort!, token },
     p.failed,
-    (origin, market, q) => p.screens.runAt(origin, market, q),
+    p.screens,
   );
 }

@@ -31,7 +31,7 @@ export function threadSettingsOf(settings: ServerSettings): ThreadSettings {
  */
 export type ServerParts = Omit<
   ServerOptions,
-  'host' | 'openapi' | 'caches' | 'busyPollMs' | 'exportStallMs' | 'streamIdleSeconds' | 'corsOrigins'
+  'host' | 'openapi' | 'caches' | 'busyPollMs' | 'exportStallMs' | 'exportsPerKey' | 'streamIdleSeconds' | 'corsOrigins'
 > & { plans: Plans };
 
 /** The server's options: those the settings decide, then the thread's own parts. */
@@ -42,6 +42,7 @@ export function serverOptionsFrom(settings: ThreadSettings, parts: ServerParts):
     caches: cacheBudgets(settings),
     busyPollMs: settings.busyPollMs,
     exportStallMs: settings.exportStallS * 1000,
+    exportsPerKey: settings.exportsPerKey,
     streamIdleSeconds: settings.streamIdleSeconds,
     corsOrigins: settings.corsOrigins,
     openapi: () => JSON.stringify(buildOpenApi(plans)), // made at its first request, not at start

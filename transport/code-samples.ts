@@ -1,5 +1,6 @@
-// The OpenAPI document's `x-codeSamples`: one example request per operation, written as curl, as
-// the Python client and as the TypeScript client, all three from one description of the call.
+// The OpenAPI document's `x-codeSamples`: one example request per data operation, written as curl,
+// as the Python client and as the TypeScript client, all three from one description of the call;
+// a curl line for each service path.
 
 /** A query value as a sample shows it: lists go out comma-separated in the URL, as lists in code. */
 type SampleValue = string | number | readonly string[];
@@ -225,7 +226,7 @@ export function codeSamples(operationId: string): CodeSample[] | null {
   return samples;
 }
 
-/** Every sample's URL (a test requests each one against a server). */
-export function sampleUrls(): string[] {
-  return [...Object.entries(CALLS).map(([id, call]) => urlOf(call, id === 'screen')), urlOf(CROSS_SECTION, false)];
+/** The `x-codeSamples` of a service path (no key, no client method): one curl line of its whole URL (`path` from the host). */
+export function serviceCodeSamples(path: string): CodeSample[] {
+  return [{ lang: 'Shell', label: 'curl', source: `curl '${BASE}${path}'` }];
 }

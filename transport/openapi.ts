@@ -3,10 +3,10 @@
 import { MARKETS } from '../engine/markets.js';
 import { DEFAULT_PLANS, type Plans } from '../engine/plans.js';
 import { FORMAT_NAMES, FORMATS } from './answers/formats/index.js';
-import { codeSamples } from './code-samples.js';
+import { codeSamples, serviceCodeSamples } from './code-samples.js';
 import { Guard } from './guard/guard.js';
 import type { Json, Param, PatternParam } from './params/declare.js';
-import { PROBLEMS, type ProblemCode } from './problem.js';
+import { PROBLEMS, type ProblemCode, type ProblemEntry } from './problem.js';
 import type { Route } from './route.js';
 import { routesFor } from './routes/index.js';
 import { SCHEMAS, type SchemaName } from './schemas/responses.js';
@@ -47,6 +47,7 @@ const PROBLEM_WHEN: Record<ProblemCode, string> = {
   not_in_plan: "the key's plan does not include this endpoint (exports on the free plan)",
   export_quota_exhausted:
     "the export holds more rows than the key's export allowance has left today (`detail` names both counts)",
+  too_many_exports: 'the key has as many exports under way as one key may at once (EXPORTS_PER_KEY, default 4)',
   header_too_large:
     'the request line and header fields total more than 16 KiB; answered by nginx in front (deploy/nginx.conf), not by the server itself',
   http_version_not_supported:
@@ -125,7 +126,8 @@ const HEADERS: Record<string, Json> = {
     schema: text,
   },
   Vary: {
-    description: '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins).',
+    description:
+      '`Accept, Accept-Encoding` (and `Origin` when CORS_ORIGINS lists origins); `Accept` alone on an export (never compressed) and on a 406.',
     required: true,
     schema: text,
   },
@@ -203,10 +205,11 @@ const HEADER_PARAMS: Json[] = [
 
 // ---- responses ------------------------------------------------------------------------
 
-/** One error response: the Problem schema narrowed to this status and these codes; `headers` besides X-Request-Id, and Retry-After when a code carries it. */
+/** One error response: the Problem schema narrowed to this status and these codes; `headers` besides X-Request-Id, and Retry-After or Vary when a code carries it. */
 function problemResponse(status: number, codes: ProblemCode[], headers: string[]): Json {
   const lines = codes.map((c) => `- \`${c}\`: ${whenOf(c)}`);
   if (codes.some(waits)) headers = [...headers, 'Retry-After'];
+  if (codes.some((c) => 'vary' in ((PROBLEMS[c] as ProblemEntry).headers ?? {}))) headers = [...headers, 'Vary'];
   const first = codes[0];
   return {
     description: `${PROBLEMS[first].title}. \`code\` is one of:\n${lines.join('\n')}`,
@@ -385,8 +388,18 @@ function healthGet(): Json {
   };
 }
 
-/** The paths that need no key: health, version and metrics (outside the base), this document, the flatbuffers schema, the reference page. */
+/**
+ * The paths that need no key: health, version and metrics (outside the base), this document, the
+ * flatbuffers schema, the reference page; each with its curl line.
+ */
 function unauthenticatedPaths(): Record<string, Json> {
+  const paths = servicePaths();
+  for (const [path, item] of Object.entries(paths))
+    (item.get as Json)['x-codeSamples'] = serviceCodeSamples(item.servers === undefined ? `${API_BASE}${path}` : path);
+  return paths;
+}
+
+function servicePaths(): Record<string, Json> {
   const health = healthGet();
   const document = (get: Json): Json => ({ description: ANY_OTHER_METHOD, get });
   return {

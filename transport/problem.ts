@@ -28,6 +28,7 @@ export const PROBLEMS = {
   batch_too_large: { status: 400, title: 'Bad Request' },
   /** A stream subscription past the plan's subscriptions per connection: an `error` message, never an HTTP answer. */
   too_many_subscriptions: { status: 400, title: 'Bad Request' },
+  too_many_exports: { status: 429, title: 'Too Many Requests', retryAfter: 1 },
   /** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (the key as a Bearer token, or X-API-Key). */
   unauthorized: { status: 401, title: 'Unauthorized', headers: { 'www-authenticate': 'Bearer realm="mdq"' } },
   csrf_failed: { status: 403, title: 'Forbidden' },
@@ -40,7 +41,8 @@ export const PROBLEMS = {
   macro_not_ready: { status: 404, title: 'Not Found' },
   /** RFC 9110 §15.5.6: a 405 lists the methods the path serves. */
   method_not_allowed: { status: 405, title: 'Method Not Allowed', allow: 'given' },
-  not_acceptable: { status: 406, title: 'Not Acceptable' },
+  /** Depends on Accept as the answer it stands for does: a cache keys it by Accept too (RFC 9110 §12.5.5). */
+  not_acceptable: { status: 406, title: 'Not Acceptable', headers: { vary: 'Accept' } },
   /** GET /api/v1/stream without a WebSocket upgrade (RFC 9110 §15.5.22: names the protocol to switch to). */
   upgrade_required: { status: 426, title: 'Upgrade Required', headers: { upgrade: 'websocket' } },
   /** The seconds until the key's bucket holds a token again (or, on the dashboard's sign-in, until the backoff ends). */

@@ -107,7 +107,15 @@ export function sendProblem(
 ): string {
   const made = problem.answer(answer.instance);
   const { headers } = answer;
-  for (const part of made.headers) headers.push(part);
+  for (let i = 0; i < made.headers.length; i += 2) {
+    const name = made.headers[i];
+    const value = made.headers[i + 1];
+    // One Vary: the code's (Accept) first, then what the answer varies by already (Origin with a CORS_ORIGINS list).
+    let at = -1;
+    if (name === 'vary') for (let j = 0; j < headers.length && at < 0; j += 2) if (headers[j] === 'vary') at = j;
+    if (at >= 0) headers[at + 1] = `${value}, ${headers[at + 1]}`;
+    else headers.push(name, value);
+  }
   send(res, {
     status: made.status,
     contentType: PROBLEM_TYPE,

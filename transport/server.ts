@@ -45,7 +45,7 @@ export interface ServerOptions {
   /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
   metrics?: Omit<
     MetricsSources,
-    'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service' | 'stream'
+    'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service' | 'stream' | 'screenRuns'
   > | null;
   /** What /version and the build_info metric tell. */
   service?: { version: string; commit: string };
@@ -68,6 +68,8 @@ export interface ServerOptions {
   busyPollMs?: number;
   /** An export whose reader takes nothing for this long is cut (its unsent rows given back); default STALL_LIMIT_MS (10 min). */
   exportStallMs?: number;
+  /** Exports one key may have under way at once (EXPORTS_PER_KEY; internal keys are not limited); default 4. */
+  exportsPerKey?: number;
   /** Registers more routes (the dashboard's /dashboard and /admin/api) before the catch-all 404; their exchanges map thrown values to problems with `problemOf`. */
   mount?: ((app: TemplatedApp, problemOf: ProblemOf) => void) | null;
   /**
@@ -154,7 +156,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const runner = options.streamScreens ?? (options.pool ? new PooledScreens(options.pool.kernels) : INLINE_SCREENS);
   const stream = new StreamHub(ctx, { runner, idleSeconds: options.streamIdleSeconds });
   stream.mount(app);
-  mountServicePaths(app, ctx, options, stream.figures);
+  mountServicePaths(app, ctx, options, stream);
   options.mount?.(app, ctx.problemOf); // more routes (the dashboard's) before the catch-all 404
   mountNotFound(app, ctx);
   return listenServer(app, ctx, options, stream);

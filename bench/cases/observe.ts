@@ -121,6 +121,7 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
     answerCache: () => ({ hits: 1, misses: 1, entries: 1, bytes: 1 }),
     reloads: () => ({ counts: { loaded: 1 }, lastSeconds: 1 }),
     stream: () => StreamFigures.totals([new StreamFigures().storage]),
+    screenRuns: () => 0,
     dataVersion: () => 'bench',
     usageDurable: () => true,
     poolQueue: () => 0,

@@ -151,7 +151,14 @@ export const SERVER_SETTINGS = {
     env: 'EXPORT_STALL_S',
     kind: kind.integer(5, 14400),
     default: '600',
-    doc: 'An export whose reader takes no byte for this many seconds is closed, and the rows not sent are given back to its key. A reader that pauses for less is served to the end.',
+    doc: "An export whose reader does not take the chunk under way (64 KiB to a few hundred KiB) within this many seconds is closed, and the rows not sent are given back to its key's export allowance: a reader may pause this long, and must average at least a chunk in this time.",
+  }),
+  exportsPerKey: setting({
+    flag: 'exports-per-key',
+    env: 'EXPORTS_PER_KEY',
+    kind: kind.integer(1, 1000),
+    default: '4',
+    doc: 'Exports one key may have under way at once, over every serving thread (another is a 429 too_many_exports); internal keys are not limited.',
   }),
   drainGraceMs: setting({
     flag: 'drain-grace-ms',

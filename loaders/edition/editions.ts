@@ -35,8 +35,19 @@ export interface EditionHost {
 export interface PrepareResult {
   /** What the store did (null: no folder was read, the stored edition was opened). */
   store: StoreResult | null;
+  /**
+   * Settles once the edition stored is on disk and the pointer names it, which may be after `next`
+   * is served; rejects when that fails (a full disk: the edition served is in memory only).
+   */
+  durable: Promise<void>;
   /** The edition to publish, opened in this thread; null when it is the one served already. */
   next: OpenEdition | null;
+}
+
+/** A store in a child process: what it wrote, as soon as it may be served (null: nothing new written), and its end. */
+export interface ChildStore {
+  written: Promise<StoreResult | null>;
+  done: Promise<StoreResult>;
 }
 
 /**
@@ -45,14 +56,17 @@ export interface PrepareResult {
  * thread, and the memory the parse took goes back to the system when it exits (a thread's would
  * stay in this process's heap and allocator, and grow the server's RSS after each reload).
  */
-export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): Promise<StoreResult> {
-  return new Promise((resolve, reject) => {
+export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => void = () => {}): ChildStore {
+  let written: (store: StoreResult | null) => void = () => {};
+  const early = new Promise<StoreResult | null>((resolve) => (written = resolve));
+  const done = new Promise<StoreResult>((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./store-task.js', import.meta.url)), [JSON.stringify(job)], {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let settled = false;
     child.on('message', (m: StoreMessage) => {
+      if ('progress' in m && m.progress === 'written') return written(m.store);
       if ('progress' in m) return void (settled || onProgress(m));
       settled = true;
       if (m.ok) resolve(m.store);
@@ -74,6 +88,12 @@ export function storeInChild(job: StoreJob, onProgress: (p: StoreProgress) => vo
         reject(new Error(`snapshot store process ended (${signal ?? `exit code ${code}`}) before answering`))),
     );
   });
+  // Written or not, the edition is known at the end: a store that wrote nothing new says so then.
+  void done.then(
+    () => written(null),
+    () => written(null),
+  );
+  return { written: early, done };
 }
 
 export interface EditionsOptions {
@@ -84,7 +104,7 @@ export interface EditionsOptions {
   /** Worker threads the store parses markets on (default: the cores, at most 6). */
   storeThreads?: number;
   /**
-   * Told when a part fails its content check in the background (its pack's sha256 differs from
+   * Told when a part fails its content check in the background (its pack's crc32 differs from
    * the one stored with it): the part is set aside already; `served` says whether the edition
    * served now names it. Without it, the check is not run.
    */
@@ -100,6 +120,8 @@ export class Editions {
   private readonly verified = new Set<string>();
   /** Whether published editions' parts are checked (from `checkParts` on). */
   private checking = false;
+  /** Settles once the last store is on disk (its pointer written): a store waits for the one before. */
+  private durable: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EditionsOptions) {}
 
@@ -131,17 +153,30 @@ export class Editions {
       p.progress === 'set-aside'
         ? log(`${p.file}: ${p.reason}: set aside as damaged; storing it again`)
         : onProgress?.(p);
-    const storeFolder = async (from: string): Promise<StoreResult> =>
-      (await storedByFingerprint(stateDir, from).catch(() => null)) ??
-      (await storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard));
-    let store = folder === null ? null : await storeFolder(folder);
+    // The store before must be on disk first: its pointer is written last, after this one's otherwise.
+    await this.durable;
+    /** The folder stored: what was written, as soon as it may be served (its durability after). */
+    const storeFolder = async (from: string): Promise<{ store: StoreResult; durable: Promise<void> }> => {
+      const known = await storedByFingerprint(stateDir, from).catch(() => null);
+      if (known !== null) return { store: known, durable: Promise.resolve() };
+      const child = storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard);
+      const written = await Promise.race([child.written, child.done]);
+      const durable = child.done.then(() => {});
+      // The pointer moves once the store is on disk: an edition released before then was kept as the one it named.
+      this.durable = durable.then(() => this.prune()).catch(() => {});
+      return { store: written ?? (await child.done), durable };
+    };
+    let stored = folder === null ? null : await storeFolder(folder);
     for (let again = false; ; again = true) {
       onProgress?.({ progress: 'open' });
       try {
-        const current = await pointedOrNewest(stateDir);
-        if (current === null) throw new Error(`no snapshot stored under ${stateDir}`);
-        if (current.version === this.servedEdition?.meta.version) return { store, next: null };
-        return { store, next: openEdition(stateDir, current.version) };
+        // The edition the store wrote (served while it is forced to disk), else the one the pointer names.
+        const version = stored?.store.version ?? (await pointedOrNewest(stateDir))?.version ?? null;
+        if (version === null) throw new Error(`no snapshot stored under ${stateDir}`);
+        const store = stored?.store ?? null;
+        const durable = stored?.durable ?? Promise.resolve();
+        if (version === this.servedEdition?.meta.version) return { store, durable, next: null };
+        return { store, durable, next: openEdition(stateDir, version) };
       } catch (error) {
         if (!(error instanceof DamagedFile)) throw error;
         await setAside(error.folder);
@@ -153,7 +188,7 @@ export class Editions {
               : `${error.message}: still so after storing ${from} again`,
           );
         log(`${error.message}: set aside; storing ${from} again`);
-        store = await storeFolder(from);
+        stored = await storeFolder(from);
       }
     }
   }
@@ -198,7 +233,7 @@ export class Editions {
 
   /**
    * Checks in the background, in a child process, the content of every part of `edition` this
-   * process has not checked yet: each pack's sha256 against the one stored with it (reading every
+   * process has not checked yet: each pack's crc32 against the one stored with it (reading every
    * byte: 1.2 GB for the full demo, too long to wait for at start). A part that fails is set
    * aside and reported to `onDamaged`.
    */

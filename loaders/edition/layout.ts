@@ -40,7 +40,8 @@ export const isVersionName = (name: string): boolean =>
 
 /**
  * Bumped when the stored layout changes; a folder stored in another format is read again.
- * 3: a part's meta holds the sha256 of its pack, edition.json a checksum of its own content.
+ * 3: a part's meta holds the crc32 of its pack, edition.json a checksum of its own content, and
+ * each file's record its blocks (a file that grew is read from where it ended).
  */
 export const FORMAT = 3;
 
@@ -72,8 +73,8 @@ export interface PartMeta {
   /** Earliest and latest K-line day of the market, or null without rows. */
   firstDate: number | null;
   lastDate: number | null;
-  /** sha256 (hex) of the pack as written: the content a served part is checked against (part-check.ts). */
-  packSha256: string;
+  /** crc32 of the pack as written: the content a served part is checked against (part-check.ts). */
+  packCrc32: number;
 }
 
 /** A market of an edition: the part holding it. */
@@ -96,7 +97,7 @@ export interface EditionMeta {
   source: string;
   storedAt: string;
   rows: number;
-  /** Each file read, by its path in the folder: its sha256 and what the file system said of it (what a reload compares). */
+  /** Each file read, by its path in the folder: its identity and blocks and what the file system said of it (what a reload compares). */
   files: Record<string, FileRecord>;
   markets: EditionMarket[];
   macro: MacroPoint[];

@@ -29,7 +29,7 @@ export interface MarketArrays {
 const KIND_OF = (a: Typed): ArrayKind => (a instanceof Float64Array ? 'f64' : a instanceof Uint32Array ? 'u32' : 'i32');
 const ALIGN = 8;
 
-/** Every array of `m` under its pack name. */
+/** Every array of `m` under its pack name, in pack order. */
 function arraysOf(m: MarketArrays): [string, Typed][] {
   const out: [string, Typed][] = [
     ['k.offsets', m.klines.offsets],
@@ -51,18 +51,71 @@ function arraysOf(m: MarketArrays): [string, Typed][] {
   return out;
 }
 
-/** `m` packed into one Buffer (not shared memory: lmdb-js writes a Buffer over a SharedArrayBuffer wrongly), and its index. */
-export function packMarket(m: MarketArrays): { bytes: Buffer; index: PackIndex } {
-  const arrays = arraysOf(m);
+/** The sizes a market's pack is laid out from: what `arraysOf` would list, by length. */
+export interface PackShape {
+  symbols: number;
+  rows: number;
+  fundamentalRows: number;
+  fundamentalColumns: readonly string[];
+  /** Trading days (stored with the columns). */
+  days: number;
+}
+
+/** Each array's place in a pack of `entries` (name, element count, kind), in order; and the pack's size. */
+function layout(entries: [string, number, ArrayKind][]): { index: PackIndex; size: number } {
   const index: PackIndex = {};
   let size = 0;
-  for (const [name, a] of arrays) {
-    index[name] = [size, a.length, KIND_OF(a)];
-    size += Math.ceil(a.byteLength / ALIGN) * ALIGN;
+  for (const [name, length, kind] of entries) {
+    index[name] = [size, length, kind];
+    size += Math.ceil((length * (kind === 'f64' ? 8 : 4)) / ALIGN) * ALIGN;
   }
+  return { index, size };
+}
+
+/** The layout of a pack of `shape`: the same as `packMarket` gives arrays of those sizes. */
+export function packLayout(shape: PackShape): { index: PackIndex; size: number } {
+  const entries: [string, number, ArrayKind][] = [
+    ['k.offsets', shape.symbols + 1, 'i32'],
+    ['k.date', shape.rows, 'i32'],
+    ...KLINE_VALUE_COLUMNS.map((name): [string, number, ArrayKind] => [`k.${name}`, shape.rows, 'f64']),
+    ['f.offsets', shape.symbols + 1, 'i32'],
+    ['f.date', shape.fundamentalRows, 'i32'],
+    ...shape.fundamentalColumns.map((name): [string, number, ArrayKind] => [`f.${name}`, shape.fundamentalRows, 'f64']),
+    ['s.date', shape.symbols, 'i32'],
+    ['k.days', shape.days, 'i32'],
+  ];
+  for (const name of NUMERIC_SNAPSHOT_COLUMNS)
+    entries.push(
+      [`s.${name}`, shape.symbols, 'f64'],
+      [`s.asc.${name}`, shape.symbols, 'u32'],
+      [`s.desc.${name}`, shape.symbols, 'u32'],
+    );
+  return layout(entries);
+}
+
+/** Where each array of `m` lies in its pack, and the pack's size. */
+export function packIndexOf(m: MarketArrays): { index: PackIndex; size: number } {
+  return layout(arraysOf(m).map(([name, a]) => [name, a.length, KIND_OF(a)]));
+}
+
+/** `m` packed into one Buffer (not shared memory: lmdb-js writes a Buffer over a SharedArrayBuffer wrongly), and its index. */
+export function packMarket(m: MarketArrays): { bytes: Buffer; index: PackIndex } {
+  const { index, size } = packIndexOf(m);
   const bytes = Buffer.alloc(size);
-  for (const [name, a] of arrays) bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), index[name][0]);
+  fillPack(bytes, index, m);
   return { bytes, index };
+}
+
+/**
+ * Copies into a pack the arrays of `m` that are not views of it already (a pack a merge wrote its
+ * K-lines into, `packLayout`'s: the rest goes in here).
+ */
+export function fillPack(bytes: Buffer, index: PackIndex, m: MarketArrays): void {
+  for (const [name, a] of arraysOf(m)) {
+    const [offset] = index[name];
+    if (a.buffer === bytes.buffer && a.byteOffset === bytes.byteOffset + offset) continue; // written in place
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), offset);
+  }
 }
 
 /**

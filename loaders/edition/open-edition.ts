@@ -125,6 +125,22 @@ function openPart(dir: string): OpenPart {
   }
 }
 
+/**
+ * Runs `use` with the part at `dir` open in this thread (its meta and its market read in place),
+ * then lets it go: what `use` returns must not hold views of the part's columns.
+ */
+export async function withPart<T>(
+  dir: string,
+  use: (meta: PartMeta, market: MarketData) => Promise<T> | T,
+): Promise<T> {
+  const part = acquirePart(dir);
+  try {
+    return await use(part.meta, part.market);
+  } finally {
+    await releasePart(dir);
+  }
+}
+
 function emptyMarket(market: Market): MarketData {
   const klines = { offsets: new Int32Array(1), date: new Int32Array(0) } as KlineColumns;
   for (const name of ['open', 'high', 'low', 'close', 'volume', 'amount', 'adj_factor'] as const)

@@ -1,4 +1,4 @@
-// Checks the content of stored parts in a child process: each pack's sha256 against the one stored with it.
+// Checks the content of stored parts in a child process: each pack's crc32 against the one stored with it.
 
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,8 @@ export interface PartVerdict {
 
 /**
  * The parts of `dirs` whose content differs from what was stored (as DamagedFile), checked in a
- * child process at low priority: every byte of each pack is read and hashed (sha256, ~1.5 GB/s
- * a core here), off the server's threads and memory (its pages of the map are its own, not the
+ * child process at low priority: every byte of each pack is read and its crc32 computed (a few
+ * GB/s a core), off the server's threads and memory (its pages of the map are its own, not the
  * server's RSS). `onVerdict` hears each part as it is done. Rejects when the child fails.
  */
 export function verifyInChild(dirs: string[], onVerdict: (v: PartVerdict) => void = () => {}): Promise<DamagedFile[]> {

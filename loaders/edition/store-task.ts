@@ -26,7 +26,9 @@ export type StoreProgress =
   | { progress: 'store'; totalRows: number }
   | { progress: 'stored'; rows: number }
   /** A stored part failed its structural check: set aside, its market parsed again. */
-  | { progress: 'set-aside'; file: string; reason: string };
+  | { progress: 'set-aside'; file: string; reason: string }
+  /** The new edition is written (not yet forced to disk, the pointer not yet moved): it may be served. */
+  | { progress: 'written'; store: StoreResult };
 
 /** The answer, last: plain data (structured clone keeps no Error fields). */
 export type StoreOutcome =
@@ -67,6 +69,7 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
       onStore: (totalRows) => (flush(), tell({ progress: 'store', totalRows })),
       onStored: (rows) => tell({ progress: 'stored', rows }),
       onSetAside: (file, reason) => tell({ progress: 'set-aside', file, reason }),
+      onWritten: (store) => (flush(), tell({ progress: 'written', store })),
     });
     flush();
     return { ok: true, store };

@@ -60,14 +60,17 @@ export async function pointedOrNewest(stateDir: string): Promise<CurrentPointer 
   return pointer;
 }
 
-/** Writes `path` whole: a temporary file, fsync, rename; the temporary is removed when any step fails (a full disk). */
-async function writeWhole(path: string, text: string): Promise<void> {
+/**
+ * Writes `path` whole: a temporary file, fsync (unless `sync` is false: the caller syncs it before
+ * anything durable names it), rename; the temporary is removed when any step fails (a full disk).
+ */
+async function writeWhole(path: string, text: string, sync = true): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   try {
     const file = await openFile(tmp, 'w');
     try {
       await file.writeFile(text);
-      await file.sync();
+      if (sync) await file.sync();
     } finally {
       await file.close();
     }
@@ -78,10 +81,24 @@ async function writeWhole(path: string, text: string): Promise<void> {
   }
 }
 
-/** Stores edition.json of `meta` (its parts are stored already), with the checksum of its content. */
-export async function writeEdition(stateDir: string, meta: EditionMeta): Promise<void> {
+/** Stores edition.json of `meta` (its parts are stored already), with the checksum of its content; `sync` false: `syncEdition` before a pointer names it. */
+export async function writeEdition(
+  stateDir: string,
+  meta: EditionMeta,
+  options: { sync?: boolean } = {},
+): Promise<void> {
   await mkdir(editionDir(stateDir, meta.version), { recursive: true });
-  await writeWhole(editionFile(stateDir, meta.version), editionText(meta));
+  await writeWhole(editionFile(stateDir, meta.version), editionText(meta), options.sync !== false);
+}
+
+/** Forces an edition.json written without sync to disk. */
+export async function syncEdition(stateDir: string, version: string): Promise<void> {
+  const file = await openFile(editionFile(stateDir, version), 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
 }
 
 /** Replaces current.json atomically. */
@@ -222,6 +239,7 @@ export async function storedByFingerprint(
     rows: meta.rows,
     seconds: 0,
     parsed: [],
+    merged: [],
     reused: meta.markets.map((m) => m.market),
   });
   const current = await readCurrent(stateDir);

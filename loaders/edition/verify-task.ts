@@ -4,7 +4,7 @@
 import { setPriority } from 'node:os';
 import { open } from 'lmdb';
 import { DATA_DB, DATA_KEY, envFile, type PartMeta } from './layout.js';
-import { packSha256, partFileProblem } from './part-check.js';
+import { packCrc32, partFileProblem } from './part-check.js';
 import type { PartVerdict } from './part-verify.js';
 
 /** What is wrong with the content of the part at `dir` (its structure checked first), or null. */
@@ -16,12 +16,12 @@ function problemOf(dir: string): { problem: string | null; bytes: number } {
     const meta = env.get('meta') as PartMeta | undefined;
     const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);
     if (meta === undefined || value === undefined) return { problem: 'holds no part meta or no columns', bytes: 0 };
-    const sha256 = packSha256(value);
+    const crc = packCrc32(value);
     return {
       problem:
-        sha256 === meta.packSha256
+        crc === meta.packCrc32
           ? null
-          : `the market's columns hash to sha256 ${sha256.slice(0, 16)}…, not ${String(meta.packSha256).slice(0, 16)}… as stored: damaged`,
+          : `the market's columns have crc32 ${crc.toString(16).padStart(8, '0')}, not ${Number(meta.packCrc32).toString(16).padStart(8, '0')} as stored: damaged`,
       bytes: value.length,
     };
   } finally {

@@ -219,7 +219,7 @@ export class Reloader {
     log(`${label}: reading ${folder ?? '(stored snapshot)'}`);
     this.enter(this.pass.stage);
     try {
-      const { store, next } = await editions.prepare(folder, (m) => this.heard(m));
+      const { store, durable, next } = await editions.prepare(folder, (m) => this.heard(m));
       if (next === null) {
         log(`${label}: unchanged, still serving ${served} (${seconds().toFixed(2)} s)`);
         return { kind: 'unchanged', version: served!, seconds: seconds(), stages: this.stageTimes() };
@@ -230,12 +230,16 @@ export class Reloader {
       const what =
         store === null
           ? 'opened'
-          : store.parsed.length === 0
-            ? 'nothing to parse'
-            : `parsed ${store.parsed.join(', ')}`;
+          : [
+              store.parsed.length > 0 ? `parsed ${store.parsed.join(', ')}` : null,
+              store.merged.length > 0 ? `merged new rows into ${store.merged.join(', ')}` : null,
+            ]
+              .filter((x) => x !== null)
+              .join(', ') || 'nothing to parse';
       log(
         `${label}: now serving ${next.meta.version} (X-Data-Version), ${next.meta.rows} K-line rows, ${what}, in ${seconds().toFixed(2)} s (${stages.map((s) => `${s.stage} ${s.seconds.toFixed(2)} s`).join(', ')})`,
       );
+      this.whenDurable(label, next.meta.version, durable, started);
       return { kind: 'loaded', version: next.meta.version, seconds: seconds(), stages };
     } catch (error) {
       if (rethrow) throw error;
@@ -248,6 +252,21 @@ export class Reloader {
       log(`${label}: failed: ${error instanceof Error ? error.message : String(error)}; ${still}`);
       return { kind: 'failed', reason: String(error), seconds: seconds(), stages };
     }
+  }
+
+  /**
+   * A pass's edition is served as soon as it is written; it is on disk (its parts forced, the
+   * pointer moved) a moment later: a failure then (a full disk) is logged, the edition served from
+   * memory while the state folder still names the one before.
+   */
+  private whenDurable(label: string, version: string, durable: Promise<void>, started: number): void {
+    durable.then(
+      () => {},
+      (error: unknown) =>
+        this.options.log(
+          `${label}: ${version} is served but could not be made durable (${error instanceof Error ? error.message : String(error)}); the state folder still names the edition before it (${((this.now() - started) / 1000).toFixed(2)} s after the ${label} began)`,
+        ),
+    );
   }
 
   /** `start` for the pass a server starts with, `reload` after it. */

@@ -17,7 +17,11 @@ const CHUNK_BYTES = 1 << 20;
  * and one that expands past the limit (see LoadLimits) throw SnapshotError(display, 0, …)
  * as soon as they are found; whatever `onChunk` throws propagates and stops the reading.
  */
-export async function readFileBytes(file: FileRef, hash: Hash | null, onChunk: (bytes: Buffer) => void): Promise<void> {
+export async function readFileBytes(
+  file: FileRef,
+  hash: BytesHash | null,
+  onChunk: (bytes: Buffer) => void,
+): Promise<void> {
   const { display, limits } = file;
   let handle: FileHandle;
   try {
@@ -75,11 +79,16 @@ export async function readFileBytes(file: FileRef, hash: Hash | null, onChunk: (
   }
 }
 
+/** What takes a file's bytes as stored, in order: a sha256, or a BlockHasher (block-hash.ts). */
+export interface BytesHash {
+  update(bytes: Uint8Array): unknown;
+}
+
 /** A sha256 of a file's bytes as stored. */
 export const newHash = (): Hash => createHash('sha256');
 
 /** Passes bytes through, feeding them to `hash` (if any) on the way. */
-function hashing(hash: Hash | null): Transform {
+function hashing(hash: BytesHash | null): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash?.update(chunk);

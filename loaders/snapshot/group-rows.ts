@@ -38,26 +38,21 @@ export function groupRows(symbolIds: Int32Array, dates: Int32Array, rank: Int32A
   return { order: identity ? null : order, offsets, duplicate };
 }
 
+/** Scratch memory for `permute` over columns of `rows` rows (one 8-byte element a row). */
+export const permuteScratch = (rows: number): ArrayBuffer => new ArrayBuffer(rows * 8);
+
 /**
- * Rearranges `column` into sorted order (order[i] = the row that goes to position i) in
- * place, one cycle of the permutation at a time, so sorting a file never holds a column
- * twice. `seen` is scratch space of ⌈n/32⌉ words.
+ * Rearranges `column` into sorted order (order[i] = the row that goes to position i): gathered
+ * into `scratch` (permuteScratch's, reused for every column) and copied back. Following the
+ * permutation's cycles in place would spare that memory but jump across the whole column for
+ * each row: 22 s for the full demo with a day appended to each file, against well under 1 s.
  */
-export function permuteInPlace(column: Float64Array | Int32Array, order: Uint32Array | null, seen: Uint32Array): void {
+export function permute(column: Float64Array | Int32Array, order: Uint32Array | null, scratch: ArrayBuffer): void {
   if (order === null) return;
-  seen.fill(0);
-  for (let start = 0; start < order.length; start++) {
-    if ((seen[start >>> 5] & (1 << (start & 31))) !== 0 || order[start] === start) continue;
-    const first = column[start];
-    for (let to = start; ; ) {
-      seen[to >>> 5] |= 1 << (to & 31);
-      const from = order[to];
-      if (from === start) {
-        column[to] = first;
-        break;
-      }
-      column[to] = column[from];
-      to = from;
-    }
-  }
+  const out =
+    column instanceof Float64Array
+      ? new Float64Array(scratch, 0, order.length)
+      : new Int32Array(scratch, 0, order.length);
+  for (let i = 0; i < order.length; i++) out[i] = column[order[i]];
+  column.set(out);
 }

@@ -1,6 +1,7 @@
 // Reads one snapshot CSV (plain or gzip) line by line, hashing its bytes on the way.
 
-import { newHash, readFileBytes } from './file-bytes.js';
+import { BlockHasher, type FileBlocks, identityOf } from './block-hash.js';
+import { readFileBytes } from './file-bytes.js';
 import type { LoadLimits } from './limits.js';
 import { LineSplitter } from './line-splitter.js';
 import { RowError, SnapshotError } from './snapshot-error.js';
@@ -24,8 +25,9 @@ export interface CsvHandler {
 
 export interface CsvResult {
   rows: number;
-  /** sha256 of the file's bytes as stored (compressed bytes for `.csv.gz`). */
-  sha256: string;
+  /** The file's bytes as stored (compressed bytes for `.csv.gz`), block by block, and their identity. */
+  blocks: FileBlocks;
+  hash: string;
 }
 
 /**
@@ -54,16 +56,17 @@ export async function readCsv(file: FileRef, handler: CsvHandler, maxRows = Infi
     handler.row(cells, line);
     rows++;
   });
-  const hash = newHash();
+  const hasher = new BlockHasher();
   try {
-    await readFileBytes(file, hash, (bytes) => lines.push(bytes));
+    await readFileBytes(file, hasher, (bytes) => lines.push(bytes));
     lines.end();
   } catch (error) {
     if (error instanceof RowError) throw new SnapshotError(file.display, lines.line, error.reason);
     throw error;
   }
   if (lines.line === 1) throw new SnapshotError(file.display, 1, 'empty file: a header row is required');
-  return { rows, sha256: hash.digest('hex') };
+  const blocks = hasher.done();
+  return { rows, blocks, hash: identityOf(blocks) };
 }
 
 const FOUND = Symbol('found');

@@ -4,7 +4,8 @@ import { FUNDAMENTAL_COLUMNS } from '../../engine/columns.js';
 import { sharedFloat64, sharedInt32, type FundamentalColumns } from '../../engine/dataset/kline-columns.js';
 import { dateCell, numberCell } from './cells.js';
 import { countRows } from './count-rows.js';
-import { permuteInPlace } from './group-rows.js';
+import { fileLocator } from './kline-join.js';
+import { permute, permuteScratch } from './group-rows.js';
 import { indexColumns } from './header.js';
 import { readCsv, type CsvResult, type FileRef } from './read-csv.js';
 import { RepeatedDates } from './repeated-dates.js';
@@ -60,10 +61,12 @@ export async function sortFundamentals(
   symbols: readonly string[],
   file: FileRef,
 ): Promise<FundamentalColumns> {
-  const grouped = await sortBySymbol(raw.symbolIds, raw.date, rank, symbols, file);
-  const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
-  permuteInPlace(raw.date, grouped.order, seen);
-  for (const values of Object.values(raw.columns)) permuteInPlace(values, grouped.order, seen);
+  const grouped = await sortBySymbol(raw.symbolIds, raw.date, rank, symbols, fileLocator(file));
+  const scratch = grouped.order === null ? null : permuteScratch(raw.symbolIds.length);
+  if (scratch !== null) {
+    permute(raw.date, grouped.order, scratch);
+    for (const values of Object.values(raw.columns)) permute(values, grouped.order, scratch);
+  }
   return { offsets: grouped.offsets, date: raw.date, columns: raw.columns };
 }
 

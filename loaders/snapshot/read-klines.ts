@@ -1,83 +1,20 @@
-// Reads one market's klines.csv into sorted columns, enforcing every rule of the snapshot format on the way.
+// K-line rows into a market's sorted columns: grouped by symbol and date, a repeat refused, adjusted prices bounded.
 
 import { formatDate } from '../../engine/calendar/days.js';
 import { adjustmentOutOfBounds, MAX_ADJUSTED_PRICE } from '../../engine/kernels/adjust.js';
-import {
-  KLINE_VALUE_COLUMNS,
-  sharedFloat64,
-  sharedInt32,
-  type KlineColumns,
-} from '../../engine/dataset/kline-columns.js';
-import { dateCell, numberCell } from './cells.js';
-import { countRows } from './count-rows.js';
-import { permuteInPlace } from './group-rows.js';
-import { indexColumns } from './header.js';
-import { locateRow, readCsv, type CsvResult, type FileRef } from './read-csv.js';
-import { RepeatedDates } from './repeated-dates.js';
-import { RowError, SnapshotError } from './snapshot-error.js';
+import { KLINE_VALUE_COLUMNS, type KlineColumns } from '../../engine/dataset/kline-columns.js';
+import { permute, permuteScratch } from './group-rows.js';
+import type { RowLocator } from './kline-join.js';
+import { SnapshotError } from './snapshot-error.js';
 import { sortBySymbol } from './sort-by-symbol.js';
-import type { SymbolRegistry } from './symbol-registry.js';
 
-const PRICES = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 /** The columns qfq / hfq rescale (volume and amount never are). */
 const ADJUSTED = ['open', 'high', 'low', 'close'] as const;
 
-/** K-line rows in file order, with the symbol id of each row. */
+/** K-line rows in the order read, with the symbol id of each row. */
 export interface RawKlines {
   symbolIds: Int32Array;
   columns: Omit<KlineColumns, 'offsets'>;
-  file: CsvResult;
-}
-
-const PROGRESS_EVERY = 1 << 17;
-
-/**
- * Reads the file into columns allocated once, at the size a first pass counted (so they
- * take no more than their rows' bytes); the registry learns every symbol met.
- */
-export async function readKlines(
-  file: FileRef,
-  symbols: SymbolRegistry,
-  onRows: (rows: number) => void = () => {},
-): Promise<RawKlines> {
-  const capacity = await countRows(file);
-  const symbolIds = new Int32Array(capacity);
-  const c = { date: sharedInt32(capacity) } as Omit<KlineColumns, 'offsets'>;
-  for (const name of KLINE_VALUE_COLUMNS) c[name] = sharedFloat64(capacity);
-  const repeats = new RepeatedDates();
-  let i = 0;
-  let at = { symbol: 0, date: 0, open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, adj: -1 };
-  const read = await readCsv(
-    file,
-    {
-      header(names) {
-        const index = indexColumns(file.display, names, ['symbol', 'date', ...PRICES], ['adj_factor']);
-        at = { ...index, adj: index.adj_factor };
-      },
-      row(cells, line) {
-        const id = (symbolIds[i] = symbols.idOf(cells[at.symbol]));
-        const date = (c.date[i] = dateCell(cells[at.date], 'date'));
-        repeats.check(id, date, line, symbols.symbols[id]);
-        c.open[i] = numberCell(cells[at.open], 'open');
-        const high = (c.high[i] = numberCell(cells[at.high], 'high'));
-        const low = (c.low[i] = numberCell(cells[at.low], 'low'));
-        c.close[i] = numberCell(cells[at.close], 'close');
-        const volume = (c.volume[i] = numberCell(cells[at.volume], 'volume'));
-        c.amount[i] = numberCell(cells[at.amount], 'amount');
-        const adj = at.adj < 0 ? NaN : numberCell(cells[at.adj], 'adj_factor');
-        c.adj_factor[i] = adj !== adj ? 1 : adj; // empty or absent means 1
-        if (high < low) throw new RowError(`high ${high} is below low ${low}`);
-        if (volume < 0) throw new RowError(`volume: negative (${volume})`);
-        if (adj <= 0) throw new RowError(`adj_factor: must be positive (${adj})`);
-        if ((++i & (PROGRESS_EVERY - 1)) === 0) onRows(PROGRESS_EVERY);
-      },
-    },
-    capacity,
-  );
-  onRows(i % PROGRESS_EVERY);
-  const columns = { date: c.date.subarray(0, i) } as Omit<KlineColumns, 'offsets'>;
-  for (const name of KLINE_VALUE_COLUMNS) columns[name] = c[name].subarray(0, i);
-  return { symbolIds: symbolIds.subarray(0, i), columns, file: read };
 }
 
 /**
@@ -86,33 +23,53 @@ export async function readKlines(
  * day's through qfq_base and as_of), would leave ±MAX_ADJUSTED_PRICE, rejects the file.
  */
 export async function sortKlines(
-  raw: RawKlines,
+  raw: Pick<RawKlines, 'symbolIds' | 'columns'>,
   rank: Int32Array,
   symbols: readonly string[],
-  file: FileRef,
+  locate: RowLocator,
 ): Promise<KlineColumns> {
-  const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, file);
-  const seen = new Uint32Array((raw.symbolIds.length + 31) >>> 5);
-  permuteInPlace(raw.columns.date, grouped.order, seen);
-  for (const name of KLINE_VALUE_COLUMNS) permuteInPlace(raw.columns[name], grouped.order, seen);
+  const grouped = await sortBySymbol(raw.symbolIds, raw.columns.date, rank, symbols, locate);
+  const scratch = grouped.order === null ? null : permuteScratch(raw.symbolIds.length);
+  if (scratch !== null) {
+    permute(raw.columns.date, grouped.order, scratch);
+    for (const name of KLINE_VALUE_COLUMNS) permute(raw.columns[name], grouped.order, scratch);
+  }
   const block: KlineColumns = { offsets: grouped.offsets, ...raw.columns };
   const outOfBounds = firstOutOfBounds(block);
   if (outOfBounds !== null) {
     const row = grouped.order === null ? outOfBounds.position : grouped.order[outOfBounds.position];
-    throw new SnapshotError(file.display, await locateRow(file, row), outOfBounds.reason);
+    const at = await locate(row);
+    throw new SnapshotError(at.display, at.line, outOfBounds.reason);
   }
   return block;
 }
 
-/** A sorted position whose adjusted price leaves the bound (the first by field, then position). */
-function firstOutOfBounds(k: KlineColumns): { position: number; reason: string } | null {
+/**
+ * A sorted position whose adjusted price leaves the bound (the first by field, then position):
+ * among every row (a market read whole), or, given `whole` and `rows`, among every row of the
+ * symbols `whole` marks and the rows `rows` lists (ascending) of the others (a merge: the new rows,
+ * and the whole history of a symbol whose latest or smallest factor they moved).
+ */
+export function firstOutOfBounds(
+  k: KlineColumns,
+  whole: Uint8Array | null = null,
+  rows: Int32Array | null = null,
+): { position: number; reason: string } | null {
   const smallest = smallestFactorRows(k);
   for (const name of ADJUSTED) {
     const prices = k[name];
+    let next = 0; // the next of `rows` to look at
     for (let s = 0; s + 1 < k.offsets.length; s++) {
       const latest = k.offsets[s + 1] - 1;
       const min = smallest[s];
+      const all = whole === null || whole[s] === 1;
+      if (rows !== null) while (next < rows.length && rows[next] < k.offsets[s]) next++;
       for (let row = k.offsets[s]; row <= latest; row++) {
+        if (!all) {
+          // only the listed rows of this symbol
+          if (rows === null || next >= rows.length || rows[next] > latest) break;
+          row = rows[next++];
+        }
         const mode = adjustmentOutOfBounds(prices[row], k.adj_factor[row], k.adj_factor[latest], k.adj_factor[min]);
         if (mode === null) continue;
         const factor =
@@ -134,7 +91,7 @@ function firstOutOfBounds(k: KlineColumns): { position: number; reason: string }
 }
 
 /** Per symbol, the row of its smallest adj_factor (the first of equal ones). */
-function smallestFactorRows(k: KlineColumns): Int32Array {
+export function smallestFactorRows(k: KlineColumns): Int32Array {
   const rows = new Int32Array(Math.max(0, k.offsets.length - 1));
   for (let s = 0; s < rows.length; s++) {
     let min = k.offsets[s];

@@ -1,16 +1,17 @@
 // Reads the optional manifest.json of a snapshot folder.
 
 import type { Manifest } from './parsed-snapshot.js';
-import { newHash, readFileBytes } from './file-bytes.js';
+import { BlockHasher, type FileBlocks, identityOf } from './block-hash.js';
+import { readFileBytes } from './file-bytes.js';
 import type { FileRef } from './read-csv.js';
 import { SnapshotError } from './snapshot-error.js';
 
-export async function readManifest(file: FileRef): Promise<{ manifest: Manifest; sha256: string }> {
+export async function readManifest(file: FileRef): Promise<{ manifest: Manifest; blocks: FileBlocks; hash: string }> {
   const { display, limits } = file;
   const chunks: Buffer[] = [];
   let bytes = 0;
-  const hash = newHash();
-  await readFileBytes(file, hash, (chunk) => {
+  const hasher = new BlockHasher();
+  await readFileBytes(file, hasher, (chunk) => {
     bytes += chunk.length;
     if (bytes > limits.maxManifestBytes)
       throw new SnapshotError(display, 0, `larger than ${limits.maxManifestBytes} bytes`);
@@ -29,5 +30,6 @@ export async function readManifest(file: FileRef): Promise<{ manifest: Manifest;
   if (id !== undefined && (typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(id))) {
     throw new SnapshotError(display, 0, "id: must be 1–64 letters, digits, '.', '-' or '_'");
   }
-  return { manifest: manifest as Manifest, sha256: hash.digest('hex') };
+  const blocks = hasher.done();
+  return { manifest: manifest as Manifest, blocks, hash: identityOf(blocks) };
 }

@@ -1,34 +1,29 @@
-// A worker task that reads one market folder; markets are read in parallel, one per core.
+// A worker task of reading markets: one piece of a K-line file, or one market assembled from them.
 
 import { parentPort } from 'node:worker_threads';
-import type { Market } from '../../engine/markets.js';
-import type { LoadLimits } from './limits.js';
+import type { AssembleTask, FileRead } from './assemble-market.js';
+import type { KlineRows } from './kline-lines.js';
+import type { KlinePiece, PieceResult } from './kline-pieces.js';
 import type { ParsedMarket } from './parsed-snapshot.js';
-import { readMarket } from './read-snapshot.js';
-import { SnapshotError } from './snapshot-error.js';
+import { runMarketTask } from './read-snapshot.js';
 
-export interface MarketTask {
-  folder: string;
-  market: Market;
-  limits: LoadLimits;
-}
+export type MarketTask =
+  | { kind: 'count'; piece: KlinePiece }
+  | { kind: 'piece'; piece: KlinePiece; into: KlineRows }
+  | { kind: 'assemble'; task: AssembleTask };
 
 /** A rejection crosses the thread boundary as plain data: structured clone drops Error fields. */
 export type MarketTaskResult =
-  | { ok: true; parsed: ParsedMarket; hashes: string[] }
-  | { ok: false; file: string; line: number; reason: string };
+  | { kind: 'count'; rows: number }
+  | { kind: 'count'; rows: null; file: string; line: number; reason: string }
+  | { kind: 'piece'; result: PieceResult }
+  | { kind: 'assemble'; ok: true; parsed: ParsedMarket; reads: FileRead[] }
+  | { kind: 'assemble'; ok: false; file: string; line: number; reason: string };
 
 /**
- * Reads the market. Its columns are made in SharedArrayBuffers, so the result reaches the
- * main thread without cloning the column bytes.
+ * Runs the task. Rows and columns are made in SharedArrayBuffers, so results reach the other
+ * threads without cloning the column bytes.
  */
-export default async function readMarketTask({ folder, market, limits }: MarketTask): Promise<MarketTaskResult> {
-  const hashes: string[] = [];
-  try {
-    const parsed = await readMarket(folder, market, limits, hashes, (rows) => parentPort?.postMessage({ rows }));
-    return { ok: true, parsed, hashes };
-  } catch (error) {
-    if (error instanceof SnapshotError) return { ok: false, file: error.file, line: error.line, reason: error.reason };
-    throw error;
-  }
+export default function readMarketTask(task: MarketTask): Promise<MarketTaskResult> {
+  return runMarketTask(task, (rows) => parentPort?.postMessage({ rows }));
 }

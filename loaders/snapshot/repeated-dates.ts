@@ -4,8 +4,25 @@ import { formatDate } from '../../engine/calendar/days.js';
 import { RowError } from './snapshot-error.js';
 
 /** The reason of a duplicate-row rejection, the same whether found early or after sorting. */
-export function duplicateReason(symbol: string, date: number, firstLine: number): string {
-  return `duplicate row for ${symbol} on ${formatDate(date)} (first at line ${firstLine})`;
+export function duplicateReason(
+  symbol: string,
+  date: number,
+  firstLine: number,
+  firstFile: string | null = null,
+): string {
+  const at = firstFile === null ? `line ${firstLine}` : `${firstFile}:${firstLine}`;
+  return `duplicate row for ${symbol} on ${formatDate(date)} (first at ${at})`;
+}
+
+/** A row repeating its symbol's previous date: the reason's parts, so a line number counted from a piece's start can be made the file's. */
+export class RepeatedRowError extends RowError {
+  constructor(
+    readonly symbol: string,
+    readonly date: number,
+    readonly firstLine: number,
+  ) {
+    super(duplicateReason(symbol, date, firstLine));
+  }
 }
 
 /**
@@ -21,7 +38,7 @@ export class RepeatedDates {
   check(symbolId: number, date: number, line: number, symbol: string): void {
     if (symbolId >= this.lines.length) this.grow(symbolId);
     if (this.lines[symbolId] !== 0 && this.dates[symbolId] === date)
-      throw new RowError(duplicateReason(symbol, date, this.lines[symbolId]));
+      throw new RepeatedRowError(symbol, date, this.lines[symbolId]);
     this.dates[symbolId] = date;
     this.lines[symbolId] = line;
   }

@@ -10,6 +10,42 @@ import { SnapshotError } from './snapshot-error.js';
 export const ROOT_FILES = ['manifest.json', 'macro.csv', 'macro.csv.gz'] as const;
 /** Files of a market folder, each as `.csv` or `.csv.gz`. */
 export const MARKET_FILES = ['klines', 'symbols', 'fundamentals'] as const;
+/** A market's folder of day files (K-lines besides or instead of klines.csv), e.g. one file per trading day. */
+export const DAY_FILES_FOLDER = 'klines';
+
+/** A day file's name: anything ending in `.csv` or `.csv.gz` (hidden names aside). */
+const DAY_FILE = /^[^.].*\.csv(\.gz)?$/;
+
+/**
+ * The day files of `<folder>/<market>/klines/`, by name (code-unit order), or null when there is
+ * no such folder. An entry that is not a `.csv`/`.csv.gz` file (a `.txt`, a sub-folder) is
+ * refused: a day misnamed would otherwise be left out without a word. Hidden names are ignored.
+ */
+export async function dayFileNames(folder: string, market: string): Promise<string[] | null> {
+  const dir = join(folder, market, DAY_FILES_FOLDER);
+  const display = `${market}/${DAY_FILES_FOLDER}/`;
+  const info = await probe(dir, display);
+  if (info === null) return null;
+  if (!info.isDirectory()) throw new SnapshotError(display, 0, 'not a folder');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    throw new SnapshotError(
+      display,
+      0,
+      `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('.')) continue;
+    if (!DAY_FILE.test(name))
+      throw new SnapshotError(`${display}${name}`, 0, 'not a day file: a K-line file here is named *.csv or *.csv.gz');
+    out.push(name);
+  }
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /** Every path (relative to the folder) the format names, present or not. */
 export function namedPaths(): string[] {

@@ -1,24 +1,32 @@
-// Sorts a file's rows into (symbol, date) order, rejecting the file on a repeated pair.
+// Sorts a market's rows into (symbol, date) order, rejecting a repeated pair with both its places.
 
 import { groupRows, type GroupedRows } from './group-rows.js';
-import { locateRow, type FileRef } from './read-csv.js';
+import type { RowLocator } from './kline-join.js';
 import { duplicateReason } from './repeated-dates.js';
 import { SnapshotError } from './snapshot-error.js';
 
-/** Groups rows as `groupRows` does; a duplicate becomes `file:line: duplicate row for …`. */
+/**
+ * Groups rows as `groupRows` does; a duplicate becomes `file:line: duplicate row for …` at the
+ * later row, naming the first (`first at line N` in the same file, `first at file:N` in another).
+ */
 export async function sortBySymbol(
   symbolIds: Int32Array,
   dates: Int32Array,
   rank: Int32Array,
   symbols: readonly string[],
-  file: FileRef,
+  locate: RowLocator,
 ): Promise<GroupedRows> {
   const grouped = groupRows(symbolIds, dates, rank);
   if (grouped.duplicate !== null) {
     const { row, first } = grouped.duplicate;
-    const firstLine = await locateRow(file, first);
-    const line = await locateRow(file, row);
-    throw new SnapshotError(file.display, line, duplicateReason(symbols[symbolIds[row]], dates[row], firstLine));
+    const earlier = await locate(first);
+    const later = await locate(row);
+    const sameFile = earlier.display === later.display;
+    throw new SnapshotError(
+      later.display,
+      later.line,
+      duplicateReason(symbols[symbolIds[row]], dates[row], earlier.line, sameFile ? null : earlier.display),
+    );
   }
   return grouped;
 }

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { generatePassword, hashPassword, passwordMatches, type PasswordHash } from './operator-password.js';
-import { committed, STATE_ENV_OPTIONS } from './state-write.js';
+import { committed, refuseWithoutRoom, STATE_ENV_OPTIONS } from './state-write.js';
 
 const PASSWORD = 'password';
 /** lmdb-js forbids opening one environment twice in a process (lmdb-js#164). */
@@ -59,6 +59,7 @@ export class OperatorStore {
   /** Stores the salted hash of `password`, replacing any previous one. */
   async setPassword(password: string, now: Date = new Date()): Promise<void> {
     const record = await hashPassword(password, now);
+    refuseWithoutRoom('the operator password', this.path);
     await committed(this.secrets.put(PASSWORD, record), 'the operator password', this.path);
   }
 
@@ -90,6 +91,7 @@ export class OperatorStore {
 
   /** Sets (or with null, removes) the contact e-mail of key `id`. */
   async setContact(id: string, email: string | null): Promise<void> {
+    refuseWithoutRoom(`the contact of key ${id}`, this.path);
     const write = email === null ? this.contacts.remove(id) : this.contacts.put(id, email);
     await committed(write, `the contact of key ${id}`, this.path);
   }

@@ -3,8 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import type { KeyRecord } from './key-store.js';
 import type { StateStore } from './state-store.js';
+import { committed, refuseWithoutRoom, StateWriteError } from './state-write.js';
 import type { StoredUsage } from './usage-store.js';
-import { committed, StateWriteError } from './state-write.js';
 
 /** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
 export interface GuardPort {
@@ -286,6 +286,7 @@ export class StateSync {
   private async write(rows: UsageRows, t0: number): Promise<void> {
     const n = rows.ids.length;
     const { usage, path } = this.store;
+    refuseWithoutRoom('usage counts', path);
     // Retrying after a failed write: one row first, so a disk still full costs one failed commit a round, not one per slice.
     if (!this.durableNow && n > 0)
       await committed(
@@ -301,14 +302,27 @@ export class StateSync {
         'usage counts',
         path,
       );
-    // Every commit's promise is held and awaited: one left unhandled would end the process when a commit fails.
-    const commits = new Set<Promise<boolean>>();
+    // Each commit's outcome is taken as the commit is queued: one may fail while the flush yields between slices, and a
+    // rejection with no handler by then would end the process. lmdb-js hands the puts of one commit one promise.
+    const queued = new Set<Promise<boolean>>();
+    const outcomes: Promise<unknown>[] = [];
+    const hold = (write: Promise<boolean>): void => {
+      if (queued.has(write)) return;
+      queued.add(write);
+      // committed rejects with a StateWriteError, never null.
+      outcomes.push(
+        committed(write, 'usage counts', path).then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      );
+    };
     for (let i = 0; i < n; i += SLICE) {
       if (i > 0) await new Promise<void>((r) => setImmediate(r));
       const s0 = performance.now();
       for (let j = i; j < n && j < i + SLICE; j++) {
         const id = rows.ids[j];
-        commits.add(
+        hold(
           usage.put(
             rows.days[j],
             id,
@@ -320,14 +334,12 @@ export class StateSync {
           ),
         );
         // 0: no request since start (the counts changed otherwise); a key's second row (a day that ended, then today) repeats its last use.
-        if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id))
-          commits.add(usage.putLastUsed(id, rows.lastUsed[j]));
+        if (rows.lastUsed[j] > 0 && !(j > 0 && rows.ids[j - 1] === id)) hold(usage.putLastUsed(id, rows.lastUsed[j]));
       }
       this.noteSync(performance.now() - s0);
     }
-    const outcomes = await Promise.allSettled([...commits].map((c) => committed(c, 'usage counts', path)));
-    const failed = outcomes.find((o) => o.status === 'rejected');
-    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+    const failed = (await Promise.all(outcomes)).find((error) => error !== null);
+    if (failed !== undefined) throw failed;
     const s = this.stats;
     s.flushes++;
     s.entries += n;

@@ -22,6 +22,29 @@ export class StateWriteError extends Error {
   }
 }
 
+/**
+ * Below this much free space a state write is not attempted. lmdb-js 3.5.6 fails a commit on a full
+ * disk cleanly a few times, then corrupts its heap while aborting one (glibc ends the process:
+ * "corrupted size vs. prev_size", seen in mdb_txn_abort after a failed page write): a write that
+ * would fail must not reach LMDB. The state's writes are small (a round of 10,000 keys' counts
+ * dirties well under 1 MiB of pages).
+ */
+export const MIN_ROOM_BYTES = 1 << 20;
+
+/** Throws StateWriteError for `what` when the disk holding `path` has less than MIN_ROOM_BYTES free. */
+export function refuseWithoutRoom(what: string, path: string): void {
+  let free: number;
+  try {
+    const s = statfsSync(path);
+    free = s.bavail * s.bsize;
+  } catch {
+    return; // the file system cannot be asked: the write says what it says
+  }
+  if (free >= MIN_ROOM_BYTES) return;
+  const cause = free === 0 ? 'No space left on device' : `only ${Math.floor(free / 1024)} KiB left on its disk`;
+  throw new StateWriteError(what, path, new Error(cause));
+}
+
 /** True when the file system holding `path` has no block left for this process. */
 function diskFull(path: string): boolean {
   try {
@@ -63,6 +86,7 @@ export async function committed<T>(write: Promise<T>, what: string, path: string
 
 /** Runs `write` (a synchronous transaction); a failure throws StateWriteError. */
 export function committedSync<T>(write: () => T, what: string, path: string): T {
+  refuseWithoutRoom(what, path);
   try {
     return write();
   } catch (error) {

@@ -1,7 +1,7 @@
 // Per-key usage counts in LMDB, one entry per day and key: `<YYYY-MM-DD>/<id>` → [rows, requests], plus [rate-limited, quota-exhausted] once the key was refused 429 that day, plus [rows exported] once it exported; and each key's last use.
 
 import type { Database, RootDatabase } from 'lmdb';
-import { committed } from './state-write.js';
+import { committed, refuseWithoutRoom } from './state-write.js';
 
 /** Stored counts of one key for one day. */
 export interface StoredUsage {
@@ -123,6 +123,7 @@ export class UsageStore {
   async pruneBefore(day: string): Promise<number> {
     const old = [...this.db.getKeys({ end: day })];
     if (old.length === 0) return 0;
+    refuseWithoutRoom('the usage prune', this.path);
     const commits = new Set(old.map((k) => this.db.remove(k)));
     await Promise.all([...commits].map((c) => committed(c, 'the usage prune', this.path)));
     return old.length;

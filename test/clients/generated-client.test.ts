@@ -1,7 +1,8 @@
 // A client generated from the served OpenAPI document by openapi-typescript and openapi-fetch, both
 // at their defaults (lists sent repeated, each screen bound its own parameter, the body parsed as
 // JSON): it type-checks, and its batch, screen, detail and cross-section calls answer
-// what the comma-list forms answer. Also: every code sample's URL in the document is served.
+// what the comma-list forms answer; told its media type (`createClient<paths, 'application/json'>`),
+// `r.data.data` reads without narrowing. Also: every curl sample's URL in the document is served.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,8 +13,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { sampleUrls } from '../../transport/code-samples.js';
-import type { TestServer } from '../helpers/api-server.js';
+import { buildOpenApi } from '../../transport/openapi.js';
+import { startTestServer, type TestServer } from '../helpers/api-server.js';
 import { startAnswerServer } from '../helpers/e2e.js';
 import { REPO } from '../helpers/readme-blocks.js';
 
@@ -47,6 +48,13 @@ export const cross = await client.GET('/{market}/klines', {
 // Arrow, FlatBuffers: none of which this client asks for), so one typeof check reads it.
 export const keys = typeof batch.data === 'object' && !Array.isArray(batch.data.data) ? Object.keys(batch.data.data) : [];
 export const firstScreenRow = typeof screen.data === 'object' ? screen.data.data[0]?.symbol : undefined;
+// Or the client told its media type (openapi-fetch's second type argument): r.data is the JSON shape alone.
+const json = createClient<paths, 'application/json'>({
+  baseUrl: \`\${process.env.MDQ_URL}/api/v1\`,
+  headers: { 'X-API-Key': process.env.MDQ_KEY! },
+});
+const jsonScreen = await json.GET('/{market}/screen', { params: { path: market, query: { min_pe_ratio: 0, max_pe_ratio: 100, sort: 'pe_ratio' } } });
+export const jsonSymbols = jsonScreen.data?.data.map((row) => row.symbol);
 `;
 
 let server: TestServer;
@@ -90,7 +98,7 @@ test('openapi-typescript + openapi-fetch at their defaults: the calls type-check
   const got = (await import(pathToFileURL(join(project, 'out/calls.js')).href)) as Record<
     string,
     { data?: unknown; error?: unknown; response: Response }
-  >;
+  > & { jsonSymbols: string[] };
   const plain = async (path: string): Promise<unknown> => {
     const res = await server.get(`/api/v1${path}`, { key: server.keys.pro });
     assert.equal(res.status, 200, res.text);
@@ -112,15 +120,35 @@ test('openapi-typescript + openapi-fetch at their defaults: the calls type-check
   assert.deepEqual(got.keys, ['sh600001', 'sz000002']);
   assert.equal(got.firstScreenRow, (got.screen.data as { data: { symbol: string }[] }).data[0].symbol);
   assert.ok(Array.isArray((got.screen.data as { data: unknown[] }).data));
+  assert.deepEqual(
+    got.jsonSymbols,
+    (got.screen.data as { data: { symbol: string }[] }).data.map((r) => r.symbol),
+    "the media-typed client's r.data.data, read without narrowing",
+  );
 });
 
-test("every code sample's URL in the document is served (200) to a pro key", async () => {
-  const urls = sampleUrls();
-  assert.ok(urls.length >= 13);
-  for (const url of urls) {
-    const path = url.replace('http://127.0.0.1:8080', '');
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { 'x-api-key': server.keys.pro } });
-    await res.arrayBuffer();
-    assert.equal(res.status, 200, path);
-  }
+test("every curl sample's URL in the document is served (200): the data operations' to a pro key, the service paths' to none", async (t) => {
+  // With /metrics, as a server runs by default.
+  const served = await startTestServer({
+    metrics: { reloads: () => ({ counts: {}, lastSeconds: null }), poolQueue: () => 0 },
+  });
+  t.after(() => served.close());
+  const doc = buildOpenApi() as {
+    paths: Record<string, { get: { security?: unknown[]; 'x-codeSamples': { lang: string; source: string }[] } }>;
+  };
+  let n = 0;
+  for (const [path, { get }] of Object.entries(doc.paths))
+    for (const sample of get['x-codeSamples'].filter((c) => c.lang === 'Shell')) {
+      const url = /'http:\/\/127\.0\.0\.1:8080([^']+)'/.exec(sample.source)?.[1];
+      assert.ok(url !== undefined, `${path}: ${sample.source}`);
+      const keyed = /X-API-Key: \$MDQ_KEY/.test(sample.source);
+      assert.equal(keyed, get.security === undefined, `${path}: a key exactly where the operation needs one`);
+      const res = await fetch(`http://127.0.0.1:${served.port}${url}`, {
+        headers: keyed ? { 'x-api-key': served.keys.pro } : {},
+      });
+      await res.arrayBuffer();
+      assert.equal(res.status, 200, `${path}: ${url}`);
+      n++;
+    }
+  assert.ok(n >= Object.keys(doc.paths).length, `${n} samples`);
 });

@@ -2,41 +2,30 @@
 // README's own install lines (a venv of Debian's python3 with its pandas: .ci/run installs
 // python3-venv, python3-pip, python3-setuptools, python3-wheel, python3-pandas), its unittest suite run by that
 // venv's python, and every Python example of the README and of the client's README run as written,
-// the DataFrames they make held to plain GETs of the same data. Without those packages the test is
-// skipped saying why; under CI it fails.
+// the DataFrames they make held to plain GETs of the same data (the stream's example runs in
+// python-stream.test.ts, where editions are made); both READMEs name those packages as .ci/run
+// installs them. Without those packages the test is skipped saying why; under CI it fails.
 
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestServer } from '../helpers/api-server.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import { startAnswerServer } from '../helpers/e2e.js';
+import {
+  installBlock,
+  PYTHON_CLIENT,
+  type PythonHome,
+  pythonHome,
+  pythonUnavailable,
+} from '../helpers/python-client.js';
 import { codeBlocks, REPO } from '../helpers/readme-blocks.js';
 
-const CLIENT = fileURLToPath(new URL('clients/python/', REPO));
 const run = promisify(execFile);
-
-/** Why the README's install cannot run here, or null when it can. */
-function unavailable(): string | null {
-  const probe = spawnSync('/usr/bin/python3', ['-c', 'import pandas, venv, ensurepip, setuptools, wheel'], {
-    encoding: 'utf8',
-  });
-  if (probe.status !== 0)
-    return `Debian's python3 with pandas, venv and setuptools is missing (apt-get install -y python3 python3-pandas python3-venv python3-pip python3-setuptools python3-wheel; .ci/run does it): ${probe.stderr.trim().split('\n').at(-1) ?? ''}`;
-  return null;
-}
-
-/** The README's install block: the ```sh block that runs pip. */
-function installBlock(readme: string): string {
-  const blocks = codeBlocks(readme, 'sh').filter((b) => b.includes('pip install'));
-  assert.equal(blocks.length, 1, `${readme} shows one install block`);
-  return blocks[0];
-}
 
 /**
  * Runs a README's Python blocks in order in one namespace (as a reader pastes them into one
@@ -74,38 +63,47 @@ interface Frame {
   close: (number | null)[] | null;
 }
 
-const skip = unavailable();
+/** The packages of the ```sh block of `readme` that runs apt-get install. */
+function aptPackages(readme: string): string[] {
+  const blocks = codeBlocks(readme, 'sh').filter((b) => /\bapt-get install\b/.test(b));
+  assert.equal(blocks.length, 1, `${readme} shows one apt-get install block`);
+  return blocks[0]
+    .replace(/^.*apt-get install/s, '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !w.startsWith('-'));
+}
+
+test('both READMEs name exactly the Debian packages .ci/run installs for the Python client (the install needs each)', () => {
+  const ci = readFileSync(new URL('.ci/run', REPO), 'utf8');
+  const installed = /missing\+=\((python3 [^)]*)\)/.exec(ci);
+  assert.ok(installed !== null, ".ci/run installs the Python client's packages");
+  const packages = installed[1].trim().split(/\s+/);
+  assert.ok(packages.includes('python3-wheel'), 'pip install --no-build-isolation needs bdist_wheel');
+  assert.deepEqual(aptPackages('README.md'), packages);
+  assert.deepEqual(aptPackages('clients/python/README.md'), packages);
+});
+
+const skip = pythonUnavailable(['pandas', 'venv', 'ensurepip', 'setuptools', 'wheel']);
 if (skip !== null) {
   if (process.env.CI === 'true') test('Python client', () => assert.fail(`${skip}; CI must run the Python client`));
   else test('Python client', { skip }, () => {});
 } else
   describe('the Python client, installed as the README says', { timeout: 300_000 }, () => {
     let server: TestServer;
+    let user: PythonHome;
     let home: string;
     let python: string;
     let env: NodeJS.ProcessEnv;
 
     before(async () => {
       server = await startAnswerServer();
-      home = await mkdtemp(join(tmpdir(), 'mdq-python-'));
-      // A fresh clone's clients/python, without what earlier runs left in the tree.
-      await cp(CLIENT, join(home, 'clients/python'), {
-        recursive: true,
-        filter: (src) => !/__pycache__|\.egg-info|\/build(\/|$)/.test(src),
-      });
-      // A Debian user's PATH: `python3` is Debian's (not a python another tool put first).
-      env = {
-        ...process.env,
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        MDQ_URL: `http://127.0.0.1:${server.port}`,
-        MDQ_KEY: server.keys.pro,
-      };
-      delete env.PYTHONPATH;
-      python = join(home, '.venv/bin/python');
+      user = await pythonHome('mdq-python-', { MDQ_URL: `http://127.0.0.1:${server.port}`, MDQ_KEY: server.keys.pro });
+      ({ home, python, env } = user);
     });
     after(async () => {
       await server?.close();
-      if (home !== undefined) await rm(home, { recursive: true, force: true });
+      await user?.cleanup();
     });
 
     /** What a plain GET of /api/v1<path> answers (JSON). */
@@ -118,7 +116,8 @@ if (skip !== null) {
     /** The frames a README's Python blocks leave, run by the venv's python. */
     async function framesOf(readme: string): Promise<Record<string, Frame>> {
       const script = join(home, `${readme.replace(/\W/g, '_')}.py`);
-      await writeFile(script, codeBlocks(readme, 'python').join('\n'));
+      const blocks = codeBlocks(readme, 'python').filter((b) => !b.includes('.stream(')); // the stream's: python-stream.test.ts
+      await writeFile(script, blocks.join('\n'));
       await writeFile(join(home, 'harness.py'), HARNESS);
       const { stdout } = await run(python, [join(home, 'harness.py'), script], { cwd: home, env }).catch(
         (error: { stderr?: string }) => assert.fail(`${readme}'s examples failed:\n${error.stderr ?? ''}`),
@@ -127,18 +126,14 @@ if (skip !== null) {
     }
 
     test("the README's install lines work on Debian's python3 as written, offline, and the client's README shows the same", async () => {
-      const block = installBlock('README.md');
-      assert.equal(installBlock('clients/python/README.md'), block);
-      await run('bash', ['-euo', 'pipefail', '-c', block], { cwd: home, env }).catch(
-        (error: { stderr?: string; stdout?: string }) =>
-          assert.fail(`the install failed:\n${error.stderr ?? ''}${error.stdout ?? ''}`),
-      );
+      assert.equal(installBlock('clients/python/README.md'), installBlock('README.md'));
+      await user.install();
       const where = await run(python, ['-c', 'import mdq_client, pandas; print(mdq_client.__file__)'], { env });
       assert.match(where.stdout, /\.venv\/lib\/python3[.\d]*\/site-packages\/mdq_client\//, 'installed in the venv');
     });
 
     test('its unittest suite passes, run by the installed client', async () => {
-      const result = await run(python, ['-m', 'unittest', 'discover', '-s', join(CLIENT, 'tests'), '-v'], {
+      const result = await run(python, ['-m', 'unittest', 'discover', '-s', join(PYTHON_CLIENT, 'tests'), '-v'], {
         cwd: home,
         env,
       }).catch((error: { stdout?: string; stderr?: string }) => {

@@ -1,27 +1,20 @@
 // The TypeScript client as its users install it: `npm pack` of clients/typescript, the tarball
 // installed into an empty project with its own package.json, `tsc --noEmit --skipLibCheck false`
 // on the README's examples (they compile) and on a program with a wrong field, a wrong screen
-// column and a wrong period (each line an error), then the examples compiled and run against a real
-// server, the values they leave held to plain GETs.
+// column, a wrong period, a wrong stream channel and a wrong field of a pushed bars row (each line
+// an error), then the examples compiled and run against a real server, the values they leave held to
+// plain GETs (the stream's example runs in typescript-stream.test.ts, where editions are made).
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import type { TestServer } from '../helpers/api-server.js';
 import { buildOpenApi } from '../../transport/openapi.js';
 import { startAnswerServer } from '../helpers/e2e.js';
-import { codeBlocks, REPO, topLevelNames } from '../helpers/readme-blocks.js';
-
-const run = promisify(execFile);
-const CLIENT = fileURLToPath(new URL('clients/typescript/', REPO));
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const NODE_TYPES = fileURLToPath(new URL('node_modules/@types', REPO));
+import { packedClientProject, type UserProject } from '../helpers/packed-client.js';
+import { codeBlocks, topLevelNames } from '../helpers/readme-blocks.js';
 
 /** An `x-codeSamples` entry of the OpenAPI document. */
 interface Sample {
@@ -33,58 +26,42 @@ interface Sample {
 /** The README examples in TypeScript: the repository's README, then the client's. */
 const EXAMPLES = [...codeBlocks('README.md', 'ts'), ...codeBlocks('clients/typescript/README.md', 'ts')];
 
-/** Three mistakes, one a line (lines 3, 4, 5): a field, a screen column, a period. */
+/**
+ * Five mistakes, one a line (lines 3 to 7): a field, a screen column, a period, a stream channel, a
+ * field of a pushed bars row. The stream's light entry (`@mdq/client/stream`, for browsers) resolves.
+ */
 const WRONG = `import { Client } from '@mdq/client';
 const client = new Client({ baseUrl: 'http://127.0.0.1:8080', key: 'k' });
 await client.klinesBatch('ashare', ['sh600001'], { fields: ['clsoe'] });
 await client.screen('ashare', { bounds: { pe_ratoi: { min: 0, max: 15 } } });
 await client.klines('ashare', 'sh600001', { period: 'fortnight' });
+client.stream([{ channel: 'edition' }]);
+for await (const m of client.stream([{ channel: 'bars', market: 'ashare', symbols: '*' }])) if (m.type === 'bars') m.data.sh600001[0].clsoe;
+import { stream } from '@mdq/client/stream';
+export const light = stream({ baseUrl: 'http://127.0.0.1:8080', key: 'k' }, [{ channel: 'editions' }]);
 `;
 
-/** tsc's options for the user's project: strict, no skipLibCheck (the package's own .d.ts are checked). */
-const compilerOptions = {
-  target: 'ES2022',
-  module: 'NodeNext',
-  moduleResolution: 'NodeNext',
-  lib: ['ES2023'],
-  strict: true,
-  skipLibCheck: false,
-  types: ['node'],
-  typeRoots: [NODE_TYPES],
-  outDir: 'out',
-};
+/** The READMEs' stream examples: type-checked here, run where editions are made (typescript-stream.test.ts). */
+const isStream = (block: string): boolean => block.includes('.stream(');
 
 describe('the TypeScript client, packed and installed into an empty project', { timeout: 300_000 }, () => {
   let server: TestServer;
+  let user: UserProject;
   let project: string;
 
   before(async () => {
     server = await startAnswerServer();
-    project = await mkdtemp(join(tmpdir(), 'mdq-ts-user-'));
-    const packed = await run('npm', ['pack', '--pack-destination', project], { cwd: CLIENT });
-    const tarball = packed.stdout.trim().split('\n').at(-1)!;
-    assert.equal(tarball, 'mdq-client-0.1.0.tgz');
-    await writeFile(
-      join(project, 'package.json'),
-      `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
-    );
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], { cwd: project });
+    user = await packedClientProject();
+    project = user.dir;
     for (const [i, block] of EXAMPLES.entries()) await writeFile(join(project, `readme-${i}.ts`), block);
     await writeFile(join(project, 'wrong.ts'), WRONG);
   });
   after(async () => {
     await server?.close();
-    if (project !== undefined) await rm(project, { recursive: true, force: true });
+    await user?.cleanup();
   });
 
-  /** `tsc` over `files` in the project; its exit and its output. */
-  async function tsc(files: string[], emit: boolean): Promise<{ ok: boolean; out: string }> {
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
-    return run(process.execPath, [TSC, '-p', '.', ...(emit ? [] : ['--noEmit'])], { cwd: project }).then(
-      (r) => ({ ok: true, out: r.stdout }),
-      (e: { stdout?: string }) => ({ ok: false, out: e.stdout ?? '' }),
-    );
-  }
+  const tsc = (files: string[], emit: boolean) => user.tsc(files, emit);
 
   test('the package ships its types: dist/index.d.ts and the schema it imports, and nothing of src/', async () => {
     const installed = join(project, 'node_modules/@mdq/client/');
@@ -118,14 +95,16 @@ describe('the TypeScript client, packed and installed into an empty project', { 
     assert.ok(result.ok, `tsc failed:\n${result.out}`);
   });
 
-  test('a wrong field, a wrong screen column and a wrong period each fail to compile', async () => {
+  test('a wrong field, screen column, period, stream channel or pushed bars field each fail to compile', async () => {
     const result = await tsc(['wrong.ts'], false);
     assert.equal(result.ok, false);
     const lines = [...result.out.matchAll(/^wrong\.ts\((\d+),\d+\): error TS\d+/gm)].map((m) => Number(m[1]));
-    assert.deepEqual([...new Set(lines)].sort(), [3, 4, 5], result.out);
+    assert.deepEqual([...new Set(lines)].sort(), [3, 4, 5, 6, 7], result.out);
     assert.match(result.out, /"clsoe"/);
     assert.match(result.out, /pe_ratoi/);
     assert.match(result.out, /"fortnight"/);
+    assert.match(result.out, /wrong\.ts\(6,\d+\): error TS\d+: Type '"edition"' is not assignable/);
+    assert.match(result.out, /wrong\.ts\(7,\d+\): error TS\d+: Property 'clsoe' does not exist/);
   });
 
   test("the READMEs' examples run against the server and hold what their comments say", async () => {
@@ -138,6 +117,7 @@ describe('the TypeScript client, packed and installed into an empty project', { 
     process.env.MDQ_KEY = server.keys.pro;
     const values: Record<string, unknown> = {};
     for (const [i, block] of EXAMPLES.entries()) {
+      if (isStream(block)) continue;
       // The example as written, plus one line handing its top-level values to this test.
       const names = topLevelNames(block, /^const (\w+) =/gm);
       const file = join(project, `out/readme-${i}.js`);

@@ -168,7 +168,7 @@ describe('a damaged part', () => {
         );
       } else {
         // Served until the background check reads it: then set aside, and the server stops for a restart.
-        await server.waitForLog(/the market's columns hash to .*damaged; set aside, and this server stops/, 20_000);
+        await server.waitForLog(/the market's columns have crc32 .*damaged; set aside, and this server stops/, 20_000);
         const ended = await server.exited;
         assert.deepEqual([ended.code, ended.signal], [1, null], 'exit 1: a restart stores it again');
         server = await serve(state, A);
@@ -194,7 +194,7 @@ describe('a damaged part', () => {
         assert.match(
           r.stdout,
           new RegExp(
-            `"level":"fatal".*${part}/data.mdb: the market's columns hash to .*no snapshot folder to store it again from`,
+            `"level":"fatal".*${part}/data.mdb: the market's columns have crc32 .*no snapshot folder to store it again from`,
           ),
         );
       }

@@ -153,6 +153,8 @@ describe('exports on one serving thread', () => {
   let internal: string;
   /** Ashare's whole history as NDJSON, taken alone: what every reader must get. */
   let reference: Buffer;
+  /** The export's first symbol: a short export of it. */
+  let firstSymbol = '';
 
   before(async () => {
     dir = await tempDir('mdq-export-streams-');
@@ -162,7 +164,7 @@ describe('exports on one serving thread', () => {
     server = await startServerProcess({
       snapshot,
       state: join(dir.path, 'state'),
-      env: { THREADS: '1', EXPORT_STALL_S: String(STALL_S) },
+      env: { THREADS: '1', EXPORT_STALL_S: String(STALL_S), EXPORTS_PER_KEY: '2' },
       timeoutMs: 120_000,
     });
     internal = server.keys.internal!;
@@ -170,6 +172,7 @@ describe('exports on one serving thread', () => {
     assert.equal(res.status, 200);
     reference = Buffer.from(await res.arrayBuffer());
     assert.ok(reference.length > 30_000_000, `the export is large (${reference.length} B)`);
+    firstSymbol = (JSON.parse(reference.toString('utf8', 0, reference.indexOf('\n'))) as { symbol: string }).symbol;
   });
   after(async () => {
     await server?.kill();
@@ -290,5 +293,103 @@ describe('exports on one serving thread', () => {
     assert.ok(export_.body.equals(reference), 'the export arrived whole');
     assert.match(export_.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'then the pipelined request was answered');
     reader.socket.destroy();
+  });
+
+  /** The enterprise key's rows exported today. */
+  const exported = async (): Promise<number> =>
+    (
+      (await (
+        await fetch(`http://127.0.0.1:${server.port}/api/v1/quota`, {
+          headers: { 'x-api-key': server.keys.enterprise! },
+        })
+      ).json()) as { export_used: number }
+    ).export_used;
+
+  test('a request in the same packet as an export: uWS closes the connection before the export begins, and nothing is charged', async () => {
+    const before = await exported();
+    const reader = new RawReader(server.port);
+    reader.send(get(WHOLE, server.keys.enterprise!) + get('/api/v1/quota', server.keys.enterprise!));
+    await reader.closed;
+    assert.ok(!parseChunked(reader.raw.length > 0 ? reader.raw : Buffer.from('HTTP/1.1 0 x\r\n\r\n')).complete);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await exported(), before, 'the export was not charged');
+  });
+
+  test('a request pipelined behind an export whose reader then stops: the check of the connection closes it, and the rows not sent are given back', async () => {
+    const before = await exported();
+    const reader = new RawReader(server.port);
+    const logFrom = server.log.length;
+    reader.send(get(WHOLE, server.keys.enterprise!));
+    await reader.received(1_000_000);
+    reader.send(get('/api/v1/quota', server.keys.enterprise!));
+    reader.socket.pause();
+    const line = await server.waitForLog(/streamed answer cut/, 15_000, logFrom);
+    const cut = JSON.parse(line) as { reason: string; rows_sent: number; rows_given_back: number };
+    assert.equal(cut.reason, 'read');
+    assert.ok(cut.rows_given_back > 0);
+    assert.equal((await exported()) - before, cut.rows_sent, 'charged the rows sent only');
+    reader.socket.destroy();
+  });
+
+  test('EXPORTS_PER_KEY: a third export of a key with two under way is a 429 too_many_exports; once one ends, another may begin', async () => {
+    const readers = [new RawReader(server.port), new RawReader(server.port)];
+    for (const r of readers) r.send(get(WHOLE, server.keys.enterprise!));
+    await Promise.all(readers.map((r) => r.received(1_000_000)));
+    for (const r of readers) r.socket.pause();
+    const third = await fetch(`http://127.0.0.1:${server.port}${WHOLE}`, {
+      headers: { 'x-api-key': server.keys.enterprise! },
+    });
+    assert.equal(third.status, 429);
+    assert.equal(((await third.json()) as { code: string }).code, 'too_many_exports');
+    assert.equal(third.headers.get('retry-after'), '1');
+    const internal = await fetch(`http://127.0.0.1:${server.port}${WHOLE}&symbols=${firstSymbol}`, {
+      headers: { 'x-api-key': server.keys.internal! },
+    });
+    assert.equal(internal.status, 200, 'an internal key is not limited');
+    await internal.arrayBuffer();
+    readers[0].socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // seen gone within about 2 s
+    const next = await fetch(`http://127.0.0.1:${server.port}${WHOLE}&symbols=${firstSymbol}`, {
+      headers: { 'x-api-key': server.keys.enterprise! },
+    });
+    assert.equal(next.status, 200, 'one ended: another may begin');
+    await next.arrayBuffer();
+    readers[1].socket.destroy();
+  });
+});
+
+describe('an export cut by a drain', () => {
+  test('SIGTERM cuts an export under way: the rows not sent are given back, and that is what the key has used after a restart', async () => {
+    const dir = await tempDir('mdq-export-drain-');
+    try {
+      const snapshot = join(dir.path, 'demo');
+      await generateDemoSnapshot(snapshot, { symbolScale: 0.1, years: 6, progress: false });
+      const state = join(dir.path, 'state');
+      const first = await startServerProcess({ snapshot, state, env: { THREADS: '1' }, timeoutMs: 120_000 });
+      const enterprise = first.keys.enterprise!;
+      const reader = new RawReader(first.port);
+      reader.send(get(WHOLE, enterprise));
+      await reader.received(1_000_000);
+      reader.socket.pause();
+      const from = first.log.length;
+      first.signal('SIGTERM');
+      const line = await first.waitForLog(/streamed answer cut/, 10_000, from);
+      const cut = JSON.parse(line) as { reason: string; rows_sent: number; rows_given_back: number };
+      assert.equal(cut.reason, 'closing');
+      assert.ok(cut.rows_given_back > 0);
+      assert.equal((await first.exited).code, 0);
+      reader.socket.destroy();
+      const second = await startServerProcess({ state, env: { THREADS: '1' }, timeoutMs: 120_000 });
+      try {
+        const quota = (await (
+          await fetch(`http://127.0.0.1:${second.port}/api/v1/quota`, { headers: { 'x-api-key': enterprise } })
+        ).json()) as { export_used: number };
+        assert.equal(quota.export_used, cut.rows_sent, 'after the restart the key has used the rows sent only');
+      } finally {
+        await second.kill();
+      }
+    } finally {
+      await dir.cleanup();
+    }
   });
 });

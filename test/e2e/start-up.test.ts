@@ -58,6 +58,7 @@ describe('a bad setting of the server', () => {
     responseCacheMb: 'abc',
     busyPollMs: '1001',
     exportStallS: '4',
+    exportsPerKey: '0',
     drainGraceMs: '9000',
     streamIdleSeconds: '4',
     corsOrigins: 'ftp://x.example',

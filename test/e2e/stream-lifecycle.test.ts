@@ -1,7 +1,8 @@
 // The stream's lifecycle on the real server at THREADS=2: sockets on both serving threads receive
-// every edition (a reload closes none), connections per key exact across threads, a dead socket
-// closed and a live one kept, a slow consumer closed 1013 with memory bounded, and SIGTERM: 1001
-// to every socket while every HTTP request alongside is answered.
+// every edition (a reload closes none), screens left keep no run on the main thread, connections
+// per key exact across threads, a dead socket closed and a live one kept, a slow consumer closed
+// 1013 with memory bounded, and SIGTERM: 1001 to every socket while every HTTP request alongside
+// is answered.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -120,6 +121,38 @@ test(`THREADS=2: ${SOCKETS} sockets over both threads all receive every edition,
     assert.deepEqual(got[0][2].data, rest.data, 'the page run once on the pool is the page GET /screen answers');
   }
   for (const s of sockets) assert.equal(s.ws.readyState, WebSocket.OPEN, 'no reload closed a socket');
+});
+
+test('screens subscribed and left on both threads keep no run on the main thread: only the screen still stood on (mdq_stream_screen_runs)', async () => {
+  const runs = async (): Promise<string> =>
+    (await httpRequest(server.port, '/metrics')).text
+      .split('\n')
+      .find((l) => l.startsWith('mdq_stream_screen_runs ')) ?? 'none';
+  /** Waits (up to 5 s) until the gauge says `n`: the threads' releases reach the main thread as messages. */
+  const keeps = async (n: number, what: string): Promise<void> => {
+    const deadline = Date.now() + 5000;
+    let line = await runs();
+    while (line !== `mdq_stream_screen_runs ${n}`) {
+      if (Date.now() > deadline) assert.fail(`${what}: ${line}`);
+      await new Promise((r) => setTimeout(r, 50));
+      line = await runs();
+    }
+  };
+  // Every socket stands on 'top' (the test before): the runs of the editions before C were released by both threads.
+  await keeps(1, "C's run of 'top' alone");
+  const threads = sockets.map((_, i) => threadOf(`ws-${i}`));
+  const flooders = [threads.indexOf(0), threads.indexOf(1)].map((i) => sockets[i]);
+  assert.ok(!flooders.includes(undefined as unknown as StreamClient), `sockets on both threads (${threads.join(',')})`);
+  for (const [k, s] of flooders.entries())
+    for (let i = 0; i < 40; i++) {
+      const from = s.messages.length;
+      const query = { min_pe_ratio: String(-1000 - 100 * k - i), limit: 5 };
+      s.send({ action: 'subscribe', channel: 'screen', market: 'ashare', id: 'x', query });
+      if (i % 2 === 0) await s.waitFor((m) => m.type === 'screen' && m.id === 'x', 5000, from);
+      s.send({ action: 'unsubscribe', channel: 'screen', id: 'x' });
+      await s.waitFor((m) => m.type === 'unsubscribed', 5000, from);
+    }
+  await keeps(1, '80 screens left on both threads');
 });
 
 test('connections per key are exact across both threads: of 12 opened at once, 3 are welcomed and 9 closed 4008; closed ones give their place back', async () => {

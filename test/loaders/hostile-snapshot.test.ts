@@ -336,7 +336,10 @@ describe('edge cases that load, as they should', () => {
     assert.deepEqual(withRows, ['ashare']);
     const path = await folder(GOOD);
     await symlink('..', join(path, 'hkstock'));
-    await assertRejected(path, 'hkstock/klines.csv: missing: every market folder needs its K-lines');
+    await assertRejected(
+      path,
+      'hkstock/klines.csv: missing: every market folder needs its K-lines (klines.csv, or day files in hkstock/klines/)',
+    );
   });
 });
 

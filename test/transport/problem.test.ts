@@ -24,7 +24,8 @@ import { SCHEMAS } from '../../transport/schemas/responses.js';
  * write the state folder refused (a full disk); not_in_plan and export_quota_exhausted: the
  * export allowance (decisions §17); too_many_subscriptions: a stream subscription past the
  * plan's (decisions §16; an `error` message, its status never sent); upgrade_required: GET
- * /api/v1/stream without a WebSocket upgrade.
+ * /api/v1/stream without a WebSocket upgrade; too_many_exports: a key's exports under way past
+ * EXPORTS_PER_KEY.
  */
 const DECIDED: Record<string, number> = {
   invalid_parameter: 400,
@@ -45,6 +46,7 @@ const DECIDED: Record<string, number> = {
   rate_limited: 429,
   quota_exhausted: 429,
   export_quota_exhausted: 429,
+  too_many_exports: 429,
   header_too_large: 431,
   shutting_down: 503,
   mail_not_configured: 503,

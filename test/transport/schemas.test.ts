@@ -326,7 +326,24 @@ test('every 200 lists its JSON media type first, as plain application/json', () 
   }
 });
 
-test('every API operation has code samples in curl, Python and TypeScript; the cross-section and the export are under Bulk data', () => {
+test('every operation has code samples (docs/api-notes.md): each data operation in curl, Python and TypeScript, each service path a curl line of its URL', () => {
+  assert.deepEqual(
+    operations()
+      .map(([path]) => path)
+      .sort(),
+    [...SPEC_PATHS, EXPORT_PATH, ...KEYLESS_PATHS].sort(),
+    'the operations are these',
+  );
+  for (const path of KEYLESS_PATHS) {
+    const item = doc.paths[path];
+    const url = item.servers === undefined ? `/api/v1${path}` : path;
+    assert.deepEqual(item.get['x-codeSamples'], [
+      { lang: 'Shell', label: 'curl', source: `curl 'http://127.0.0.1:8080${url}'` },
+    ]);
+  }
+});
+
+test('every data operation has code samples in curl, Python and TypeScript; the cross-section and the export are under Bulk data', () => {
   for (const path of [...SPEC_PATHS, EXPORT_PATH]) {
     const samples = doc.paths[path].get['x-codeSamples'];
     assert.ok(Array.isArray(samples), `${path} has x-codeSamples`);

@@ -1,28 +1,32 @@
-// Build step (after tsc): the OpenAPI document written to dist/openapi.json, the TypeScript
-// client's types generated from it (openapi-typescript) as src/schema.ts, and the client compiled,
-// so the types ship in its dist/ (schema.d.ts beside index.d.ts). The types are never written by
-// hand: a route or shape changed here changes the client's types at the next build.
+// Build step (after tsc): the OpenAPI and AsyncAPI documents written to dist/, the TypeScript client's
+// types generated from them (its scripts/generate.js: src/schema.ts and src/stream-schema.ts, by
+// openapi-typescript), and the client compiled, so the types ship in its dist/ (schema.d.ts and
+// stream-schema.d.ts beside index.d.ts). The types are never written by hand: a route, a shape or a
+// stream message changed here changes the client's types at the next build.
 
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import { DEFAULT_PLANS } from '../../engine/plans.js';
 import { buildOpenApi } from '../openapi.js';
+import { buildAsyncApi } from '../stream/asyncapi.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const CLIENT = fileURLToPath(new URL('clients/typescript/', ROOT));
+const OPENAPI = fileURLToPath(new URL('dist/openapi.json', ROOT));
+const ASYNCAPI = fileURLToPath(new URL('dist/asyncapi.json', ROOT));
 
-const document = buildOpenApi();
-writeFileSync(new URL('dist/openapi.json', ROOT), `${JSON.stringify(document, null, 2)}\n`);
-const types = astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]));
-writeFileSync(
-  `${CLIENT}src/schema.ts`,
-  `// Generated from the service's OpenAPI document by openapi-typescript at build time: do not edit.\n${types}`,
-);
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-for (const project of [CLIENT, fileURLToPath(new URL('test/clients/', ROOT))]) {
-  // The client, then the repository's test of it, which type-checks against the client's dist/.
-  const built = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+const { version } = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { version: string };
+writeFileSync(OPENAPI, `${JSON.stringify(buildOpenApi(), null, 2)}\n`);
+writeFileSync(ASYNCAPI, `${JSON.stringify(buildAsyncApi(DEFAULT_PLANS, version), null, 2)}\n`);
+
+/** Runs `args` with node; the build stops with its exit code if it fails. */
+function node(args: string[]): void {
+  const ran = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (ran.status !== 0) process.exit(ran.status ?? 1);
 }
+node([`${CLIENT}scripts/generate.js`, OPENAPI, ASYNCAPI]);
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// The client, then the repository's test of it, which type-checks against the client's dist/.
+for (const project of [CLIENT, fileURLToPath(new URL('test/clients/', ROOT))]) node([tsc, '-p', project]);

@@ -447,6 +447,28 @@ export class Guard {
     slots.unlock(key.slot);
   }
 
+  /**
+   * Takes one of the key's exports under way when fewer than `limit` are (exact over every serving
+   * thread: the count lives in the key's shared slot; an internal key is not limited). False: it has
+   * `limit` under way already. Each true is given back once with `closeExport`.
+   */
+  openExport(key: KeyState, limit: number): boolean {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    const ok = key.plan.exportRows === null || key.exports < limit;
+    if (ok) key.exports++;
+    slots.unlock(key.slot);
+    return ok;
+  }
+
+  /** Gives back an export `openExport` took. */
+  closeExport(key: KeyState): void {
+    const slots = this.slots;
+    slots.lock(key.slot);
+    if (key.exports > 0) key.exports--;
+    slots.unlock(key.slot);
+  }
+
   /** Stream connections key `id` holds open now over every serving thread (0 for a key not in the table). */
   streamConnections(id: string): number {
     const s = this.byId.get(id);

@@ -2,7 +2,7 @@
 // them: a slot per key, each guarded by a spin lock (Atomics) held for a few arithmetic steps.
 
 /**
- * The figures of one slot, as Float64 offsets (16 per slot: 128 bytes, two cache lines). The
+ * The figures of one slot, as Float64 offsets (24 per slot: 192 bytes, three cache lines). The
  * first line is what every request touches (bucket, today's counts, last use); the second
  * holds a closing day's counts, written once a day at most (see `KeyState.closeDay`).
  */
@@ -27,8 +27,10 @@ export const FIELD = {
   closingExported: 14,
   /** WebSocket connections the key holds open now, over every serving thread (never flushed: a start begins at none). */
   connections: 15,
+  /** Exports the key has under way now, over every serving thread (never flushed: a start begins at none). */
+  exports: 16,
 } as const;
-const STRIDE = 16;
+const STRIDE = 24;
 /** Int32 flags per slot: the lock, and what changed since the last flush (DIRTY_* bits). */
 const LOCK = 0;
 const DIRTY = 1;

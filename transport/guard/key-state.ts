@@ -113,6 +113,14 @@ export class KeyState implements BucketState, DayUsage {
     this.f[this.at + FIELD.connections] = v;
   }
 
+  /** Exports the key has under way now, on every serving thread (read and written with the slot held). */
+  get exports(): number {
+    return this.f[this.at + FIELD.exports];
+  }
+  set exports(v: number) {
+    this.f[this.at + FIELD.exports] = v;
+  }
+
   /**
    * Called by `rollDay` (slot held) just before a new day zeroes the counts: when the ending
    * day's counts changed since the last flush, they move to the slot's closing fields, so

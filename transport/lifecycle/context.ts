@@ -84,6 +84,8 @@ export class ServerContext {
   private idleWaiters: (() => void)[] = [];
   /** The thread's streamed answers (exports): their turns, shared with each other and with every other request. */
   readonly turns: StreamTurns;
+  /** Exports one key may have under way at once. */
+  readonly exportsPerKey: number;
 
   constructor(options: ServerOptions) {
     this.guard = options.guard;
@@ -105,6 +107,7 @@ export class ServerContext {
     this.deadlineMs = options.deadlineMs ?? 5000;
     this.busyPollMs = options.busyPollMs ?? 0;
     this.turns = new StreamTurns(options.exportStallMs);
+    this.exportsPerKey = options.exportsPerKey ?? 4;
     this.caches = new Caches(options.caches);
     this.caches.collector.startIdleCollect();
   }

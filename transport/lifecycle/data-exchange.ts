@@ -268,21 +268,44 @@ export class DataExchange extends Exchange {
    * nothing sent or charged; then the stream pours, with the row quota's figures as they were.
    */
   private chargeWhole(reply: Reply): void {
-    const { key } = this;
-    const { guard } = this.ctx;
+    // A turn after the handler: a request pipelined in the same packet makes uWS close the
+    // connection before the export begins (uWS #277), and then nothing is charged.
+    if (this.synchronous) return this.after(new Promise((r) => setImmediate(r)), () => this.chargeWhole(reply));
+    const { key, ctx } = this;
+    const { guard } = ctx;
     const rowsLeft = this.figures?.quotaRemaining ?? null;
-    if (key === null) return this.pour(reply, null);
+    if (key === null) return this.pour(reply, null, () => {});
+    // One of the key's exports under way (EXPORTS_PER_KEY): given back once, when it ends or is refused.
+    if (!guard.openExport(key, ctx.exportsPerKey))
+      throw new Problem(
+        'too_many_exports',
+        `the key has ${ctx.exportsPerKey} exports under way, as many as one key may at once; start this one when one of them ends`,
+      );
+    let open = true;
+    const close = (): void => {
+      if (open) (open = false), guard.closeExport(key);
+    };
     const poured = (c: ExportCharge): void => {
-      if (!c.fits)
+      if (!c.fits) {
+        close();
         throw new Problem(
           'export_quota_exhausted',
           `the export holds ${reply.rows} rows and the key has ${c.remaining} export rows left today (${key.plan.exportRows} a day); narrow it (symbols, start, end, period) or wait for the reset`,
           { retryAfter: c.retryAfter },
         );
-      this.pour(reply, rowsLeft);
+      }
+      this.pour(reply, rowsLeft, close);
     };
     if (!guard.isShared(key)) return poured(guard.chargeExport(key, reply.rows, this.nowMs));
-    this.after(guard.chargeExportShared(key, reply.rows, this.nowMs), poured);
+    const day = key.dayLabel;
+    const charging = guard.chargeExportShared(key, reply.rows, this.nowMs);
+    this.after(charging, poured);
+    // The client gone during the round trip: the export never began, its rows go back; Redis down: nothing began.
+    charging.then((c) => {
+      if (!this.gone) return;
+      close();
+      if (c.fits) guard.refundExport(key, reply.rows, day, ctx.now());
+    }, close);
   }
 
   /**
@@ -293,7 +316,7 @@ export class DataExchange extends Exchange {
    * nothing for STALL_LIMIT_MS, or making a chunk throws: logged); a cut gives back the rows
    * not sent (the client sees an incomplete transfer).
    */
-  private pour(reply: Reply, remaining: number | null): void {
+  private pour(reply: Reply, remaining: number | null, ended: () => void): void {
     const { ctx, res, dataset, key } = this;
     const { type, filename, source } = reply.stream!;
     const headers = ctx.limitHeaders(
@@ -314,6 +337,7 @@ export class DataExchange extends Exchange {
     ctx.hold(dataset);
     const chargedDay = key?.dayLabel ?? '';
     const body = new StreamedBody(res, source, ctx.turns, (end) => {
+      ended();
       ctx.settled(dataset);
       let rows = reply.rows;
       if (end.kind === 'cut') {

@@ -17,6 +17,7 @@ import type { ServerOptions } from '../server.js';
 import { buildAsyncApi } from '../stream/asyncapi.js';
 import { StreamFigures } from '../stream/figures.js';
 import { ASYNCAPI_PATH } from '../stream/protocol.js';
+import type { ScreenRunner } from '../stream/screen-runner.js';
 import { type ServerContext, type ServicePath, UNMATCHED } from './context.js';
 import { Exchange } from './exchange.js';
 
@@ -153,7 +154,7 @@ export function mountServicePaths(
   app: TemplatedApp,
   ctx: ServerContext,
   options: ServerOptions,
-  streams: StreamFigures,
+  stream: { figures: StreamFigures; runner: ScreenRunner },
 ): void {
   const { state, service } = ctx;
   /** Ready: a snapshot is loaded and the server is not draining (503 otherwise, with Retry-After). */
@@ -181,7 +182,7 @@ export function mountServicePaths(
       data_version: state.dataset?.version ?? null,
     }),
   }));
-  if (options.metrics != null) mountMetrics(app, ctx, metricsSources(ctx, options, streams));
+  if (options.metrics != null) mountMetrics(app, ctx, metricsSources(ctx, options, stream));
   const openapi = options.openapi;
   if (openapi !== undefined) {
     let document: string | null = typeof openapi === 'string' ? openapi : null;
@@ -201,7 +202,11 @@ export function mountServicePaths(
 }
 
 /** What /metrics reads: the options' sources, this thread's figures (or every serving thread's), the answer cache, the streams. */
-function metricsSources(ctx: ServerContext, options: ServerOptions, streams: StreamFigures): MetricsSources {
+function metricsSources(
+  ctx: ServerContext,
+  options: ServerOptions,
+  stream: { figures: StreamFigures; runner: ScreenRunner },
+): MetricsSources {
   const { requests } = ctx;
   const peers = options.peerRequests ?? null;
   const figures =
@@ -215,7 +220,8 @@ function metricsSources(ctx: ServerContext, options: ServerOptions, streams: Str
     dataVersion: () => ctx.state.dataset?.version ?? null,
     usageDurable: () => ctx.state.usageDurable !== false,
     answerCache: () => ctx.caches.answerFigures(ctx.state.dataset),
-    stream: () => StreamFigures.totals([streams.storage, ...(options.peerStreams?.() ?? [])]),
+    stream: () => StreamFigures.totals([stream.figures.storage, ...(options.peerStreams?.() ?? [])]),
+    screenRuns: () => stream.runner.kept ?? 0,
   };
 }
 

@@ -39,7 +39,13 @@ const EMPTY = Buffer.alloc(0);
 export type StreamEnd =
   | { kind: 'sent' }
   | { kind: 'gone'; rowsSent: number }
-  | { kind: 'cut'; reason: 'stalled' | 'failed' | 'closing'; rowsSent: number; error?: unknown };
+  | {
+      kind: 'cut';
+      /** stalled: took nothing for the stall limit; failed: making a chunk threw; closing: a drain; read: a check of the connection read a request pipelined behind the body, which uWS answers by closing it. */
+      reason: 'stalled' | 'failed' | 'closing' | 'read';
+      rowsSent: number;
+      error?: unknown;
+    };
 
 /**
  * The turns of one thread's streams: each stream that has bytes to give gives one chunk a round,
@@ -101,6 +107,8 @@ export class StreamedBody {
   private timer: NodeJS.Timeout | null = null;
   /** Set by a step for after its cork: read the connection for a turn; cut it. */
   private checking = false;
+  /** The connection is read for a turn (a check): a close now may be a pipelined request's. */
+  private reading = false;
   private stalled = false;
   private ended = false;
   /** Rows the source had given before the chunk last made, and with it. */
@@ -123,13 +131,22 @@ export class StreamedBody {
     this.turns.wake(this);
   }
 
-  /** The client left (uWS's onAborted): nothing more is made or written. */
+  /**
+   * The connection closed (uWS's onAborted): nothing more is made or written. While the connection
+   * is read for a check (`checking`), a request pipelined behind the body may be what closed it:
+   * counted as the server's cut (the rows not sent given back), not as the client leaving.
+   */
   abandoned(): void {
-    if (!this.ended) this.end({ kind: 'gone', rowsSent: this.rowsSent });
+    if (this.ended) return;
+    this.end(
+      this.reading
+        ? { kind: 'cut', reason: 'read', rowsSent: this.rowsSent }
+        : { kind: 'gone', rowsSent: this.rowsSent },
+    );
   }
 
   /** Closes the connection mid-body (a response cannot turn into a problem once it began). */
-  cut(reason: 'stalled' | 'failed' | 'closing', error?: unknown): void {
+  cut(reason: 'stalled' | 'failed' | 'closing' | 'read', error?: unknown): void {
     if (this.ended) return;
     this.end({ kind: 'cut', reason, rowsSent: this.rowsSent, error });
     this.res.close();
@@ -153,8 +170,12 @@ export class StreamedBody {
     if (this.checking) {
       // One turn of the loop with the connection read: a client that left is seen (uWS's onAborted).
       this.checking = false;
+      this.reading = true;
       this.res.resume();
-      setImmediate(() => this.ended || this.res.pause());
+      setImmediate(() => {
+        this.reading = false;
+        if (!this.ended) this.res.pause();
+      });
     } else {
       // A write the socket did not take whole makes uSockets poll the connection for reading again
       // (at uncork, so after the cork): paused again until the body ends.

@@ -23,6 +23,8 @@ export interface MetricsSources {
   service: { version: string; commit: string };
   /** The WebSockets of /api/v1/stream, over every serving thread. */
   stream: () => StreamTotals;
+  /** Standing-screen runs kept on this thread's pool (running, or stood on by a screen of some thread). */
+  screenRuns: () => number;
 }
 
 export function metricsRegistry(s: MetricsSources): Registry {
@@ -92,6 +94,14 @@ function streamMetrics(s: MetricsSources, registers: Registry[]): void {
     collect() {
       this.reset();
       this.inc(s.stream().bytes);
+    },
+  });
+  new Gauge({
+    name: 'mdq_stream_screen_runs',
+    help: 'Standing-screen runs kept for the screens that stand on them (or still running), over every serving thread.',
+    registers,
+    collect() {
+      this.set(s.screenRuns());
     },
   });
   new Counter({

@@ -51,7 +51,7 @@ export const exportRoute = route({
   shape: klinesShape,
   stream: { types: Object.values(EXPORT_TYPES), formatOf: exportFormatOf },
   example: null,
-  problems: ['unknown_symbol', 'not_in_plan', 'export_quota_exhausted'],
+  problems: ['unknown_symbol', 'not_in_plan', 'export_quota_exhausted', 'too_many_exports'],
   auth: true,
   // Not the row quota: the export allowance, charged whole before the first byte (lifecycle/data-exchange.ts).
   charges: false,

@@ -275,6 +275,7 @@ export const SERVER_MESSAGES = {
       detail: str,
       request: {
         type: 'object',
+        additionalProperties: true,
         description: 'The client message at fault, as sent (absent when it was not a JSON object).',
       },
     },

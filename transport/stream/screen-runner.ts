@@ -6,9 +6,16 @@ import type { Market } from '../../engine/markets.js';
 import type { KernelPool } from '../../engine/pool/pool.js';
 import { screen, type ScreenQuery, type ScreenResult } from '../../engine/queries/screen.js';
 
-/** Runs the screen `q` over the market's own snapshot table of a Dataset. */
+/**
+ * Runs the screen `q` over the market's own snapshot table of a Dataset. Each run that resolved is
+ * released once, when its asker no longer stands on it: a runner that shares runs keeps one while
+ * some asker stands on it, and no longer.
+ */
 export interface ScreenRunner {
   run(dataset: Dataset, market: Market, q: ScreenQuery): Promise<ScreenResult>;
+  release(dataset: Dataset, market: Market, q: ScreenQuery): void;
+  /** Runs kept now, running or stood on (a runner that shares them; /metrics' mdq_stream_screen_runs). */
+  readonly kept?: number;
 }
 
 /** A screen's query as one text: the same text is the same page of the same table. */
@@ -47,10 +54,18 @@ export const screenQueryOf = (m: ScreenQueryMessage): ScreenQuery => ({
 /** On this thread, at once (tests and a server without a pool). */
 export const INLINE_SCREENS: ScreenRunner = {
   run: (dataset, market, q) => Promise.resolve(screen(dataset.markets[market].snapshots, q)),
+  release: () => {},
 };
 
-/** Editions whose runs are remembered: the served one and the one before, while threads switch between them. */
+/** Editions whose runs are remembered at most: the served one and the one before, while threads switch between them. */
 const KEEP_EDITIONS = 2;
+
+/** One distinct screen's run on one edition, and how many of its asks have not released it yet. */
+interface Run {
+  readonly result: Promise<ScreenResult>;
+  askers: number;
+  settled: boolean;
+}
 
 /** A screen waiting for this turn's batch. */
 interface Waiting {
@@ -67,10 +82,15 @@ interface Waiting {
  * asked in one turn of the event loop (a new edition's standing screens) go to the workers in
  * one task per worker: a screen alone costs more to send than to run (measured by the bench's
  * stream part), a batch costs one round trip.
+ *
+ * A run is kept while it runs and, once resolved, while some standing screen (on any thread)
+ * stands on it: every ask counts, every release uncounts, and the last release lets it go. So
+ * what is remembered is bounded by the screens standing now, however many a client subscribes
+ * and leaves; a failed run is forgotten at once (its askers hold nothing, the next ask runs it).
  */
 export class PooledScreens implements ScreenRunner {
   /** Edition → query key → its run. Editions in the order first asked. */
-  private readonly runs = new Map<string, Map<string, Promise<ScreenResult>>>();
+  private readonly runs = new Map<string, Map<string, Run>>();
   /** Datasets made in memory (no origin) are told apart by instance. */
   private readonly instances = new WeakMap<Dataset, string>();
   private instanceCount = 0;
@@ -96,6 +116,30 @@ export class PooledScreens implements ScreenRunner {
     return this.remembered(origin.key, market, q, () => this.batched(origin, market, q));
   }
 
+  release(dataset: Dataset, market: Market, q: ScreenQuery): void {
+    const edition = dataset.origin?.key ?? this.instances.get(dataset);
+    if (edition !== undefined) this.forget(edition, market, q);
+  }
+
+  /** `release` of a serving thread's ask, by the edition's origin. */
+  releaseAt(origin: DatasetOrigin, market: Market, q: ScreenQuery): void {
+    this.forget(origin.key, market, q);
+  }
+
+  /** Runs kept now, running or stood on, over every edition. */
+  get kept(): number {
+    let n = 0;
+    for (const runs of this.runs.values()) n += runs.size;
+    return n;
+  }
+
+  private forget(edition: string, market: Market, q: ScreenQuery): void {
+    const runs = this.runs.get(edition);
+    const key = screenQueryKey(market, q);
+    const run = runs?.get(key);
+    if (run !== undefined && --run.askers <= 0 && run.settled) runs!.delete(key);
+  }
+
   private remembered(
     edition: string,
     market: Market,
@@ -111,11 +155,20 @@ export class PooledScreens implements ScreenRunner {
     let run = runs.get(key);
     if (run === undefined) {
       this.ran++;
-      run = start();
-      runs.set(key, run);
-      run.catch(() => runs.delete(key)); // a failed run is tried again by the next ask
+      const made: Run = { result: start(), askers: 0, settled: false };
+      const edited = runs;
+      made.result.then(
+        () => {
+          made.settled = true;
+          if (made.askers <= 0 && edited.get(key) === made) edited.delete(key);
+        },
+        // A failed run is tried again by the next ask; its askers were told, and hold nothing.
+        () => edited.get(key) === made && edited.delete(key),
+      );
+      runs.set(key, (run = made));
     }
-    return run;
+    run.askers++;
+    return run.result;
   }
 
   /** Joins this turn's batch of `origin`'s screens. */

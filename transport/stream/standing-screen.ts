@@ -33,6 +33,10 @@ export class StandingScreen {
   readonly topics = new Set<ScreenTopic>();
   /** The page of the latest edition asked for, made in edition order; null when none could be made. */
   private latest: Promise<PageOfEdition | null>;
+  /** Runs asked so far, and the newest one whose run resolved: the one run this screen stands on (the runner keeps it for others asking the same). */
+  private asked = 0;
+  private standing: { seq: number; dataset: Dataset } | null = null;
+  private closed = false;
 
   constructor(
     /** Market and query (screen-runner.ts screenQueryKey) with the rows' columns. */
@@ -72,11 +76,31 @@ export class StandingScreen {
     );
   }
 
+  /** No topic stands on this screen any longer: the run it stands on is released (and any still running, once resolved). */
+  close(): void {
+    this.closed = true;
+    if (this.standing !== null) this.host.runner.release(this.standing.dataset, this.market, this.ask.q);
+    this.standing = null;
+  }
+
+  /** A run of `dataset` resolved: the screen stands on the newest such run only, and on none once closed. */
+  private stand(seq: number, dataset: Dataset): void {
+    const { runner } = this.host;
+    if (this.closed || (this.standing !== null && this.standing.seq > seq)) {
+      runner.release(dataset, this.market, this.ask.q);
+      return;
+    }
+    if (this.standing !== null) runner.release(this.standing.dataset, this.market, this.ask.q);
+    this.standing = { seq, dataset };
+  }
+
   private async pageOf(dataset: Dataset): Promise<PageOfEdition> {
     const { host, ask, market } = this;
+    const seq = ++this.asked;
     host.hold(dataset); // the rows are read from the Dataset after the run: it must stay open until then
     try {
       const result = await host.runner.run(dataset, market, ask.q);
+      this.stand(seq, dataset);
       const value = screenShape.value(screenPage(ask, dataset.markets[market], result)) as {
         total: number;
         data: Record<string, unknown>[];

@@ -97,7 +97,7 @@ export class Subscriptions {
     this.topics.delete(topic.key);
     if (topic.channel === 'screen') {
       topic.screen.topics.delete(topic);
-      if (topic.screen.topics.size === 0) this.screens.delete(topic.screen.key);
+      if (topic.screen.topics.size === 0) this.screens.delete(topic.screen.key), topic.screen.close();
     }
   }
 

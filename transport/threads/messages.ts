@@ -60,6 +60,8 @@ export type FromThread =
   | { type: 'listening'; requests: RequestStorage; streams: Float64Array }
   /** A standing screen to run on the main thread's pool, over the edition `origin` names. */
   | { type: 'screen'; id: number; origin: DatasetOrigin; market: Market; q: ScreenQueryMessage }
+  /** A standing screen whose run was answered no longer stands on it (once per answered run). */
+  | { type: 'screen-release'; origin: DatasetOrigin; market: Market; q: ScreenQueryMessage }
   | { type: 'swapped'; version: string }
   /** The thread closed the edition: no request of it reads that version any longer. */
   | { type: 'released'; version: string }

@@ -21,6 +21,17 @@ export class RemoteScreens implements ScreenRunner {
     return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
   }
 
+  release(dataset: Dataset, market: Market, q: ScreenQuery): void {
+    const origin = dataset.origin;
+    if (origin === undefined) return; // run inline: nothing kept
+    this.post({
+      type: 'screen-release',
+      origin: { key: origin.key, ref: origin.ref },
+      market,
+      q: screenQueryMessage(q),
+    });
+  }
+
   /** The main thread's answer to one ask. */
   answered(m: ScreenAnswer): void {
     const waiter = this.waiting.get(m.id);

@@ -46,8 +46,11 @@ export interface ForwardTarget {
 /** What the main thread does when a serving thread fails (logs and exits: a lost thread would drop its share of connections). */
 export type ThreadFailure = (thread: number, message: string) => void;
 
-/** Runs a serving thread's standing screen on the main thread's pool (PooledScreens.runAt). */
-export type ScreensAt = (origin: DatasetOrigin, market: Market, q: ScreenQuery) => Promise<ScreenResult>;
+/** Runs a serving thread's standing screens on the main thread's pool, and lets a run go once it no longer stands on it (PooledScreens). */
+export interface ScreensAt {
+  runAt(origin: DatasetOrigin, market: Market, q: ScreenQuery): Promise<ScreenResult>;
+  releaseAt(origin: DatasetOrigin, market: Market, q: ScreenQuery): void;
+}
 
 export class ServingThreads {
   private readonly threads: Thread[] = [];
@@ -137,6 +140,7 @@ export class ServingThreads {
   private heard(index: number, m: FromThread): void {
     const t = this.threads[index];
     if (m.type === 'screen') return this.runScreen(t, m);
+    if (m.type === 'screen-release') return this.screens?.releaseAt(m.origin, m.market, screenQueryOf(m.q));
     if (m.type === 'figures') t.meter = m.meter;
     else if (m.type === 'swapped') t.version = m.version;
     else if (m.type === 'released') t.released.add(m.version);
@@ -148,7 +152,7 @@ export class ServingThreads {
     const answer = (a: Omit<Extract<ToThread, { type: 'screen-result' }>, 'type' | 'id'>): void =>
       t.worker.postMessage({ type: 'screen-result', id: m.id, ...a } satisfies ToThread);
     if (this.screens === null) return answer({ error: 'no pool on the main thread' });
-    this.screens(m.origin, m.market, screenQueryOf(m.q)).then(
+    this.screens.runAt(m.origin, m.market, screenQueryOf(m.q)).then(
       (r) => answer({ total: r.total, rows: Array.from(r.rows) }),
       (error: unknown) => answer({ error: error instanceof Error ? error.message : String(error) }),
     );

@@ -95,10 +95,19 @@ class ClientTest(unittest.TestCase):
             frame = page.to_pandas()
         self.assertEqual(len(frame), 2)
         self.assertEqual([w.category for w in caught], [PartialPageWarning])
-        self.assertIn("count 2, total %d" % total, str(caught[0].message))
+        said = "a partial page: count 2 of total %d rows; ask with all=True for every row" % total
+        self.assertEqual(str(caught[0].message), said, "count and total, each named once")
         with self.assertRaises(ValueError) as raised:
             page.to_pandas(strict=True)
-        self.assertIn("total %d" % total, str(raised.exception))
+        self.assertEqual(str(raised.exception), said)
+        later = self.client.cross_section("ashare", "2025-03-14", limit=2, offset=2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            later.to_pandas()
+        self.assertEqual(
+            str(caught[0].message),
+            "a partial page: count 2 of total %d rows from offset 2; ask with all=True for every row" % total,
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             self.assertEqual(len(self.client.cross_section("ashare", "2025-03-14", all=True).to_pandas()), total)

@@ -1,15 +1,25 @@
 // The market data query service from TypeScript: one method per endpoint, typed by the service's
 // own OpenAPI document (src/schema.ts, generated from it at build time), Link paging as async
 // iterators, 429 and 503 retried after Retry-After, problems thrown as MdqError, answers decoded
-// from JSON, msgpack or Arrow.
+// from JSON, msgpack or Arrow; the push over WebSocket as an async iterator (stream.ts).
 
 import { type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
-import { nextLink, type QueryValue, queryString } from './query.js';
+import { nextLink, type QueryValue, queryString, screenQuery } from './query.js';
 import type { components, paths } from './schema.js';
+import { MessageStream, type StreamOptions, type Subscription } from './stream.js';
 
 export { nextLink, queryString } from './query.js';
 export type { components, paths } from './schema.js';
+export {
+  MessageStream,
+  StreamError,
+  type StreamMessage,
+  type StreamMessageOf,
+  type StreamOptions,
+  type StreamScreenQuery,
+  type Subscription,
+} from './stream.js';
 
 type Schemas = components['schemas'];
 type Get<P extends keyof paths> = paths[P] extends { get: infer G } ? G : never;
@@ -201,6 +211,23 @@ export class Client {
     for await (const page of this.pages<A>(path, query)) for (const row of page.data) yield row as A['data'][number];
   }
 
+  // ---- push over WebSocket ---------------------------------------------------------------
+
+  /**
+   * The messages the service pushes for `subscriptions` (new editions, the bars each adds, standing
+   * screens), typed, as an async iterator: made again after a drop and subscribed again, ended by a
+   * `break` (which closes the socket), or by a StreamError once the key is refused. In the client's
+   * format (msgpack frames when it is msgpack).
+   */
+  stream(subscriptions: readonly Subscription[], options: StreamOptions = {}): MessageStream {
+    const target = { baseUrl: this.base, key: this.options.key };
+    return new MessageStream(
+      this.options.format === 'msgpack' ? { ...target, unpack: (bytes: Uint8Array) => unpack(bytes) } : target,
+      subscriptions,
+      options,
+    );
+  }
+
   // ---- Arrow and export ------------------------------------------------------------------
 
   /** Any row-shaped answer as an Arrow table (`format=arrow`): its rows as columns, its figures in `schema.metadata`. */
@@ -282,17 +309,6 @@ async function problemOf(res: Response): Promise<MdqError> {
 function some(symbols: readonly string[]): readonly string[] {
   if (symbols.length === 0) throw new TypeError('a batch names at least one symbol');
   return symbols;
-}
-
-/** Screen bounds spread into min_/max_ parameters. */
-function screenQuery(query: ScreenQuery): Record<string, QueryValue> {
-  const { bounds, ...rest } = query;
-  const spread: Record<string, number> = {};
-  for (const [column, { min, max }] of Object.entries(bounds ?? {}) as [string, { min?: number; max?: number }][]) {
-    if (min !== undefined) spread[`min_${column}`] = min;
-    if (max !== undefined) spread[`max_${column}`] = max;
-  }
-  return { ...(rest as Record<string, QueryValue>), bounds: spread };
 }
 
 /** Every item of an async iterable, in an array (Array.fromAsync before Node 22). */

@@ -91,7 +91,8 @@ test('prepare: an unchanged folder opens nothing; the stored edition opens when 
   assert.equal(first.store!.parsed.length, 3);
   await editions.publish(first.next!, { swap: () => {}, released: () => Promise.resolve() });
   const again = await editions.prepare(a);
-  assert.deepEqual([again.store!.unchanged, again.store!.skippedRead, again.next], [true, true, null]);
+  const unchanged = again.store!;
+  assert.deepEqual([unchanged.unchanged, unchanged.skippedRead, again.next], [true, true, null]);
   const fresh = new Editions({ stateDir: state, keep: 2, log: () => {} });
   const reopened = await fresh.prepare(null);
   assert.equal(

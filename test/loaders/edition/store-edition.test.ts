@@ -200,7 +200,18 @@ test('every file changed in turn: a store over the edition before parses only it
     const after = await storeEdition(folder, incremental, { threads: 0 });
     const market = file.includes('/') ? file.split('/')[0] : null;
     assert.notEqual(after.version, before.version, `${file}: a new version`);
-    assert.deepEqual(after.parsed, market === null ? [] : [market], `${file}: only its market is parsed again`);
+    // K-lines edited in place: the market is read whole; symbols or fundamentals changed: merged into its part.
+    const klines = file.endsWith('/klines.csv');
+    assert.deepEqual(
+      after.parsed,
+      market !== null && klines ? [market] : [],
+      `${file}: read whole only when its K-lines changed in place`,
+    );
+    assert.deepEqual(
+      after.merged,
+      market !== null && !klines ? [market] : [],
+      `${file}: only its market is stored again`,
+    );
     assert.deepEqual(
       after.reused.sort(),
       ['ashare', 'hkstock', 'usstock'].filter((m) => m !== market),

@@ -239,7 +239,11 @@ test('the export negotiates its format by Accept (format= wins; no Accept or */*
   assert.equal(table.numRows, Number(table.schema.metadata.get('rows')), 'a real Arrow stream');
   const wins = await server.get(`${path}&format=csv`, { headers: { accept: 'application/x-ndjson' } });
   assert.equal(wins.headers['content-type'], 'text/csv; charset=utf-8', 'format= wins over Accept');
-  assertProblem(await server.get(path, { headers: { accept: 'application/json' } }), 406, 'not_acceptable');
+  const refused = await server.get(path, { headers: { accept: 'application/json' } });
+  assertProblem(refused, 406, 'not_acceptable');
+  const served = await server.get(path, { headers: { accept: 'text/csv' } });
+  assert.equal(served.headers.vary, 'Accept');
+  assert.equal(refused.headers.vary, served.headers.vary, 'the 406 varies by Accept as the export it stands for');
 });
 
 test('stopping the listener (a drain) cuts an export in progress: the server is idle at once', async () => {

@@ -51,12 +51,24 @@ test('format= wins over Accept', async () => {
   assert.equal(json.status, 200, 'format=json is served though Accept asks only for HTML');
 });
 
-test('an Accept with nothing acceptable is 406 not_acceptable, as problem+json', async () => {
+test('an Accept with nothing acceptable is 406 not_acceptable, as problem+json, with Vary: Accept (it depends on Accept)', async () => {
   for (const accept of ['text/html', 'image/png, text/plain', 'application/json;q=0, */*;q=0']) {
     const res = await server.get(KLINES, { headers: { accept } });
     assertProblem(res, 406, 'not_acceptable', undefined, `Accept: ${accept}`);
     assert.equal(res.headers['content-type'], 'application/problem+json');
+    assert.equal(res.headers.vary, 'Accept', `Accept: ${accept}`);
   }
+  const quota = await server.get('/api/v1/quota', { headers: { accept: 'text/csv' } });
+  assertProblem(quota, 406, 'not_acceptable');
+  assert.equal(quota.headers.vary, 'Accept', 'a format the answer does not come in');
+});
+
+test('with a CORS_ORIGINS list a 406 carries one Vary naming Accept and Origin', async (t) => {
+  const s = await startTestServer({ corsOrigins: 'https://a.example' });
+  t.after(() => s.close());
+  const res = await s.get(KLINES, { headers: { accept: 'text/html', origin: 'https://a.example' } });
+  assertProblem(res, 406, 'not_acceptable');
+  assert.equal(res.headers.vary, 'Accept, Origin');
 });
 
 test('a malformed Accept is read as no Accept (JSON); malformed ranges beside good ones are skipped', async () => {

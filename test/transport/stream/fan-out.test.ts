@@ -24,6 +24,7 @@ test('20 sockets on one screen (two names, two formats): one run at subscribe, o
       runs.push(`${dataset.version} ${market} ${q.limit}`);
       return INLINE_SCREENS.run(dataset, market, q);
     },
+    release: INLINE_SCREENS.release,
   };
   const server = await startTestServer({ streamScreens: counting });
   const folders = await tempDir('mdq-fan-out-');

@@ -1,15 +1,20 @@
 """Client, answers and problems. Lists go out comma-separated (``symbols=a,b``), screen bounds as
 their own parameters (``min_pe_ratio=5``), pages are followed along ``Link: rel="next"``
-(``all=True``), 429 and 503 are tried again after ``Retry-After``."""
+(``all=True``), 429 and 503 are tried again after ``Retry-After``; ``stream()`` is the push over
+WebSocket (stream.py)."""
 
 import json
 import random
+import re
 import shutil
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import warnings
+
+from .stream import messages as stream_messages
+from .stream import require_websockets
 
 API = "/api/v1"
 
@@ -35,9 +40,9 @@ class PartialPageWarning(UserWarning):
     """``to_pandas()`` of one page of a paged answer: rows remain (``total`` > ``count``)."""
 
 
-def query_string(query):
-    """``?a=1&symbols=x,y`` from keyword arguments: lists joined with commas, ``bounds`` spread
-    into ``min_<column>`` / ``max_<column>``, None left out."""
+def query_pairs(query):
+    """The parameters as the server reads them, ``(name, text)`` in order: lists joined with
+    commas, ``bounds`` spread into ``min_<column>`` / ``max_<column>``, None left out."""
     pairs = []
     for name, value in query.items():
         if value is None:
@@ -52,6 +57,12 @@ def query_string(query):
                 pairs.append((name, ",".join(_text(v) for v in value)))
         else:
             pairs.append((name, _text(value)))
+    return pairs
+
+
+def query_string(query):
+    """``?a=1&symbols=x,y`` from keyword arguments (``query_pairs``)."""
+    pairs = query_pairs(query)
     return "" if not pairs else "?" + urllib.parse.urlencode(pairs, safe=",")
 
 
@@ -96,11 +107,11 @@ class Answer(dict):
         rows warns (PartialPageWarning) naming ``count`` and ``total``, or raises ValueError
         with ``strict=True``: ask with ``all=True`` for every row."""
         if self.partial():
-            message = "a partial page: %d of %d rows (count %d, total %d); ask with all=True for every row" % (
+            offset = self.get("offset") or 0
+            message = "a partial page: count %d of total %d rows%s; ask with all=True for every row" % (
                 self["count"],
                 self["total"],
-                self["count"],
-                self["total"],
+                " from offset %d" % offset if offset else "",
             )
             if strict:
                 raise ValueError(message)
@@ -243,6 +254,25 @@ class Client:
                 shutil.copyfileobj(res, file, 1 << 20)
         return file
 
+    # ---- push over WebSocket ----------------------------------------------------------
+
+    def stream(self, subscriptions, reconnects=None, max_reconnect_wait=30):
+        """The messages the service pushes for ``subscriptions``, as a generator of dicts (needs
+        the websockets package: Debian's python3-websockets). Each subscription is a subscribe
+        message without ``action``: ``{"channel": "editions"}``, ``{"channel": "bars", "market":
+        "ashare", "symbols": [...] or "*"}``, ``{"channel": "screen", "market": "ashare", "id":
+        "cheap", "query": {...}}`` (the query as ``screen()`` takes it: ``bounds={...}``, lists).
+        Every message comes through (``welcome``, ``subscribed``, ``error``, ``edition``,
+        ``bars``, ``screen``). After a drop the connection is made again (waits of about 0.5 s
+        doubling up to ``max_reconnect_wait`` seconds, jittered; ``reconnects`` drops in a row at
+        most, None: no end) and subscribed again: a new ``welcome``, the ``subscribed`` replies and
+        each screen's page come again. A refused key or too many connections raises StreamError;
+        leaving the loop (``break``) or ``close()`` closes the socket."""
+        require_websockets()  # here, not at the first message: a missing package is said at once
+        url = re.sub(r"^http", "ws", self.base_url) + API + "/stream"
+        requests = [_subscribe_message(s) for s in subscriptions]
+        return stream_messages(url, self.key, requests, reconnects, max_reconnect_wait)
+
     # ---- the one request --------------------------------------------------------------
 
     def get(self, path, **query):
@@ -277,6 +307,14 @@ def _problem_of(error):
         problem = {"status": error.code, "code": "http_error", "detail": body[:200].decode("utf-8", "replace")}
     after = error.headers.get("Retry-After")
     return MdqError(problem, int(after) if after is not None and after.isdigit() else None)
+
+
+def _subscribe_message(subscription):
+    """A subscription as its subscribe message: a screen's query with its bounds spread and lists joined."""
+    message = dict(subscription, action="subscribe")
+    if message.get("channel") == "screen":
+        message["query"] = dict(query_pairs(message.get("query") or {}))
+    return message
 
 
 def _some(symbols):
