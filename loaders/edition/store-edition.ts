@@ -232,6 +232,14 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
   const macroReads: FileRead[] = [];
   const macro = await readMacroOf(files, macroReads);
   for (const read of macroReads) if (records[read.display]?.hash !== read.hash) throw changedWhileRead(read.display);
+  // Each file was read as recorded, but not all at one moment: a file changed, added or removed since
+  // the start would make an edition of a folder that never was (one market's old rows beside another's new).
+  if ((await folderFingerprint(source)) !== fingerprint)
+    throw new SnapshotError(
+      folder,
+      0,
+      'files changed while the folder was being read; load the folder again once it is complete',
+    );
 
   // Every file is valid: only now is anything written. Parts side by side, not yet forced to disk.
   options.onStore?.(parsed.reduce((sum, m) => sum + m.klines.date.length, 0));
