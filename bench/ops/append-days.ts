@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { MARKETS } from '../../engine/markets.js';
 
 /** The weekday `n` weekdays after `date` (YYYY-MM-DD). */
-function weekdayAfter(date: string, n: number): string {
+export function weekdayAfter(date: string, n: number): string {
   let t = Date.parse(`${date}T00:00:00Z`);
   for (let k = 0; k < n; ) {
     t += 86_400_000;

@@ -1,11 +1,12 @@
 // Editions (stored snapshots read in place from the memory map): open time by data size, restart
 // to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
-// reloads, resident / proportional memory with one and two threads and two instances, the cost of
+// reloads, the evening job (a day appended to every market, then SIGHUP: bench/ops/daily.ts),
+// resident / proportional memory with one and two threads and two instances, the cost of
 // checking the parts (structure at start, content in the background), and the disk after 40
 // reloads with KEEP_EDITIONS 1, 2 and 3.
 //
 //   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
-//                                   [--parts open,restart,first,reloads,memory,verify,keep]
+//                                   [--parts open,restart,first,reloads,daily,memory,verify,keep]
 //
 // A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
 // 1 × 16 y (1.6 times the full demo's rows; the generator goes no further).
@@ -26,6 +27,7 @@ import { partDir } from '../../loaders/edition/layout.js';
 import { partFileProblem } from '../../loaders/edition/part-check.js';
 import { type PartVerdict, verifyInChild } from '../../loaders/edition/part-verify.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
+import { dailyPart } from './daily.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -34,7 +36,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
-    parts: { type: 'string', default: 'open,restart,first,reloads,memory,verify,keep' },
+    parts: { type: 'string', default: 'open,restart,first,reloads,daily,memory,verify,keep' },
   },
 });
 const PARTS = new Set(values.parts!.split(','));
@@ -216,6 +218,7 @@ async function main(): Promise<void> {
   if (PARTS.has('restart')) await restartPart(result, restartState);
   if (PARTS.has('first')) await firstRequestsPart(result, restartState, symbols);
   if (PARTS.has('reloads')) await reloadsPart(result, full, symbols);
+  if (PARTS.has('daily')) await dailyPart(result, { work: WORK, full, rounds: RUNS, startServer, hogs, log });
   if (PARTS.has('memory')) await memoryPart(result, full, restartState, symbols);
   if (PARTS.has('verify')) await verifyPart(result, full);
   if (PARTS.has('keep')) await keepPart(result, full);

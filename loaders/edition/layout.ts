@@ -53,6 +53,16 @@ export const FORMAT = 4;
  */
 export const MAPPED_VALUE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The memory map every part is opened read-only with, whatever its file's size (which it must
+ * exceed). lmdb-js 3.5.6 keeps one V8 backing store per map address for the life of the process,
+ * with the size of the first map there: a larger part mapped later at an address a closed one
+ * used would be read through the old, shorter buffer ("Invalid typed array length"). With one
+ * size for every map, a reused address finds a buffer of the right size. Address space only: a
+ * map of a file reserves no memory and counts against no commit limit.
+ */
+export const PART_MAP_BYTES = 2 ** 36;
+
 /** A part's environment: `meta` (msgpack, PartMeta) in the root; the market's pack (market-pack.ts) under DATA_KEY in db DATA_DB. */
 export const DATA_DB = 'market';
 export const DATA_KEY = 'pack';

@@ -9,7 +9,16 @@ import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { DamagedFile } from './damage.js';
 import { readEditionMeta } from './edition-file.js';
-import { DATA_DB, DATA_KEY, type EditionMeta, envFile, FORMAT, partDir, type PartMeta } from './layout.js';
+import {
+  DATA_DB,
+  DATA_KEY,
+  type EditionMeta,
+  envFile,
+  FORMAT,
+  partDir,
+  PART_MAP_BYTES,
+  type PartMeta,
+} from './layout.js';
 import { unpackMarket } from './market-pack.js';
 import { checkPartFile, packBytes } from './part-check.js';
 
@@ -85,7 +94,7 @@ function openPart(dir: string): OpenPart {
   const damaged = (reason: string): DamagedFile => new DamagedFile(envFile(dir), reason, dir);
   let env: RootDatabase;
   try {
-    env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+    env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true, mapSize: PART_MAP_BYTES });
   } catch (error) {
     throw damaged(`LMDB cannot open it (${(error as Error).message})`);
   }

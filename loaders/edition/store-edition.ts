@@ -34,7 +34,7 @@ import type { MarketTaskResult } from '../snapshot/read-market-task.js';
 import { DAY_FILES_FOLDER } from '../snapshot/snapshot-files.js';
 import type { FileChange, FileRecord } from './file-hashes.js';
 import { folderFingerprint } from './fingerprint.js';
-import { type EditionMarket, type EditionMeta, FORMAT, partDir, partsDir } from './layout.js';
+import { type EditionMarket, type EditionMeta, FORMAT, PART_MAP_BYTES, partDir, partsDir } from './layout.js';
 import type { MergeTask } from './merge-market.js';
 import { runStoreTask, type StoreTask, type StoreTaskResult } from './store-worker.js';
 import {
@@ -102,7 +102,24 @@ function workers(threads: number, onRows: (rows: number) => void): Workers {
     maxThreads: threads,
   });
   pool.on('message', (message: { rows?: number }) => onRows(message.rows ?? 0));
-  return { run: (task) => pool.run(task), close: () => pool.destroy() };
+  // A store that fails (a file rejected, changed while read) must let the tasks under way end before
+  // the pool goes: a worker ended in the middle of an LMDB commit aborts the whole process.
+  const running = new Set<Promise<unknown>>();
+  return {
+    run: (task) => {
+      const done = pool.run(task);
+      running.add(done);
+      void done.then(
+        () => running.delete(done),
+        () => running.delete(done),
+      );
+      return done;
+    },
+    close: async () => {
+      await Promise.allSettled([...running]);
+      await pool.destroy();
+    },
+  };
 }
 
 /**
@@ -507,7 +524,12 @@ const recordOf = (read: FileRead, info: { mtimeMs: number; ino: number }): FileR
 /** The rows of a stored part, from its meta (read in a worker: no environment opened here). */
 async function partRows(stateDir: string, part: string): Promise<number> {
   const { open } = await import('lmdb');
-  const env = open({ path: `${partDir(stateDir, part)}/data.mdb`, encoding: 'msgpack', readOnly: true });
+  const env = open({
+    path: `${partDir(stateDir, part)}/data.mdb`,
+    encoding: 'msgpack',
+    readOnly: true,
+    mapSize: PART_MAP_BYTES,
+  });
   try {
     return (env.get('meta') as { rows: number }).rows;
   } finally {

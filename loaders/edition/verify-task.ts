@@ -3,7 +3,7 @@
 
 import { setPriority } from 'node:os';
 import { open } from 'lmdb';
-import { DATA_DB, DATA_KEY, envFile, type PartMeta } from './layout.js';
+import { DATA_DB, DATA_KEY, envFile, PART_MAP_BYTES, type PartMeta } from './layout.js';
 import { packCrc32, partFileProblem } from './part-check.js';
 import type { PartVerdict } from './part-verify.js';
 
@@ -11,7 +11,7 @@ import type { PartVerdict } from './part-verify.js';
 function problemOf(dir: string): { problem: string | null; bytes: number } {
   const structure = partFileProblem(dir);
   if (structure !== null) return { problem: structure, bytes: 0 };
-  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true });
+  const env = open({ path: envFile(dir), encoding: 'msgpack', readOnly: true, mapSize: PART_MAP_BYTES });
   try {
     const meta = env.get('meta') as PartMeta | undefined;
     const value = env.openDB({ name: DATA_DB, encoding: 'binary' }).getBinaryFast(DATA_KEY);

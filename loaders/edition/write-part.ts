@@ -77,15 +77,30 @@ export function beginPart(dir: string, size: number): PartInProgress {
     writeZeros(envFile(tmp), from, size + (1 << 20));
     const value = Buffer.alloc(size);
     env.transactionSync(() => data.putSync(DATA_KEY, value));
-    const bytes = data.getBinaryFast(DATA_KEY);
-    if (bytes === undefined || bytes.length !== size) throw new Error(`part ${basename(dir)}: the pack was not stored`);
+    const bytes = packInMap(data);
+    if (bytes !== null && bytes.length !== size) throw new Error(`part ${basename(dir)}: the pack was not stored`);
     // A value under 16 MiB is answered in lmdb-js's reused buffer, not the map: then the pack is memory of its own.
-    const inMap = (bytes.buffer as ArrayBuffer & { isSharedMap?: boolean }).isSharedMap === true;
-    return { tmp, bytes: inMap ? bytes : value, inMap, env };
+    const inMap = (bytes?.buffer as (ArrayBuffer & { isSharedMap?: boolean }) | undefined)?.isSharedMap === true;
+    return { tmp, bytes: inMap ? bytes! : value, inMap, env };
   } catch (error) {
     void env?.close();
     rmSync(tmp, { recursive: true, force: true });
     throw partNotWritten(dir, error);
+  }
+}
+
+/**
+ * The stored pack as lmdb-js answers it, or null where it cannot be viewed: lmdb-js keeps one
+ * buffer per map address with the size of the first map there (layout.ts, PART_MAP_BYTES), so a
+ * larger map where a smaller one was is refused (RangeError). The pack is then written from
+ * memory of its own, as a small one is.
+ */
+function packInMap(data: { getBinaryFast(key: string): Buffer | undefined }): Buffer | null {
+  try {
+    return data.getBinaryFast(DATA_KEY) ?? null;
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
   }
 }
 

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { appendDays, weekdayAfter } from '../../bench/ops/append-days.js';
 import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { httpRequest, startTestServer, type TestServer } from '../helpers/api-server.js';
 import { fixtureCopy } from '../helpers/fixture-copy.js';
@@ -26,17 +27,6 @@ before(async () => {
 });
 after(() => dir?.cleanup());
 
-/** The n-th weekday after `from` (default 2025-03-14, the fixture's last day), as YYYY-MM-DD. */
-function dayAfterFixture(n: number, from = '2025-03-14'): string {
-  let t = Date.parse(`${from}T00:00:00Z`);
-  for (let k = 0; k < n; ) {
-    t += 86_400_000;
-    const weekday = new Date(t).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) k++;
-  }
-  return new Date(t).toISOString().slice(0, 10);
-}
-
 /**
  * The folder's j-th change (j from 1): odd changes append a day of sh600001 to ashare/klines.csv,
  * even ones add a day file of hk00700 to hkstock/klines/. Each lands whole (written aside, renamed),
@@ -44,7 +34,7 @@ function dayAfterFixture(n: number, from = '2025-03-14'): string {
  */
 async function change(folder: string, j: number): Promise<void> {
   const n = Math.ceil(j / 2);
-  const date = dayAfterFixture(n);
+  const date = weekdayAfter('2025-03-14', n);
   const price = (6.3 + n / 100).toFixed(2);
   if (j % 2 === 1) {
     const path = join(folder, 'ashare/klines.csv');
@@ -205,7 +195,7 @@ test('SIGHUP twenty times in two seconds while files change: every answer is tha
         /rejected|failed/.test(l) &&
         !/(the file changed|files changed) while (it|the folder) was being read; load the folder again/.test(l),
     );
-    assert.deepEqual(failed, [], 'no pass failed otherwise');
+    assert.deepEqual(failed, [], `no pass failed otherwise; the log:\n${server.log.slice(from).join('\n')}`);
     const merged = passes.filter((l) => /merged new rows into/.test(l)).length;
     assert.ok(merged >= 1, `editions made by merging new rows: ${merged}\n${passes.join('\n')}`);
     const versions = new Set(seen.map((s) => s.version));
@@ -227,12 +217,57 @@ test('SIGHUP twenty times in two seconds while files change: every answer is tha
   }
 });
 
-test('SIGKILL in the middle of a merge: the next start serves an intact edition, the one before or the new one, never a damaged one', async () => {
-  const folder = join(dir.path, 'kill');
+/** A generated demo (large markets read in place from the map), made once for the tests below. */
+let demo: string | null = null;
+async function demoFolder(): Promise<string> {
+  if (demo !== null) return demo;
+  const folder = join(dir.path, 'demo');
   const made = spawnSync(process.execPath, [GEN_DEMO, '--out', folder, '--scale', '0.1', '--years', '5'], {
     encoding: 'utf8',
   });
   assert.equal(made.status, 0, made.stderr);
+  demo = folder;
+  return folder;
+}
+
+test('a day appended to every market, then SIGHUP, four evenings in a row: each merged, each the edition a full store of the folder makes', async () => {
+  const folder = join(dir.path, 'evenings');
+  await cp(await demoFolder(), folder, { recursive: true });
+  const server = await startServerProcess({
+    snapshot: folder,
+    state: join(dir.path, 'evenings-state'),
+    env: { THREADS: '2' },
+    timeoutMs: 60_000,
+  });
+  try {
+    const key = server.keys.internal!;
+    for (let evening = 1; evening <= 4; evening++) {
+      const added = await appendDays(folder, 1);
+      const from = server.log.length;
+      server.signal('SIGHUP');
+      const line = await server.waitForLog(/reload: (now serving|unchanged|snapshot rejected|failed)/, 60_000, from);
+      assert.match(
+        line,
+        /now serving .* merged new rows into ashare, hkstock, usstock, crypto, indices, etfs, in/,
+        `evening ${evening}`,
+      );
+      const full = await storeEdition(folder, join(dir.path, `evenings-full-${evening}`), { threads: 0 });
+      const markets = await ask(server, '/api/v1/markets', key);
+      assert.equal(markets.version, full.version, `evening ${evening}: the X-Data-Version of a full store`);
+      assert.equal(
+        JSON.parse(markets.body).data.reduce((n: number, m: { rows: number }) => n + m.rows, 0),
+        full.rows,
+      );
+      assert.ok(added > 0);
+    }
+  } finally {
+    await server.kill();
+  }
+});
+
+test('SIGKILL in the middle of a merge: the next start serves an intact edition, the one before or the new one, never a damaged one', async () => {
+  const folder = join(dir.path, 'kill');
+  await cp(await demoFolder(), folder, { recursive: true });
   const state = join(dir.path, 'kill-state');
   let server = await startServerProcess({ snapshot: folder, state, timeoutMs: 60_000 });
   const key = server.keys.internal!;
@@ -244,7 +279,7 @@ test('SIGKILL in the middle of a merge: the next start serves an intact edition,
   try {
     // Each round: a day appended to ashare (its only new bytes), SIGHUP, SIGKILL at a later moment of the merge.
     for (const [round, delayMs] of [0, 40, 120, 300].entries()) {
-      const date = dayAfterFixture(1 + round, lastLine[1]);
+      const date = weekdayAfter(lastLine[1], 1 + round);
       await appendFile(ashare, `${[lastLine[0], date, ...lastLine.slice(2)].join(',')}\n`);
       versions.push((await storeEdition(folder, join(dir.path, `kill-ref-${round}`), { threads: 0 })).version);
       const from = server.log.length;
