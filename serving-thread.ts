@@ -1,30 +1,26 @@
-// A serving thread besides the main one (THREADS ≥ 2): the same HTTP server on the same port,
-// over the Dataset and the key slots the main thread shares with it. The main thread loads,
-// reloads, keeps the state folder and answers the dashboard and /metrics; this one serves.
+// A serving thread besides the main one (THREADS ≥ 2): the same HTTP server on the same port, its
+// options composed as the main thread's are (compose/server-options.ts), over the Dataset and the key
+// slots the main thread shares with it. The main thread loads, reloads, keeps the state folder and
+// answers the dashboard and /metrics; this one serves.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEdition } from './loaders/edition/open-edition.js';
 import { Plans } from './engine/plans.js';
-import { buildOpenApi } from './transport/openapi.js';
+import { serverOptionsFrom, type ThreadSettings } from './compose/server-options.js';
 import { RequestMeter } from './transport/admin/meter.js';
 import { Guard } from './transport/guard/guard.js';
-import { AccessLog, createLogger, type LogLevel } from './transport/log.js';
-import { setAsOfBudget } from './transport/routes/as-of.js';
-import { setRenderedRowBudget } from './transport/serialise/row-budget.js';
-import { DEFAULT_RESPONSE_CACHE } from './transport/serialise/response-cache.js';
+import { AccessLog, createLogger } from './transport/log.js';
 import { type ServerState, startServer } from './transport/server.js';
 import { forwardToMain } from './transport/threads/forward-to-main.js';
 import { RemoteScreens } from './transport/threads/remote-screens.js';
-import { fullGc } from './transport/threads/full-gc.js';
 import type { FromThread, ThreadStart, ToThread } from './transport/threads/messages.js';
 
-const start = workerData as ThreadStart;
+const start = workerData as ThreadStart<ThreadSettings>;
 const main = parentPort!;
 const tell = (m: FromThread): void => main.postMessage(m);
 const { settings } = start;
-const MB = 1024 * 1024;
 // Lines go through the thread's stdout, which hands each write whole to the process's stdout.
-const logger = createLogger(settings.logLevel as LogLevel, process.stdout);
+const logger = createLogger(settings.logLevel, process.stdout);
 
 try {
   // ioredis only with REDIS_URL; the main thread logs Redis's state.
@@ -50,38 +46,30 @@ try {
       drainingHere = value;
     },
   };
-  setRenderedRowBudget(settings.klineTextCacheMb * MB);
-  setAsOfBudget(settings.asOfCacheMb * MB);
   const meter = new RequestMeter();
   const accessLog = settings.accessLog ? new AccessLog(process.stdout, start.thread) : null;
   // Standing screens run on the main thread's pool, each distinct one once per edition over every thread.
   const screens = new RemoteScreens(tell);
-  const server = await startServer({
-    host: settings.host,
-    port: start.port,
-    sharedPort: true,
-    guard,
-    state,
-    openapi: () => JSON.stringify(buildOpenApi(plans)),
-    logger,
-    accessLog,
-    metrics: null, // /metrics is the main thread's, with every thread's figures
-    service: start.service,
-    pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
-    streamScreens: screens,
-    streamIdleSeconds: settings.streamIdleSeconds,
-    responseCache:
-      settings.responseCacheMb === 0 ? null : { ...DEFAULT_RESPONSE_CACHE, budgetBytes: settings.responseCacheMb * MB },
-    busyPollMs: settings.busyPollMs,
-    exportStallMs: settings.exportStallS * 1000,
-    exportsPerKey: settings.exportsPerKey,
-    meter,
-    corsOrigins: settings.corsOrigins,
-    mount: (app, problemOf) => forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }, problemOf),
-  });
+  const server = await startServer(
+    serverOptionsFrom(settings, {
+      port: start.port,
+      sharedPort: true,
+      plans,
+      guard,
+      state,
+      logger,
+      accessLog,
+      metrics: null, // /metrics is the main thread's, with every thread's figures
+      service: start.service,
+      pool: null, // the serving threads are the parallelism: screens and as-of tables run inline
+      streamScreens: screens,
+      meter,
+      mount: (app, problemOf) =>
+        forwardToMain(app, { port: start.forwardPort, signal: start.forwardSignal }, problemOf),
+    }),
+  );
   const postFigures = (): void => tell({ type: 'figures', meter: meter.state() });
   const figures = setInterval(postFigures, 500);
-  const collectGarbage = fullGc();
 
   main.on('message', (m: ToThread) => {
     if (m.type === 'edition') {
@@ -95,7 +83,7 @@ try {
       void server.released(before.dataset).then(async () => {
         await before.close();
         tell({ type: 'released', version: before.meta.version });
-        collectGarbage();
+        server.caches.collector.released();
       });
     } else if (m.type === 'keys') {
       guard.setKeys(m.keys, m.assignments); // the streams of a disabled or rotated key close (the guard tells them)

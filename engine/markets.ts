@@ -10,3 +10,8 @@ const MARKET_SET: ReadonlySet<string> = new Set(MARKETS);
 export function isMarket(value: string): value is Market {
   return MARKET_SET.has(value);
 }
+
+/** Each market's place in MARKETS: a small number for keys that name a market. */
+export const MARKET_INDEX: Readonly<Record<Market, number>> = Object.fromEntries(
+  MARKETS.map((m, i) => [m, i]),
+) as Record<Market, number>;

@@ -60,7 +60,10 @@ function buildIfStale(entry) {
   if (result.status !== 0) process.exit(result.status ?? 1);
   // The steps after tsc, as `npm run build` runs them: the response serialisers as standalone code
   // (a start then never loads their compiler), then the OpenAPI document and the TypeScript client.
-  for (const step of [['serialise', 'write-compiled.js'], ['build-clients.js']]) {
+  for (const step of [
+    ['build', 'write-compiled.js'],
+    ['build', 'build-clients.js'],
+  ]) {
     const script = join(ROOT, 'dist', 'transport', ...step);
     if (!existsSync(script)) continue;
     const done = spawnSync(process.execPath, [script], { stdio: 'inherit' });

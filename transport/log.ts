@@ -50,6 +50,19 @@ export function createLogger(level: LogLevel, destination: DestinationStream): L
  * line costs ~5 µs here, most of it the destination re-measuring its pending text on every
  * write (`npm run bench -- --only observe`); batched, a fraction of that.
  */
+/** One access line: when, which request, its route and status, the key's plan and id, rows, bytes, µs. */
+export interface AccessLine {
+  nowMs: number;
+  requestId: string;
+  route: string;
+  status: number;
+  plan: string;
+  keyId: string | null;
+  rows: number;
+  bytes: number;
+  us: number;
+}
+
 export class AccessLog {
   private pending = '';
   private lastMs = -1;
@@ -65,21 +78,12 @@ export class AccessLog {
     this.thread = thread === null ? '' : `"thread":${thread},`;
   }
 
-  /** One answer. `requestId` may be the client's (visible ASCII): it is JSON-escaped. */
-  write(
-    nowMs: number,
-    requestId: string,
-    route: string,
-    status: number,
-    plan: string,
-    keyId: string | null,
-    rows: number,
-    bytes: number,
-    us: number,
-  ): void {
+  /** One answer. Its `requestId` may be the client's (visible ASCII): it is JSON-escaped. */
+  write(line: AccessLine): void {
+    const { nowMs, keyId } = line;
     if (nowMs !== this.lastMs) (this.lastMs = nowMs), (this.lastTime = new Date(nowMs).toISOString());
     if (this.pending === '') setImmediate(this.flush);
-    this.pending += `{"level":"info","time":"${this.lastTime}","request_id":${JSON.stringify(requestId)},"route":"${route}","status":${status},"plan":"${plan}","key_id":${keyId === null ? 'null' : `"${keyId}"`},"rows":${rows},"bytes":${bytes},"us":${us},${this.thread}"msg":"access"}\n`;
+    this.pending += `{"level":"info","time":"${this.lastTime}","request_id":${JSON.stringify(line.requestId)},"route":"${line.route}","status":${line.status},"plan":"${line.plan}","key_id":${keyId === null ? 'null' : `"${keyId}"`},"rows":${line.rows},"bytes":${line.bytes},"us":${line.us},${this.thread}"msg":"access"}\n`;
   }
 
   /** Hands the pending lines to the destination (also called before exit). */

@@ -4,6 +4,7 @@
 import type { Dataset } from '../engine/dataset/dataset.js';
 import type { KernelPool } from '../engine/pool/pool.js';
 import type { Plan } from '../engine/plans.js';
+import type { DatasetCaches } from './caches/caches.js';
 import type { KeyState } from './guard/guard.js';
 import { type Params, type Parsed, parseParams, type PatternParam } from './params/declare.js';
 import { parseQueryString } from './params/query-string.js';
@@ -13,7 +14,6 @@ import { FORMAT_PARAM } from './http/negotiate.js';
 import type { ProblemCode } from './problem.js';
 import type { Shape } from './shapes/shape.js';
 
-/** Everything a handler may read; copied out of the uWS request before anything else runs. */
 /** The kernel pool and when a route sends work to it: screens of markets with at least `minScreenRows` symbols, as-of tables of at least `minAsOfSymbols`. */
 export interface PoolUse {
   kernels: KernelPool;
@@ -21,9 +21,12 @@ export interface PoolUse {
   minAsOfSymbols: number;
 }
 
+/** Everything a handler may read; copied out of the uWS request before anything else runs. */
 export interface RequestContext {
   /** The Dataset this request runs on from start to end, even if a reload swaps in another. */
   dataset: Dataset;
+  /** What the server keeps for that Dataset (period bars, days' rows, as-of views, …). */
+  caches: DatasetCaches;
   /** Path parameters in pattern order, percent-decoded. */
   params: string[];
   /** The parsed query string (declared parameters are also handed over parsed). */

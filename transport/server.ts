@@ -15,7 +15,7 @@ import type { MetricsSources } from './metrics/exposition.js';
 import type { RequestMetrics, RequestStorage } from './metrics/request-metrics.js';
 import type { PoolUse } from './route.js';
 import type { ProblemOf } from './lifecycle/exchange.js';
-import type { ResponseCacheOptions } from './serialise/response-cache.js';
+import type { CacheBudgets, Caches } from './caches/caches.js';
 import { StreamHub } from './stream/hub.js';
 import { INLINE_SCREENS, PooledScreens, type ScreenRunner } from './stream/screen-runner.js';
 
@@ -55,8 +55,8 @@ export interface ServerOptions {
   pool?: PoolUse | null;
   /** Told of every API answer (time, latency in ms, status): typed-array counters, no allocation. */
   meter?: { record(nowMs: number, ms: number, status: number): void } | null;
-  /** Whole-answer cache per Dataset (default DEFAULT_RESPONSE_CACHE); null: none. */
-  responseCache?: ResponseCacheOptions | null;
+  /** What the server's caches may hold (default DEFAULT_CACHE_BUDGETS): whole answers, rendered rows, as-of tables. */
+  caches?: CacheBudgets;
   /** CORS_ORIGINS: `*` (default) or a comma list of origins allowed to call the API from a browser. */
   corsOrigins?: string;
   /**
@@ -111,6 +111,8 @@ export interface RunningServer {
   released(dataset: Dataset): Promise<void>;
   /** Answers counted by route, status and plan (what /metrics exposes; the dashboard's usage page reads `cells()`). */
   readonly requests: RequestMetrics;
+  /** What the server keeps (answers, rendered rows, as-of tables) and the collections it asks V8 for. */
+  readonly caches: Caches;
   /** The loopback port of `forwardListen`, else null. */
   readonly forwardPort: number | null;
   /**

@@ -9,6 +9,10 @@ import { routesFor } from '../../transport/routes/index.js';
 import { assemble } from '../../transport/serialise/assemble.js';
 import { render } from '../../transport/serialise/render.js';
 import { type CaseContext, pastDay, VARIED_REQUESTS } from '../http/cases.js';
+import { KlineTextCache } from '../../transport/caches/kline-text.js';
+import { SnapshotTextCache } from '../../transport/caches/snapshot-text.js';
+import type { RowCaches } from '../../transport/shapes/shape.js';
+import { keptFor } from './case.js';
 
 /** The server's routes, in its order (the guard is only read by /quota, which no bench question asks). */
 const ROUTES: Route[] = routesFor(new Guard('UTC'));
@@ -39,21 +43,42 @@ export function replyOf(dataset: Dataset, pathAndQuery: string, plan: Plan = DEF
     if (params === null) continue;
     const { params: decoded, query, p } = parseRequest(route, dataset, params, rawQuery);
     const reply = route.handle(
-      { dataset, params: decoded, query, key: null, plan, nowMs: Date.now(), signal: null, pool: null },
+      {
+        dataset,
+        caches: keptFor(dataset),
+        params: decoded,
+        query,
+        key: null,
+        plan,
+        nowMs: Date.now(),
+        signal: null,
+        pool: null,
+      },
       p as never,
     );
     if (reply instanceof Promise) throw new Error(`${pathAndQuery}: the route answered later (pool work), not inline`);
+    answeredFrom.set(reply, dataset);
     return reply;
   }
   throw new Error(`no route serves ${path}`);
 }
+
+/** The Dataset each reply of `replyOf` came from: its body is rendered with that Dataset's kept rows, as the server renders it. */
+const answeredFrom = new WeakMap<Reply, Dataset>();
+/** Rows for a reply made by hand (its renderers read no kept rows): caches that keep nothing. */
+const NO_ROWS: RowCaches = { klineRows: new KlineTextCache(0), snapshotRows: new SnapshotTextCache(0) };
+
+const rowsFor = (reply: Reply): RowCaches => {
+  const dataset = answeredFrom.get(reply);
+  return dataset === undefined ? NO_ROWS : keptFor(dataset);
+};
 
 /** True when the reply's shape offers `format` (CSV needs rows: the server answers 406 otherwise). */
 export const offers = (reply: Reply, format: Format): boolean => FORMAT_OF[format].refusal(reply.shape) === null;
 
 /** The body of `reply` in `format` as the server sends it uncompressed, in memory of its own (render may hand out a reused buffer). */
 export function bodyOf(reply: Reply, format: Format): Buffer {
-  const { body } = render(reply, format);
+  const { body } = render(reply, format, rowsFor(reply));
   if (typeof body === 'string') return Buffer.from(body);
   return Buffer.from(Array.isArray(body) ? assemble(body) : body); // a copy
 }

@@ -1,4 +1,22 @@
-// What a micro-benchmark case is: named variants computing one answer, the naive baseline among them.
+// What a micro-benchmark case is: named variants computing one answer, the naive baseline among them;
+// and the caches the in-process cases share, as one server's are.
+
+import type { Dataset } from '../../engine/dataset/dataset.js';
+import { type KlineAsk, klineQuery, type KlineSlice, sliceOf } from '../../engine/queries/klines.js';
+import { Caches, type DatasetCaches } from '../../transport/caches/caches.js';
+import type { MarketData } from '../../engine/dataset/dataset.js';
+
+/** The caches of the in-process cases: one server's, at the default budgets. */
+export const BENCH_CACHES = new Caches();
+
+/** What that server keeps for `dataset`. */
+export const keptFor = (dataset: Dataset): DatasetCaches => BENCH_CACHES.of(dataset);
+
+/** Symbol `i`'s one window of `ask`, as columns (the K-line query, then its slice). */
+export function windowSlice(m: MarketData, i: number, ask: KlineAsk): KlineSlice {
+  const r = klineQuery(m, i, ask);
+  return sliceOf(r, r.windows[0]);
+}
 
 /** One way of doing a case's work. `run` returns its answer (compared across variants by the tests). */
 export interface Variant {

@@ -5,8 +5,7 @@ import { projectSnapshotColumns } from '../../engine/kernels/project-fields.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import { serialisers } from '../../transport/serialise/compile.js';
 import { snapshotRow } from '../../transport/serialise/rows.js';
-import { snapshotTextCacheOf } from '../../transport/serialise/snapshot-text.js';
-import { bodyBytes, bodyText, type MicroCase, thousands } from './case.js';
+import { bodyBytes, bodyText, type MicroCase, thousands, keptFor } from './case.js';
 import { pickDistinct } from './seeded.js';
 
 /** Symbols of the batch case (the most a plan allows in one batch). */
@@ -24,7 +23,7 @@ export function detailCases(dataset: Dataset): MicroCase[] {
   const m = dataset.markets.ashare;
   const picks = pickDistinct(m.symbols.size, DETAIL_BATCH);
   const one = picks[0];
-  const cache = snapshotTextCacheOf(dataset);
+  const cache = keptFor(dataset).snapshotRows;
   const single = (): Buffer => {
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[one]}","count":1,"data":`;
     return assemble([head, cache.row(m, one, COLUMNS, KEY), '}']);

@@ -5,10 +5,10 @@ import { type Table, tableFromIPC } from 'apache-arrow';
 import { unpack } from 'msgpackr';
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
-import { klineSlice } from '../../engine/queries/klines.js';
 import { type Format, FORMAT_NAMES } from '../../transport/answers/formats/index.js';
 import type { Reply } from '../../transport/route.js';
-import { fieldNames, klinesShape } from '../../transport/shapes/klines.js';
+import { fieldNames } from '../../transport/serialise/kline-json.js';
+import { klinesShape } from '../../transport/shapes/klines.js';
 import { klineRows } from '../../transport/serialise/rows.js';
 import {
   type CaseContext,
@@ -21,7 +21,7 @@ import {
   SYMBOLS_SEARCH,
 } from '../http/cases.js';
 import { bodyOf, contextOf, offers, replyOf } from './answers.js';
-import { type MicroCase, thousands } from './case.js';
+import { type MicroCase, thousands, windowSlice } from './case.js';
 
 /** One request whose answer is weighed or compressed: a name for the table and its path (the HTTP cases' where there is one). */
 export interface Question {
@@ -138,7 +138,12 @@ function bigKlinesValue(dataset: Dataset): { value: unknown; detail: string } {
   for (const { i, rows } of lengths) {
     const take = Math.min(rows, DECODE_BIG_ROWS - data.length);
     if (take <= 0) break;
-    const slice = klineSlice(m, i, { start: null, end: null, offset: 0, limit: take }, 'bfq', fields);
+    const slice = windowSlice(m, i, {
+      window: { start: null, end: null, offset: 0, limit: take },
+      adj: 'bfq',
+      period: 'day',
+      fields,
+    });
     for (const row of klineRows(slice, code, fields)) data.push(row);
     parts.push(`${thousands(take)} of ${m.symbols.codes[i]}`);
   }

@@ -2,16 +2,14 @@
 
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
-import type { AdjustMode } from '../../engine/kernels/adjust.js';
-import { klineWindow, type WindowQuery } from '../../engine/kernels/kline-window.js';
 import type { Market } from '../../engine/markets.js';
-import { klineSlice } from '../../engine/queries/klines.js';
-import { fieldNames } from '../../transport/shapes/klines.js';
+import { type AdjustMode, type KlineAsk, klineQuery, sliceOf, type WindowQuery } from '../../engine/queries/klines.js';
+import { KlineTextCache } from '../../transport/caches/kline-text.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
 import { serialisers } from '../../transport/serialise/compile.js';
-import { fieldMask, KlineTextCache, renderKlineRows } from '../../transport/serialise/kline-text.js';
+import { fieldNames } from '../../transport/serialise/kline-json.js';
 import { klineRows } from '../../transport/serialise/rows.js';
-import { bodyText, type MicroCase, thousands } from './case.js';
+import { bodyText, keptFor, type MicroCase, thousands } from './case.js';
 import { prng } from './seeded.js';
 
 /** The K-line cases: the latest `rows` of one symbol, all fields. 5,000 asks more than any demo history holds (crypto's 10 years ≈ 3,650). */
@@ -23,7 +21,6 @@ export const KLINE_CASES: { market: Market; rows: number; adj: AdjustMode }[] = 
 ];
 
 const FIELDS = [...KLINE_FIELDS];
-const MASK = fieldMask(FIELDS);
 
 /** A seeded symbol with at least `rows` rows, or the one with the longest history when none has that many. */
 export function symbolWithRows(m: MarketData, rows: number, random = prng()): number {
@@ -51,12 +48,15 @@ export function klineCases(dataset: Dataset): MicroCase[] {
     const i = symbolWithRows(m, spec.rows);
     const code = m.symbols.codes[i];
     const q: WindowQuery = { start: null, end: null, offset: 0, limit: spec.rows };
-    const w = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], q);
-    const count = w.to - w.from;
-    const envelope = head(m, i, count, w.total, spec.rows);
+    const ask: KlineAsk = { window: q, adj: spec.adj, period: 'day', fields: FIELDS };
+    const probe = klineQuery(m, i, ask);
+    const count = probe.count;
+    const envelope = head(m, i, count, probe.total, spec.rows);
+    const kept = keptFor(dataset).klineRows;
     /** Objects as the design first had them: a slice, row objects, then a serialiser. */
     const value = () => {
-      const slice = klineSlice(m, i, q, spec.adj, FIELDS);
+      const r = klineQuery(m, i, ask);
+      const slice = sliceOf(r, r.windows[0]);
       return {
         market: m.market,
         symbol: code,
@@ -68,11 +68,10 @@ export function klineCases(dataset: Dataset): MicroCase[] {
         data: klineRows(slice, code, FIELDS),
       };
     };
-    const rendered = (cache: KlineTextCache | null): Buffer => {
+    const rendered = (cache: KlineTextCache): Buffer => {
       const parts: BodyPart[] = [envelope];
-      if (cache === null)
-        renderKlineRows(dataset, m, i, spec.adj, FIELDS, w.from, w.to, parts); // the route's path: the Dataset's cache
-      else cache.rows(m, i, spec.adj, FIELDS, MASK, w.from, w.to, parts);
+      const r = klineQuery(m, i, ask); // the route's path: the query, then the Dataset's kept rows
+      cache.rows(r, r.windows[0], parts);
       parts.push(']}');
       return assemble(parts); // a view of the reused scratch buffer, as send() gets it
     };
@@ -81,7 +80,7 @@ export function klineCases(dataset: Dataset): MicroCase[] {
       name: `${spec.market} ${spec.adj} ${thousands(spec.rows)} rows`,
       detail: `${code}, ${thousands(count)} rows answered${count < spec.rows ? ' (its whole history)' : ''}`,
       variants: [
-        { name: 'cached row text (hot)', run: () => rendered(null) },
+        { name: 'cached row text (hot)', run: () => rendered(kept) },
         { name: 'render rows (cold cache)', run: () => rendered(new KlineTextCache(64 << 20)) },
         { name: 'row objects + fjs', run: () => Buffer.from(serialisers.klines(value())) },
         { name: 'row objects + JSON.stringify', run: () => Buffer.from(JSON.stringify(value())) },

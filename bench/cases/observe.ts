@@ -73,17 +73,17 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
     },
     'access line: AccessLog (in use)': (i) => {
       const r = request(i);
-      accessLog.write(
-        Date.now(),
-        `bench-${i}`,
-        ROUTES[r.route],
-        r.status,
-        r.plan.name,
-        'a1b2c3d4e5f6',
-        r.rows,
-        14_569,
-        Math.round(r.seconds * 1e6),
-      );
+      accessLog.write({
+        nowMs: Date.now(),
+        requestId: `bench-${i}`,
+        route: ROUTES[r.route],
+        status: r.status,
+        plan: r.plan.name,
+        keyId: 'a1b2c3d4e5f6',
+        rows: r.rows,
+        bytes: 14_569,
+        us: Math.round(r.seconds * 1e6),
+      });
     },
     'access line: pino info()': (i) => {
       const r = request(i);

@@ -4,18 +4,13 @@
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
 import { lowerBound } from '../../engine/kernels/date-range.js';
-import { type DayRows, dayRowsOf, rowsOfDay } from '../../engine/queries/cross-section.js';
-import { periodSlice } from '../../engine/queries/klines.js';
+import { type DayRows, rowsOfDay } from '../../engine/queries/cross-section.js';
+import { type KlineAsk, klinePage, klineQuery, sliceOf } from '../../engine/queries/klines.js';
+import { KlineTextCache } from '../../transport/caches/kline-text.js';
 import { assemble, type BodyPart } from '../../transport/serialise/assemble.js';
-import {
-  fieldMask,
-  KlineTextCache,
-  periodSeries,
-  renderRowsOf,
-  seriesRows,
-} from '../../transport/serialise/kline-text.js';
+import { writeRowsOf } from '../../transport/serialise/kline-json.js';
 import { klineRows } from '../../transport/serialise/rows.js';
-import { bodyText, type MicroCase, thousands } from './case.js';
+import { bodyText, keptFor, type MicroCase, thousands } from './case.js';
 import { symbolWithRows } from './klines.js';
 import { pickDistinct, prng } from './seeded.js';
 
@@ -29,34 +24,29 @@ function monthlyBars(dataset: Dataset, m: MarketData): MicroCase {
   const i = symbolWithRows(m, 2_500);
   const code = m.symbols.codes[i];
   const days = m.klines.offsets[i + 1] - m.klines.offsets[i];
-  const bars = periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS).count;
+  const ask: KlineAsk = { window: WHOLE, adj: 'qfq', period: 'month', fields: FIELDS };
+  const bars = klineQuery(m, i, ask).count;
+  const kept = keptFor(dataset);
+  /** The bars (kept in `bars` when given) and their rows' text from `cache`. */
+  const series = (cache: KlineTextCache, bars: typeof kept.bars | null): Buffer => {
+    const parts: BodyPart[] = [];
+    const r = klineQuery(m, i, ask, { bars });
+    cache.rows(r, r.windows[0], parts);
+    return assemble(parts);
+  };
   return {
     group: 'query surface',
     name: `${m.market} monthly bars, whole history`,
     detail: `${code}: ${thousands(days)} days → ${thousands(bars)} bars, qfq`,
     variants: [
-      {
-        name: 'kept rendered series (hot)',
-        run: () => {
-          const parts: BodyPart[] = [];
-          const series = periodSeries(dataset, m, i, 'month', 'qfq', FIELDS);
-          seriesRows(series, 0, series.dates.length, parts);
-          return assemble(parts);
-        },
-      },
-      {
-        name: 'bars kernel + render series (cold)',
-        run: () => {
-          const parts: BodyPart[] = [];
-          const series = new KlineTextCache(64 << 20).series(m, i, 'month', 'qfq', FIELDS, fieldMask(FIELDS));
-          seriesRows(series, 0, series.dates.length, parts);
-          return assemble(parts);
-        },
-      },
+      { name: 'kept bars and rendered series (hot)', run: () => series(kept.klineRows, kept.bars) },
+      { name: 'bars kernel + render series (cold)', run: () => series(new KlineTextCache(64 << 20), null) },
       {
         name: 'bars kernel + row objects + JSON.stringify',
-        run: () =>
-          JSON.stringify(klineRows(periodSlice(m, i, WHOLE, 'month', 'qfq', FIELDS), code, FIELDS)).slice(1, -1),
+        run: () => {
+          const r = klineQuery(m, i, ask);
+          return JSON.stringify(klineRows(sliceOf(r, r.windows[0]), code, FIELDS)).slice(1, -1);
+        },
       },
     ],
     baseline: 'bars kernel + row objects + JSON.stringify',
@@ -87,12 +77,26 @@ function scanDay(m: MarketData, day: number): DayRows {
 }
 
 /** The first page of ashare's cross-section on its latest day, qfq, every field. */
-function crossSectionPage(m: MarketData): MicroCase {
+function crossSectionPage(dataset: Dataset, m: MarketData): MicroCase {
   const day = m.lastDate ?? 0;
+  const ask: KlineAsk = {
+    window: { start: day, end: day, offset: 0, limit: PAGE },
+    adj: 'qfq',
+    period: 'day',
+    fields: FIELDS,
+  };
+  const days = keptFor(dataset).dayRows;
   const page = (find: (m: MarketData, day: number) => DayRows) => () => {
     const all = find(m, day);
     const parts: BodyPart[] = [];
-    renderRowsOf(m, all.symbols.subarray(0, PAGE), all.rows.subarray(0, PAGE), 'qfq', FIELDS, parts);
+    const r = klinePage(
+      m,
+      day,
+      { symbols: all.symbols.subarray(0, PAGE), rows: all.rows.subarray(0, PAGE) },
+      all.rows.length,
+      ask,
+    );
+    writeRowsOf(r, parts);
     return assemble(parts);
   };
   return {
@@ -102,7 +106,7 @@ function crossSectionPage(m: MarketData): MicroCase {
     variants: [
       { name: "each symbol's row by the calendar + render", run: page(rowsOfDay) },
       { name: 'binary search per symbol + render', run: page(searchDay) },
-      { name: "the day's rows kept (a later page) + render", run: page(dayRowsOf) },
+      { name: "the day's rows kept (a later page) + render", run: page((m, day) => days.of(m, day)) },
       { name: 'scan every row + render', run: page(scanDay) },
     ],
     baseline: 'scan every row + render',
@@ -142,5 +146,5 @@ function aliasLookups(m: MarketData): MicroCase {
 export function querySurfaceCases(dataset: Dataset): MicroCase[] {
   const m = dataset.markets.ashare;
   if (m.symbols.size === 0) return [];
-  return [monthlyBars(dataset, m), crossSectionPage(m), aliasLookups(m)];
+  return [monthlyBars(dataset, m), crossSectionPage(dataset, m), aliasLookups(m)];
 }

@@ -1,5 +1,6 @@
 // Every response shape's compiled serialiser (fast-json-stringify) against JSON.stringify of the same value.
 
+import { KLINE_FIELDS } from '../../engine/columns.js';
 import { rowsOfDay } from '../../engine/queries/cross-section.js';
 import { crossSectionShape } from '../../transport/shapes/cross-section.js';
 import { dateText } from '../../engine/calendar/date-text.js';
@@ -10,17 +11,17 @@ import { queryCalendar } from '../../engine/queries/calendar.js';
 import { queryMacro } from '../../engine/queries/macro.js';
 import { macroIndicators } from '../../engine/queries/macro-indicators.js';
 import { marketsOverview } from '../../engine/queries/markets-overview.js';
-import { klineSlice } from '../../engine/queries/klines.js';
+import { klinePage } from '../../engine/queries/klines.js';
 import { screen } from '../../engine/queries/screen.js';
 import { searchSymbols } from '../../engine/queries/symbol-search.js';
 import { actionsShape } from '../../transport/shapes/actions.js';
 import { calendarShape } from '../../transport/shapes/calendar.js';
-import { fieldNames } from '../../transport/shapes/klines.js';
+import { fieldNames } from '../../transport/serialise/kline-json.js';
 import { macroIndicatorsShape } from '../../transport/shapes/macro-indicators.js';
 import { serialisers } from '../../transport/serialise/compile.js';
 import { klineRows, snapshotRow } from '../../transport/serialise/rows.js';
 import type { SchemaName as ShapeName } from '../../transport/schemas/responses.js';
-import { bodyText, type MicroCase, thousands } from './case.js';
+import { bodyText, type MicroCase, thousands, windowSlice } from './case.js';
 import { DETAIL_BATCH } from './detail.js';
 import { SCREEN_QUERY, SEARCH_TEXT } from './inputs.js';
 import { pickDistinct } from './seeded.js';
@@ -51,14 +52,19 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
   const allColumns = SNAPSHOT_COLUMNS.map((c) => c.name);
   const kq = { start: null, end: null, offset: 0, limit: 100 };
   const dayRows = rowsOfDay(a, a.lastDate ?? 0);
-  const k = klineSlice(a, picks[0], kq, 'bfq', ['open', 'high', 'low', 'close', 'volume', 'amount']);
+  const k = windowSlice(a, picks[0], { window: kq, adj: 'bfq', period: 'day', fields: [...KLINE_FIELDS] });
   const day = a.lastDate ?? 0;
   const batchFields = ['close', 'volume'] as const;
   const batchData = Object.fromEntries(
     picks.map((i) => [
       a.symbols.codes[i],
       klineRows(
-        klineSlice(a, i, { start: day, end: day, offset: 0, limit: 100 }, 'bfq', batchFields),
+        windowSlice(a, i, {
+          window: { start: day, end: day, offset: 0, limit: 100 },
+          adj: 'bfq',
+          period: 'day',
+          fields: batchFields,
+        }),
         a.symbols.codes[i],
         batchFields,
       ),
@@ -123,16 +129,20 @@ function values(dataset: Dataset): Record<ShapeName, unknown> {
       fields: fieldNames([...batchFields]),
       data: batchData,
     },
-    crossSection: crossSectionShape.value({
-      m: a,
-      day: a.lastDate ?? 0,
-      all: dayRows,
-      offset: 0,
-      limit: 100,
-      count: Math.min(100, dayRows.rows.length),
-      adj: 'bfq',
-      fields: ['open', 'high', 'low', 'close', 'volume', 'amount'],
-    }),
+    crossSection: crossSectionShape.value(
+      klinePage(
+        a,
+        day,
+        { symbols: dayRows.symbols.subarray(0, 100), rows: dayRows.rows.subarray(0, 100) },
+        dayRows.rows.length,
+        {
+          window: { start: day, end: day, offset: 0, limit: 100 },
+          adj: 'bfq',
+          period: 'day',
+          fields: [...KLINE_FIELDS],
+        },
+      ),
+    ),
     detail: {
       market: 'ashare',
       symbol: a.symbols.codes[picks[0]],

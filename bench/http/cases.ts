@@ -365,6 +365,12 @@ function expectPage(body: unknown): void {
     throw new Error(`expected a page of a trading day, got count=${b.count} rows=${rowsOf(b)} total=${b.total}`);
 }
 
+/** Batches of 50 of the 1,000 symbols: the i-th starts at (i × 37) mod (n − 50), as the batch of a day's do. */
+const batchOf50 = (many: string[], i: number): string[] => {
+  const from = (i * 37) % Math.max(1, many.length - BATCH_SYMBOLS);
+  return many.slice(from, from + BATCH_SYMBOLS).map(encodeURIComponent);
+};
+
 /**
  * The questions desks ask beyond one window, over many distinct requests: batch K-lines of
  * 50 symbols on one day (symbols and day vary), ashare's cross-section on one day (every page of
@@ -372,11 +378,10 @@ function expectPage(body: unknown): void {
  */
 export const QUERY_CASES: HttpCase[] = [
   varied({ ...KLINES_BATCH_50, check: () => {} }, ({ many, date }) =>
-    Array.from({ length: VARIED_REQUESTS }, (_, i) => {
-      const from = (i * 37) % Math.max(1, many.length - BATCH_SYMBOLS);
-      const symbols = many.slice(from, from + BATCH_SYMBOLS).map(encodeURIComponent);
-      return `/api/v1/ashare/klines?symbols=${symbols.join(',')}&date=${weekdayBefore(date, i % 500)}`;
-    }),
+    Array.from(
+      { length: VARIED_REQUESTS },
+      (_, i) => `/api/v1/ashare/klines?symbols=${batchOf50(many, i).join(',')}&date=${weekdayBefore(date, i % 500)}`,
+    ),
   ),
   varied(
     {
@@ -410,8 +415,45 @@ export const QUERY_CASES: HttpCase[] = [
   ),
 ];
 
-/** The query cases and K-lines 100 by canonical code with RESPONSE_CACHE_MB=0: what a first ask costs, the alias beside its code. */
-export const QUERY_UNCACHED_CASES: HttpCase[] = [
-  ...QUERY_CASES,
-  varied(KLINES_100_BFQ, ({ many }) => many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?limit=100`)),
-].map((c) => ({ ...c, name: c.name.replace('(varied)', '(varied uncached)') }));
+/** GET /{market}/klines/{symbol}?limit=20: the latest 20 rows, bfq, all fields (a chart's first screen). */
+export const KLINES_LATEST_20: HttpCase = {
+  name: 'klines latest 20',
+  market: 'ashare',
+  path: ({ symbol }) => `/api/v1/ashare/klines/${encodeURIComponent(symbol)}?limit=20`,
+  check: expectRows(20),
+};
+
+/**
+ * The first ask of each kind of answer (run with RESPONSE_CACHE_MB=0, so every request is one):
+ * K-lines 100 bfq and qfq, the latest 20, detail and a detail batch of 50, a batch of 50 symbols
+ * on one day, the screen and symbol search, each over 1,000 distinct requests. Each has its floor
+ * in bare-server.ts (the answer's own work, no pipeline), so the service's share shows per case.
+ */
+export const FIRST_ASK_CASES: HttpCase[] = [
+  varied(KLINES_100_BFQ, klinePaths),
+  varied(KLINES_100_QFQ, ({ many }) =>
+    many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?limit=100&adj=qfq`),
+  ),
+  varied(KLINES_LATEST_20, ({ many }) => many.map((s) => `/api/v1/ashare/klines/${encodeURIComponent(s)}?limit=20`)),
+  varied(DETAIL, ({ many }) => many.map((s) => `/api/v1/ashare/detail/${encodeURIComponent(s)}`)),
+  varied({ ...DETAIL_BATCH_50, check: () => {} }, ({ many }) =>
+    Array.from({ length: VARIED_REQUESTS }, (_, i) => {
+      // The starts repeat after n − 50 batches: a repeat names its symbols the other way round (a request of its own).
+      const batch = batchOf50(many, i);
+      return `/api/v1/ashare/detail?symbols=${(i < many.length - BATCH_SYMBOLS ? batch : batch.reverse()).join(',')}`;
+    }),
+  ),
+  QUERY_CASES[0], // a batch of 50 symbols on one day
+  varied(SCREEN, screenPaths),
+  varied(SYMBOLS_SEARCH, ({ many }) => many.map((s) => `/api/v1/ashare/symbols?search=${encodeURIComponent(s)}`)),
+];
+
+/** `cases` with RESPONSE_CACHE_MB=0: "(varied)" named "(varied uncached)". */
+const uncached = (cases: HttpCase[]): HttpCase[] =>
+  cases.map((c) => ({ ...c, name: c.name.replace('(varied)', '(varied uncached)') }));
+
+/** The first asks and the other query cases with RESPONSE_CACHE_MB=0: what a first ask costs, the alias beside its code. */
+export const QUERY_UNCACHED_CASES: HttpCase[] = uncached([
+  ...FIRST_ASK_CASES,
+  ...QUERY_CASES.filter((c) => !FIRST_ASK_CASES.includes(c)),
+]);

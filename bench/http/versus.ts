@@ -6,9 +6,10 @@
 //                                  [--seconds 5] [--rounds 6] [--uncached] [--cases 'name,…']
 //                                  [--base-env NAME=VALUE,…] [--base-main FILE]
 //
-// The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES and QUERY_CASES):
-// 1,000 distinct requests each, K-lines and the screen in every format and encoding, detail,
-// search, batches of a day, the cross-section, monthly bars, K-lines named by an alias.
+// The cases are the HTTP bench's varied ones (bench/http/cases.ts VARIED_CASES, QUERY_CASES and
+// FIRST_ASK_CASES): 1,000 distinct requests each, K-lines and the screen in every format and
+// encoding, detail and detail batches, search, batches of a day, the cross-section, monthly bars,
+// K-lines named by an alias, the latest 20 rows, qfq.
 //
 // DIR is the other checkout (its dist/ built); each build gets its own state folder (the stored
 // layout may differ between them). --uncached sets RESPONSE_CACHE_MB=0 on both: every answer is
@@ -16,16 +17,18 @@
 // --base-env sets settings on the base alone: with --base this checkout, one setting's cost
 // (e.g. `--base-env METRICS=0`: what recording metrics costs a request) in the same way.
 // --base-main runs FILE as the base's server instead of DIR's dist/main.js: e.g.
-// dist/bench/http/bare-batch-server.js, the floor of a batch of a day (`--uncached --cases
-// 'klines batch 50×1d (varied)'`: what the service's pipeline costs on it). It serves the
+// dist/bench/http/bare-server.js, the floor of each first ask (`--uncached` and the first-ask cases:
+// what the service's pipeline costs on each, beside what the answer itself costs). It serves the
 // edition its state folder holds (it loads no snapshot): give it a state the service has loaded.
+// Before timing a case against it, a sample of the case's paths must get the same body from both.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { QUERY_CASES, VARIED_CASES } from './cases.js';
+import { FIRST_ASK_CASES, QUERY_CASES, VARIED_CASES } from './cases.js';
 import { caseContext } from './comparison.js';
 import { stopAll } from './children.js';
+import { httpGet } from './http-get.js';
 import { choosePinning } from './pinning.js';
 import { DEMO_SNAPSHOT, internalKey, REPO, type RunningServer, startOurServer } from './servers.js';
 import { runWrk } from './wrk.js';
@@ -82,9 +85,12 @@ async function main(): Promise<void> {
   }
   const ctx = await caseContext(sides[0].server.port, 'ashare', sides[0].key);
   const only = values.cases?.split(',').map((n) => n.trim());
-  const all = [...VARIED_CASES, ...QUERY_CASES];
+  const every = [...VARIED_CASES, ...QUERY_CASES, ...FIRST_ASK_CASES];
+  const all = every.filter((c, i) => every.findIndex((d) => d.name === c.name) === i);
   const cases = all.filter((c) => only === undefined || only.includes(c.name));
   if (cases.length === 0) throw new Error(`no case named ${values.cases}; cases: ${all.map((c) => c.name).join(', ')}`);
+  if (values['base-main'] !== undefined)
+    for (const c of cases) await sameBodies(c.name, c.paths!(ctx), sides, c.headers ?? {});
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
   const rows: string[] = [];
@@ -131,6 +137,28 @@ async function main(): Promise<void> {
     join(REPO, 'bench/results/versus-latest.json'),
     JSON.stringify({ base: baseRoot, uncached: values.uncached, result }, null, 2),
   );
+}
+
+/**
+ * Throws unless both sides answer 200 with the same body to every 100th of `paths` (a floor that
+ * answered other bytes would measure another answer).
+ */
+async function sameBodies(
+  name: string,
+  paths: string[],
+  sides: { label: string; server: RunningServer; key: string }[],
+  headers: Readonly<Record<string, string>>,
+): Promise<void> {
+  for (let i = 0; i < paths.length; i += 100) {
+    const [ours, base] = await Promise.all(
+      sides.map((s) => httpGet(`http://127.0.0.1:${s.server.port}${paths[i]}`, { 'x-api-key': s.key, ...headers })),
+    );
+    if (ours.status !== 200 || base.status !== 200 || !ours.body.equals(base.body))
+      throw new Error(
+        `${name}: GET ${paths[i]} answered ${ours.status} (${ours.body.length} bytes) here and ${base.status} (${base.body.length} bytes) from --base-main: not the same answer`,
+      );
+  }
+  log(`${name}: the base answers ${Math.ceil(paths.length / 100)} sampled paths with the same bodies`);
 }
 
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ResponseCache } from '../../transport/serialise/response-cache.js';
+import { ResponseCache } from '../../transport/caches/response-cache.js';
 import { etagOf } from '../../transport/http/conditional.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,6 +1,8 @@
 // A market's symbols: canonical codes in ascending order, names, and lookup by code or by the
 // forms users type (`600000.SH`, `0700.HK`, `AAPL`, `BTC-USDT`, a bare number), in any case.
 
+import { SearchIndex } from './search-index.js';
+
 export interface SymbolLabels {
   names: readonly (string | null)[];
   marketNames: readonly (string | null)[];
@@ -83,6 +85,7 @@ export class SymbolIndex {
   /** Lower-cased codes and names, for case-insensitive search. */
   readonly lowerCodes: readonly string[];
   readonly lowerNames: readonly string[];
+  private searchIndex: SearchIndex | null = null;
 
   /** `codes` ascending by code unit, unique even without regard to case; `market` chooses the alias rules. */
   constructor(
@@ -175,5 +178,10 @@ export class SymbolIndex {
 
   name(i: number): string | null {
     return this.labels.names[i] ?? null;
+  }
+
+  /** The search index over the lower-cased codes and names: made on the market's first search, then kept with this index. */
+  get search(): SearchIndex {
+    return (this.searchIndex ??= new SearchIndex(this.lowerCodes, this.lowerNames));
   }
 }

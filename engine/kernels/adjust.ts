@@ -49,9 +49,21 @@ export function adjustPrices(
   out: Float64Array,
 ): Float64Array {
   const base = mode === 'qfq' ? adj[baseRow] : 1;
+  // out[k] = adjustedPrice(prices[row], priceScale(adj, row, mode, baseRow)), with the base read once
   for (let row = from, k = 0; row < to; row++, k++) out[k] = round4(prices[row] * (adj[row] / base));
   return out;
 }
+
+/**
+ * What row `row`'s prices are multiplied by: 1 for bfq, its factor for hfq, its factor over
+ * `baseRow`'s for qfq (as adjustPrices multiplies them).
+ */
+export function priceScale(adj: Float64Array, row: number, mode: AdjustMode, baseRow: number): number {
+  return mode === 'bfq' ? 1 : adj[row] / (mode === 'qfq' ? adj[baseRow] : 1);
+}
+
+/** One price of a qfq or hfq answer: times its row's scale (priceScale), rounded as adjustPrices rounds (bfq answers prices as stored). */
+export const adjustedPrice = (price: number, scale: number): number => round4(price * scale);
 
 /** Convenience for one column: a fresh array of the adjusted slice. */
 export function adjustedSlice(

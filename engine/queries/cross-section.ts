@@ -26,27 +26,30 @@ export function rowsOfDay(m: MarketData, day: number): DayRows {
   return { symbols: symbols.subarray(0, found), rows: rows.subarray(0, found) };
 }
 
-/** Days of each market whose rows `dayRowsOf` keeps: a day's pages each ask for it again. */
+/** Days of each market whose rows a `DayRowsCache` keeps: a day's pages each ask for it again. */
 export const KEPT_DAYS = 32;
-/** Per market (a Dataset's, so a reload starts afresh), the days asked last, the latest last. */
-const keptDays = new WeakMap<MarketData, Map<number, DayRows>>();
 
 /**
- * `rowsOfDay`, kept for the last KEPT_DAYS days asked of each market (~24 KB a day for
- * ashare): the second page of a day costs a Map lookup, not 3,000 binary searches over the
+ * `rowsOfDay` of one Dataset, kept for the last KEPT_DAYS days asked of each market (~24 KB a
+ * day for ashare): the second page of a day costs a Map lookup, not 3,000 binary searches over the
  * memory map. The rows are shared: callers read them, never write.
  */
-export function dayRowsOf(m: MarketData, day: number): DayRows {
-  let days = keptDays.get(m);
-  if (days === undefined) keptDays.set(m, (days = new Map()));
-  let rows = days.get(day);
-  if (rows !== undefined) {
-    days.delete(day); // the latest last: the oldest is the first to go
+export class DayRowsCache {
+  /** Per market, the days asked last, the latest last. */
+  private readonly days = new Map<MarketData, Map<number, DayRows>>();
+
+  of(m: MarketData, day: number): DayRows {
+    let days = this.days.get(m);
+    if (days === undefined) this.days.set(m, (days = new Map()));
+    let rows = days.get(day);
+    if (rows !== undefined) {
+      days.delete(day); // the latest last: the oldest is the first to go
+      days.set(day, rows);
+      return rows;
+    }
+    rows = rowsOfDay(m, day);
+    if (days.size >= KEPT_DAYS) days.delete(days.keys().next().value as number);
     days.set(day, rows);
     return rows;
   }
-  rows = rowsOfDay(m, day);
-  if (days.size >= KEPT_DAYS) days.delete(days.keys().next().value as number);
-  days.set(day, rows);
-  return rows;
 }

@@ -40,10 +40,11 @@ export const isVersionName = (name: string): boolean =>
 
 /**
  * Bumped when the stored layout changes; a folder stored in another format is read again.
- * 3: a part's meta holds the crc32 of its pack, edition.json a checksum of its own content, and
- * each file's record its blocks (a file that grew is read from where it ended).
+ * 4: a part's meta holds the crc32 of its pack, edition.json a checksum of its own content, and
+ * each file's record its blocks (a file that grew is read from where it ended). (3 held the pack's
+ * sha256 and no blocks: its parts would fail the crc32 check as damaged.)
  */
-export const FORMAT = 3;
+export const FORMAT = 4;
 
 /**
  * lmdb-js answers a value of this size or more as a view of the memory map (zero-copy, valid

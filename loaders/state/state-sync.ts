@@ -4,21 +4,15 @@ import { performance } from 'node:perf_hooks';
 import type { KeyRecord } from './key-store.js';
 import type { StateStore } from './state-store.js';
 import { committed, refuseWithoutRoom, StateWriteError } from './state-write.js';
+import type { StoredUsage } from './usage-store.js';
 
 /** What the sync needs of the guard (transport/guard's Guard has this shape; main.ts joins them). */
 export interface GuardPort {
   /** Takes the key table; throws after taking it to report keys it left out. */
   setKeys(records: Iterable<KeyRecord>): void;
   dayLabel(nowMs: number): string;
-  seedUsage(
-    id: string,
-    used: number,
-    requests: number,
-    nowMs: number,
-    rateLimited?: number,
-    quotaExhausted?: number,
-    exported?: number,
-  ): boolean;
+  /** Sets a key's counts of the day at `nowMs` from storage (at start). */
+  seedUsage(id: string, counts: StoredUsage, nowMs: number): boolean;
   /** Each changed key's counts of a day (a day that ended first, then today's), its last use (epoch ms, 0: none) and the rows it exported that day. */
   drainDirty(
     visit: (
@@ -123,8 +117,7 @@ export class StateSync {
     this.version = store.keys.version();
     this.applyKeys();
     const t = this.now();
-    for (const [id, u] of store.usage.readDay(guard.dayLabel(t)))
-      guard.seedUsage(id, u.used, u.requests, t, u.rateLimited ?? 0, u.quotaExhausted ?? 0, u.exported ?? 0);
+    for (const [id, u] of store.usage.readDay(guard.dayLabel(t))) guard.seedUsage(id, u, t);
     this.timer = setInterval(() => this.tick(), opts.intervalMs ?? 1000);
     this.timer.unref(); // never what keeps the process alive
   }

@@ -3,6 +3,7 @@
 import { POOL_SOURCE_MODULE } from '../../loaders/edition/open-edition.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { GUARD_TINY, hotPathLookups, run as runGuard } from '../../bench/cases/guard.js';
@@ -12,7 +13,15 @@ import { datasetWith, syntheticTable, TINY_POOL_SIZES } from '../../bench/cases/
 import { screenAnswer } from '../../bench/cases/screen.js';
 import { bodyOf, contextOf, offers, replyOf } from '../../bench/cases/answers.js';
 import { decodeCases, LEVEL_QUESTIONS, SIZE_QUESTIONS } from '../../bench/cases/formats.js';
-import { ALL_CASES, checkAnswer, FORMAT_CASES, pastDay, VARIED_CASES } from '../../bench/http/cases.js';
+import {
+  ALL_CASES,
+  checkAnswer,
+  FIRST_ASK_CASES,
+  FORMAT_CASES,
+  pastDay,
+  VARIED_CASES,
+} from '../../bench/http/cases.js';
+import { startChild } from '../../bench/http/children.js';
 import { caseContext } from '../../bench/http/comparison.js';
 import { POOL_SCREEN, RATIO_TARGETS, UNCACHED_CASES } from '../../bench/http/endpoints.js';
 import { httpGet } from '../../bench/http/http-get.js';
@@ -35,6 +44,8 @@ const TINY: MicroOptions = { timeMs: 0, warmupMs: 0, minSamples: 2, sampleUs: 5 
 
 let dataset: Dataset;
 let snapshot: string;
+/** The tiny demo stored (what the bare server serves). */
+let stateDir: string;
 let cleanup: () => Promise<void>;
 
 before(async () => {
@@ -42,8 +53,9 @@ before(async () => {
   cleanup = dir.cleanup;
   snapshot = join(dir.path, 'demo');
   await generateDemoSnapshot(snapshot, { symbolScale: 0.01, years: 1, progress: false });
-  await storeEdition(snapshot, join(dir.path, 'state'), { threads: 0 });
-  dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
+  stateDir = join(dir.path, 'state');
+  await storeEdition(snapshot, stateDir, { threads: 0 });
+  dataset = (await openCurrentDataset(stateDir))!;
 });
 after(() => cleanup());
 
@@ -225,6 +237,35 @@ test('a varied case asks many distinct paths, the first its `path` (answered as 
         assert.doesNotThrow(() => checkAnswer(c, res, ctx), `${c.name}: the answer the case measures`);
     }
   }
+});
+
+test("the bare server (each first ask's floor) sends the bytes the service sends for every first-ask case", async (t) => {
+  const server = await startTestServer({ snapshot, responseCache: null });
+  t.after(() => server.close());
+  const bare = startChild(
+    'bare-server',
+    process.execPath,
+    [fileURLToPath(new URL('../../bench/http/bare-server.js', import.meta.url)), '--port', '0', '--state', stateDir],
+    { onStderr: () => {} },
+  );
+  t.after(() => bare.stop());
+  const port = Number(
+    (await bare.waitForLine(/"msg":"Serving \S+ at http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/, 30_000))[1],
+  );
+  const ctx = await caseContext(server.port, 'ashare', server.keys.internal);
+  assert.equal(
+    FIRST_ASK_CASES.length,
+    8,
+    'K-lines 100 bfq and qfq, the latest 20, detail, a detail batch, a batch of a day, the screen, search',
+  );
+  for (const c of FIRST_ASK_CASES)
+    for (const path of c.paths!(ctx).filter((_, i) => i % 100 === 0)) {
+      const ours = await httpGet(`http://127.0.0.1:${server.port}${path}`, { 'x-api-key': server.keys.internal });
+      const floor = await httpGet(`http://127.0.0.1:${port}${path}`);
+      assert.equal(ours.status, 200, `${c.name}: the service answers ${path}`);
+      assert.equal(floor.status, 200, `${c.name}: the bare server answers ${path}`);
+      assert.equal(floor.body.toString('utf8'), ours.body.toString('utf8'), `${c.name}: the same body for ${path}`);
+    }
 });
 
 test('the in-process answers of the size table are the bytes the server sends', async (t) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
-import { dayRowsOf, KEPT_DAYS, rowsOfDay } from '../../engine/queries/cross-section.js';
+import { DayRowsCache, KEPT_DAYS, rowsOfDay } from '../../engine/queries/cross-section.js';
 import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../loaders/edition/stored-editions.js';
 import { RowOfDay } from '../../engine/queries/row-of-day.js';
@@ -40,12 +40,13 @@ function daysOf(m: MarketData): number[] {
 }
 
 test('each day of each market: the rows a scan finds, symbols ascending, and the same through the kept days', () => {
+  const cache = new DayRowsCache();
   for (const m of Object.values(dataset.markets)) {
     for (const day of daysOf(m)) {
       const expected = scanned(m, day);
       const found = rowsOfDay(m, day);
       assert.deepEqual([[...found.symbols], [...found.rows]], [expected.symbols, expected.rows], `${m.market} ${day}`);
-      const kept = dayRowsOf(m, day);
+      const kept = cache.of(m, day);
       assert.deepEqual(
         [[...kept.symbols], [...kept.rows]],
         [expected.symbols, expected.rows],
@@ -96,6 +97,8 @@ test('a day asked again is the kept rows; past KEPT_DAYS other days the oldest i
   const m = dataset.markets.ashare;
   const days = daysOf(m);
   assert.ok(days.length > KEPT_DAYS + 1, 'the fixture has enough days');
+  const cache = new DayRowsCache();
+  const dayRowsOf = (m: MarketData, day: number) => cache.of(m, day);
   const first = dayRowsOf(m, days[0]);
   assert.equal(dayRowsOf(m, days[0]), first, 'kept');
   for (const day of days.slice(1, KEPT_DAYS)) dayRowsOf(m, day); // KEPT_DAYS days in all

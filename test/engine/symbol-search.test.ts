@@ -1,9 +1,9 @@
-// Symbol search: ranked matches, and the memory of past searches bounded by what it holds.
+// Symbol search: ranked matches, and its index's memory bounded by the characters it indexes.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
-import { MEMO_UNITS, memoUnits, searchSymbols } from '../../engine/queries/symbol-search.js';
+import { searchSymbols } from '../../engine/queries/symbol-search.js';
 
 const codes = Array.from({ length: 3000 }, (_, i) => `sh${String(600000 + i)}`);
 const index = (): SymbolIndex =>
@@ -27,8 +27,9 @@ test('exact code, then code prefix, then code substring, then name substring; pa
   );
 });
 
-test('the remembered matches of one index stay within MEMO_UNITS, however many broad terms are asked', () => {
+test('the index holds a bounded number of bytes per indexed character, and broad terms page right', () => {
   const symbols = index();
+  const characters = symbols.lowerCodes.join('').length + symbols.lowerNames.join('').length;
   // Every prefix of every 7th code: terms matching 1 to 3,000 symbols, and name terms matching 1,500.
   const terms = ['bank', 'steel', 'a', 'e'];
   for (let i = 0; i < codes.length; i += 7)
@@ -36,16 +37,17 @@ test('the remembered matches of one index stay within MEMO_UNITS, however many b
   for (const term of terms) {
     const page = searchSymbols(symbols, term, 0, 50);
     assert.equal(page.indices.length, Math.min(50, page.total));
-    assert.ok(memoUnits(symbols) <= MEMO_UNITS, `${memoUnits(symbols)} units remembered after '${term}'`);
   }
-  assert.deepEqual(
-    searchSymbols(symbols, 'sh', 2990, 50).indices,
-    Array.from({ length: 10 }, (_, i) => 2990 + i),
-    'still right after starting over',
+  // At most three grams per character, each a 4-byte position in a list and at worst a gram of its
+  // own in the gram table (~40 bytes an entry); the sorted positions and codes: 12 bytes a symbol.
+  assert.ok(
+    symbols.search.bytes <= 3 * (4 + 40) * characters + 12 * codes.length,
+    `${symbols.search.bytes} bytes for ${characters} characters`,
   );
   assert.deepEqual(
     searchSymbols(symbols, 'sh', 2990, 50).indices,
     Array.from({ length: 10 }, (_, i) => 2990 + i),
-    'and when remembered',
+    'the last page of a term every code starts with',
   );
+  assert.deepEqual(searchSymbols(symbols, 'bank', 0, 3), { total: 1500, indices: [0, 2, 4] }, 'a name term');
 });

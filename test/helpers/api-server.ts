@@ -12,7 +12,8 @@ import { KernelPool } from '../../engine/pool/pool.js';
 import { Guard } from '../../transport/guard/guard.js';
 import type { BuiltInPlanName, Plans } from '../../engine/plans.js';
 import { buildOpenApi } from '../../transport/openapi.js';
-import type { ResponseCacheOptions } from '../../transport/serialise/response-cache.js';
+import { type Caches, DEFAULT_CACHE_BUDGETS } from '../../transport/caches/caches.js';
+import type { ResponseCacheOptions } from '../../transport/caches/response-cache.js';
 import { type RunningServer, type ServerOptions, startServer, type ServerState } from '../../transport/server.js';
 import { tempDir } from './snapshot-folder.js';
 
@@ -37,6 +38,8 @@ export interface TestServer {
   kernels: KernelPool | null;
   /** The state folder (its stored editions: a test stores another and opens it to publish). */
   stateDir: string;
+  /** What the server keeps (its answers per Dataset, rendered rows, as-of tables). */
+  caches: Caches;
   /** The WebSockets of /api/v1/stream (`published` a new Dataset as the server swaps it). */
   stream: RunningServer['stream'];
   /** Resolves once no asynchronous request (a pool task, a stream) is in flight. */
@@ -123,7 +126,10 @@ export async function startTestServer(
     openapi: options.openapi ?? JSON.stringify(buildOpenApi()),
     pool,
     deadlineMs: options.deadlineMs,
-    responseCache: options.responseCache,
+    caches: {
+      ...DEFAULT_CACHE_BUDGETS,
+      answers: options.responseCache === undefined ? DEFAULT_CACHE_BUDGETS.answers : options.responseCache,
+    },
     busyPollMs: options.busyPollMs,
     corsOrigins: options.corsOrigins,
     metrics: options.metrics,
@@ -146,6 +152,7 @@ export async function startTestServer(
     guard,
     kernels,
     stateDir: dir.path,
+    caches: server.caches,
     stream: server.stream,
     get,
     idle: () => server.idle(),

@@ -121,7 +121,7 @@ export class AdminExchange extends Exchange {
   send(status: number, contentType: string, body: string | Buffer, more: HeaderList = []): void {
     if (this.gone || this.answered) return;
     this.answered = true;
-    send(this.res, status, contentType, body, this.headers(more));
+    send(this.res, { status, contentType, body, headers: this.headers(more) });
   }
 
   protected problemOf(error: unknown): Problem {
@@ -133,7 +133,12 @@ export class AdminExchange extends Exchange {
     if (this.answered) return;
     this.answered = true;
     const close = problem.param === 'body';
-    sendProblem(this.res, problem, this.headers([]), close, this.request.method === 'head', this.request.requestId);
+    sendProblem(this.res, problem, {
+      headers: this.headers([]),
+      close,
+      headOnly: this.request.method === 'head',
+      instance: this.request.requestId,
+    });
   }
 }
 

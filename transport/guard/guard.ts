@@ -98,6 +98,15 @@ export interface ExportCharge {
   retryAfter: number;
 }
 
+/** A key's counts of one day, as stored: rows used and requests, and (absent: none) its 429 refusals and the rows it exported. */
+export interface UsageCounts {
+  used: number;
+  requests: number;
+  rateLimited?: number;
+  quotaExhausted?: number;
+  exported?: number;
+}
+
 export class Guard {
   private readonly clock: QuotaDay;
   private readonly byId = new Map<string, KeyState>();
@@ -273,7 +282,15 @@ export class Guard {
     const label = key.dayLabel;
     const seen = { used: key.used, requests: key.requests };
     slots.unlock(key.slot);
-    const r = await this.shared!.admit(key.id, label, key.plan.rpm, key.plan.dailyQuota, chargesRows, seen, rows);
+    const r = await this.shared!.admit({
+      id: key.id,
+      day: label,
+      rpm: key.plan.rpm,
+      dailyQuota: key.plan.dailyQuota,
+      chargesRows,
+      seen,
+      rows,
+    });
     const refusal = r.refused === 1 ? 'rate_limited' : r.refused === 2 ? 'quota_exhausted' : null;
     slots.lock(key.slot);
     if (key.day === day) {
@@ -524,24 +541,16 @@ export class Guard {
   }
 
   /** Sets a key's counts for the day at `nowMs` from storage (start-up only: it overwrites). */
-  seedUsage(
-    id: string,
-    used: number,
-    requests: number,
-    nowMs: number,
-    rateLimited = 0,
-    quotaExhausted = 0,
-    exported = 0,
-  ): boolean {
+  seedUsage(id: string, counts: UsageCounts, nowMs: number): boolean {
     const s = this.byId.get(id);
     if (s === undefined) return false;
     this.slots.lock(s.slot);
     rollDay(s, this.clock, nowMs);
-    s.used = used;
-    s.requests = requests;
-    s.rateLimited = rateLimited;
-    s.quotaExhausted = quotaExhausted;
-    s.exported = exported;
+    s.used = counts.used;
+    s.requests = counts.requests;
+    s.rateLimited = counts.rateLimited ?? 0;
+    s.quotaExhausted = counts.quotaExhausted ?? 0;
+    s.exported = counts.exported ?? 0;
     this.slots.unlock(s.slot);
     return true;
   }

@@ -3,7 +3,13 @@
 // instances' clocks never disagree.
 
 import type { Redis } from 'ioredis';
-import { type AdmitReply, LimitsUnavailable, type SharedLimits, type SharedRefusal } from './shared-limits.js';
+import {
+  type AdmitReply,
+  LimitsUnavailable,
+  type SharedAdmit,
+  type SharedLimits,
+  type SharedRefusal,
+} from './shared-limits.js';
 import { UNITS_PER_TOKEN } from './token-bucket.js';
 
 /**
@@ -174,15 +180,8 @@ export class RedisLimits implements SharedLimits {
     return `${this.prefix}{${id}}:usage:${day}`;
   }
 
-  async admit(
-    id: string,
-    day: string,
-    rpm: number | null,
-    dailyQuota: number | null,
-    chargesRows: boolean,
-    seen: { used: number; requests: number },
-    rows = 0,
-  ): Promise<AdmitReply> {
+  async admit(ask: SharedAdmit): Promise<AdmitReply> {
+    const { id, day, rpm, dailyQuota, chargesRows, seen, rows = 0 } = ask;
     const sent = Date.now();
     const usage = this.usageKey(id, day);
     const r = await this.call(

@@ -3,6 +3,20 @@
 /** Why a limited request was refused by the shared store: 0 admitted, 1 rate, 2 quota. */
 export type SharedRefusal = 0 | 1 | 2;
 
+/** One admission asked of the shared store: the key, its quota day and plan figures, and the request. */
+export interface SharedAdmit {
+  id: string;
+  day: string;
+  rpm: number | null;
+  dailyQuota: number | null;
+  /** The route charges rows: a key with none left is refused (quota_exhausted). */
+  chargesRows: boolean;
+  /** This instance's last counts of the key's day. */
+  seen: { used: number; requests: number };
+  /** Rows charged with the admission (a kept answer's); default none. */
+  rows?: number;
+}
+
 /** One key's state after an admit, as the shared store holds it for every instance. */
 export interface AdmitReply {
   refused: SharedRefusal;
@@ -28,15 +42,7 @@ export interface SharedLimits {
    * store starts from it when it holds no usage for the day (it lost its data). `rows` (an
    * answer known before the admit) are charged in the same step when the request is admitted.
    */
-  admit(
-    id: string,
-    day: string,
-    rpm: number | null,
-    dailyQuota: number | null,
-    chargesRows: boolean,
-    seen: { used: number; requests: number },
-    rows?: number,
-  ): Promise<AdmitReply>;
+  admit(ask: SharedAdmit): Promise<AdmitReply>;
   /**
    * Adds `rows` to the day's count `field` (`used`: the row quota's; `exported`: the export
    * allowance's); resolves to the count after it. With `quota` only when they fit in it, else

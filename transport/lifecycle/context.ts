@@ -19,20 +19,10 @@ import { type HeaderBlock, headerBlock, type HeaderList, sendProblem } from '../
 import type { PoolUse, Route } from '../route.js';
 import { routesFor } from '../routes/index.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import {
-  type Answer,
-  DEFAULT_RESPONSE_CACHE,
-  type ResponseCache,
-  type ResponseCacheOptions,
-  responseCacheOf,
-} from '../serialise/response-cache.js';
-import { fullGc } from '../threads/full-gc.js';
+import { Caches } from '../caches/caches.js';
+import type { Answer } from '../caches/response-cache.js';
 import { StreamTurns } from './streamed-body.js';
 import type { ServerLog, ServerOptions, ServerState } from '../server.js';
-
-/** A quiet spell this long (no API request) after IDLE_COLLECT_REQUESTS answered asks V8 for a collection. */
-const IDLE_COLLECT_MS = 2000;
-const IDLE_COLLECT_REQUESTS = 1000;
 
 /** The route label of answers no route matched (404s). */
 export const UNMATCHED = 'unmatched';
@@ -51,6 +41,16 @@ export const SERVICE_PATHS = [
 export type ServicePath = (typeof SERVICE_PATHS)[number];
 
 export const NO_CACHE = 'private, no-cache';
+
+/** What an answer is observed by: its request's route label (index), key, start, time and id. */
+export interface Observed {
+  readonly routeIndex: number;
+  readonly key: KeyState | null;
+  /** performance.now() when the handler began. */
+  readonly started: number;
+  readonly nowMs: number;
+  readonly requestId: string;
+}
 
 /** One server's shared part: made once by `startServer`, read by every answer. */
 export class ServerContext {
@@ -72,13 +72,11 @@ export class ServerContext {
   readonly pool: PoolUse | null;
   readonly deadlineMs: number;
   readonly busyPollMs: number;
-  private readonly cacheOptions: ResponseCacheOptions | null;
+  /** What the server keeps: per Dataset its answers and rendered rows, the as-of tables, and the collections they prompt. */
+  readonly caches: Caches;
   private limitsLoggedAt = -Infinity;
   private spinUntil = 0;
   private spinning = false;
-  /** Garbage collection once requests stop (see `startIdleCollect`). */
-  private servedSinceCollect = 0;
-  private lastServed = 0;
   private inFlight = 0;
   /** Requests still reading each Dataset after their handler returned (an asynchronous step): see `released`. */
   private readonly holds = new Map<Dataset, number>();
@@ -110,8 +108,8 @@ export class ServerContext {
     this.busyPollMs = options.busyPollMs ?? 0;
     this.turns = new StreamTurns(options.exportStallMs);
     this.exportsPerKey = options.exportsPerKey ?? 4;
-    this.cacheOptions = options.responseCache === undefined ? DEFAULT_RESPONSE_CACHE : options.responseCache;
-    this.startIdleCollect();
+    this.caches = new Caches(options.caches);
+    this.caches.collector.startIdleCollect();
   }
 
   serviceRoute(path: ServicePath): number {
@@ -125,34 +123,26 @@ export class ServerContext {
   }
 
   /**
-   * Every answer, told to /metrics, the access log and (API routes) the dashboard's meter.
-   * Nothing is allocated unless the access log is on.
+   * Every answer of request `x`, told to /metrics, the access log and (API routes) the
+   * dashboard's meter. Nothing is allocated unless the access log is on.
    */
-  observed(
-    route: number,
-    status: number,
-    key: KeyState | null,
-    rows: number,
-    body: string | Buffer | BodyPart[] | null,
-    started: number,
-    nowMs: number,
-    requestId: string,
-  ): void {
-    const ms = performance.now() - started;
+  observed(x: Observed, status: number, rows: number, body: string | Buffer | BodyPart[] | null): void {
+    const { routeIndex: route, key, nowMs } = x;
+    const ms = performance.now() - x.started;
     if (this.meter !== null && route < this.routes.length) this.meter.record(nowMs, ms, status);
     this.requests.record(route, status, key === null ? null : key.plan, rows, ms / 1000);
     if (this.accessLog !== null)
-      this.accessLog.write(
+      this.accessLog.write({
         nowMs,
-        requestId,
-        this.requests.routes[route],
+        requestId: x.requestId,
+        route: this.requests.routes[route],
         status,
-        key === null ? NO_PLAN : key.plan.name,
-        key === null ? null : key.id,
+        plan: key === null ? NO_PLAN : key.plan.name,
+        keyId: key === null ? null : key.id,
         rows,
-        sizeOf(body),
-        Math.round(ms * 1000),
-      );
+        bytes: sizeOf(body),
+        us: Math.round(ms * 1000),
+      });
   }
 
   /**
@@ -197,16 +187,14 @@ export class ServerContext {
     const answered = answerIfOpen(
       res,
       () =>
-        (body = sendProblem(
-          res,
-          problem,
-          this.baseHeaders(requestId, this.state.dataset, null),
-          true,
-          false,
-          requestId,
-        )),
+        (body = sendProblem(res, problem, {
+          headers: this.baseHeaders(requestId, this.state.dataset, null),
+          close: true,
+          instance: requestId,
+        })),
     );
-    if (answered) this.observed(this.routeOfPattern(pattern), 500, null, 0, body, started, this.now(), requestId);
+    const x = { routeIndex: this.routeOfPattern(pattern), key: null, started, nowMs: this.now(), requestId };
+    if (answered) this.observed(x, 500, 0, body);
   };
 
   /**
@@ -265,24 +253,10 @@ export class ServerContext {
     return headers;
   }
 
-  /** A WeakMap lookup, not a remembered reference: an old Dataset must stay collectable after a reload. */
-  cacheOf(dataset: Dataset): ResponseCache | null {
-    return this.cacheOptions === null ? null : responseCacheOf(dataset, this.cacheOptions);
-  }
-
-  /** The answer cache of the data version served now, for /metrics. */
-  cacheFigures(): { hits: number; misses: number; entries: number; bytes: number } {
-    const cache = this.state.dataset === null ? null : this.cacheOf(this.state.dataset);
-    return cache === null
-      ? { hits: 0, misses: 0, entries: 0, bytes: 0 }
-      : { hits: cache.hits, misses: cache.misses, ...cache.stats };
-  }
-
   /** An API request arrived at `started`: the loop stays awake (busy polling) and the idle collection waits. */
   arrived(started: number): void {
     if (this.busyPollMs > 0) this.keepAwake(started);
-    this.servedSinceCollect++;
-    this.lastServed = started;
+    this.caches.collector.served(started);
   }
 
   private readonly spin = (): void => {
@@ -293,19 +267,6 @@ export class ServerContext {
   private keepAwake(now: number): void {
     this.spinUntil = now + this.busyPollMs;
     if (!this.spinning) (this.spinning = true), setImmediate(this.spin);
-  }
-
-  // A collection once requests stop: the garbage of the last requests (bodies, compressed copies,
-  // dropped as-of tables) and the room V8's heap grew to otherwise stay however long the server
-  // then idles, since only allocation prompts V8 to collect. Asked once per quiet spell, after
-  // enough requests that it is worth a major GC (tens of ms, mostly off the serving thread).
-  private startIdleCollect(): void {
-    const collect = fullGc();
-    const quiet = setInterval(() => {
-      if (this.servedSinceCollect >= IDLE_COLLECT_REQUESTS && performance.now() - this.lastServed >= IDLE_COLLECT_MS)
-        (this.servedSinceCollect = 0), collect();
-    }, IDLE_COLLECT_MS);
-    quiet.unref();
   }
 
   /** One asynchronous step of a request begins: it holds its Dataset until `settled`. */

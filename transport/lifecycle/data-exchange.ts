@@ -14,18 +14,13 @@ import { type Encoding, negotiateEncoding, negotiateFormat, NO_FORMAT } from '..
 import { requestIdOf } from '../http/request-id.js';
 import { decode } from '../params/query-string.js';
 import { Problem } from '../problem.js';
-import { headerBlock, sendBlock, sendEmpty, sendProblem } from '../respond.js';
+import { headerBlock, sendEmpty, sendProblem, sendWhole, startStream } from '../respond.js';
 import { type ParsedRequest, parseRequest, type Reply, type Route } from '../route.js';
 import { assemble, type BodyPart } from '../serialise/assemble.js';
 import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
 import { render as renderFormat } from '../serialise/render.js';
-import {
-  type Answer,
-  CachedAnswer,
-  encodingSlot,
-  encodingOf,
-  type ResponseCache,
-} from '../serialise/response-cache.js';
+import { type Answer, CachedAnswer, encodingSlot, encodingOf, type ResponseCache } from '../caches/response-cache.js';
+import type { DatasetCaches } from '../caches/caches.js';
 import { NO_CACHE, type ServerContext } from './context.js';
 import { Exchange } from './exchange.js';
 import { StreamedBody } from './streamed-body.js';
@@ -33,7 +28,7 @@ import { StreamedBody } from './streamed-body.js';
 /**
  * GET of a data route (uWS matched it: the route stage): the request read once, then the stages
  * in order. The local path runs to its answer before this returns; the shared limits store and
- * the pool continue it later (`after`, `answerLater`). Any throw is one problem answer (`fail`).
+ * the pool continue it later (`after`). Any throw is one problem answer (`fail`).
  */
 export function serve(ctx: ServerContext, route: Route, routeIndex: number, res: HttpResponse, req: HttpRequest): void {
   new DataExchange(ctx, route, routeIndex, res, req).enter();
@@ -61,17 +56,24 @@ export class DataExchange extends Exchange {
   private readonly encoding: Encoding;
   /** This request's Dataset to the end, whatever a reload swaps in. */
   private readonly dataset: Dataset | null;
-  private key: KeyState | null = null;
+  /** The authenticated key (null until authenticated, and for a route without one). */
+  key: KeyState | null = null;
   /** The admission's verdict (a copy of it once the request waits on the pool: the local one is reused). */
   private figures: Verdict | null = null;
   private format: Format | null = null;
+  /** What the server keeps for this request's Dataset (looked up on first use). */
+  private kept_: DatasetCaches | null = null;
   private cache: ResponseCache | null = null;
   private cacheKey = '';
+  /** The answer's encoding and ETag, and whether If-None-Match names it (a 304): set once its body is known (`tag`). */
+  private used: Encoding = 'identity';
+  private etag = '';
+  private unchanged = false;
 
   constructor(
     private readonly ctx: ServerContext,
     private readonly route: Route,
-    private readonly routeIndex: number,
+    readonly routeIndex: number,
     res: HttpResponse,
     req: HttpRequest,
   ) {
@@ -167,8 +169,13 @@ export class DataExchange extends Exchange {
     // Reading a character makes V8 flatten the joined pieces once, here: the Map then hashes and
     // compares one flat string, where a string of pieces took its slow paths (~0.25 µs a request).
     this.cacheKey.charCodeAt(0);
-    if ((this.cache = this.ctx.cacheOf(this.dataset!)) === null) return undefined;
+    if ((this.cache = this.caches.answers) === null) return undefined;
     return this.cache.get(this.cacheKey);
+  }
+
+  /** What the server keeps for this request's Dataset. */
+  private get caches(): DatasetCaches {
+    return (this.kept_ ??= this.ctx.caches.of(this.dataset!));
   }
 
   /** The request's key (path and query as sent, plan) without the format Accept asks for: what a fresh answer's ETag derives from. */
@@ -201,18 +208,22 @@ export class DataExchange extends Exchange {
     const signal = this.route.mayAnswerLater ? (): AbortSignal => (abort ??= new AbortController()).signal : null;
     const { dataset, key, nowMs } = this;
     const reply = this.route.handle(
-      { dataset: dataset!, params, query, key, plan, nowMs, signal, pool: this.ctx.pool },
+      { dataset: dataset!, caches: this.caches, params, query, key, plan, nowMs, signal, pool: this.ctx.pool },
       p as never,
     );
     if (!(reply instanceof Promise)) return this.render(reply);
-    this.answerLater(reply, () => (abort as AbortController | null)?.abort());
+    if (this.figures !== null) this.figures = { ...this.figures }; // the local verdict is a reused object
+    this.after(reply, (r) => this.render(r), {
+      deadlineMs: this.ctx.deadlineMs,
+      onAbort: () => (abort as AbortController | null)?.abort(),
+    });
   }
 
   /** Render: the reply as bytes in its format, offered to the cache, compressed, tagged. */
   private render(reply: Reply): void {
     if (reply.stream !== undefined) return this.chargeWhole(reply);
     const format = this.format!;
-    const rendered = renderFormat(reply, format);
+    const rendered = renderFormat(reply, format, this.caches);
     const link = reply.page === undefined ? null : nextLink(this.path, this.rawQuery, reply.page);
     const tag = this.route.cacheable ? `${this.dataset!.version}\n${this.requestKey}\n${format}` : null;
     const fresh: Answer = { rows: reply.rows, type: rendered.type, link, body: rendered.body, format, tag };
@@ -241,16 +252,13 @@ export class DataExchange extends Exchange {
    * assembly buffer, which the next answer overwrites.
    */
   private charge(a: Answer | CachedAnswer, body: Answer['body'], used: Encoding, etag: string): void {
-    const notModified = this.notModified(etag);
-    const rows = notModified ? 0 : a.rows;
+    const rows = this.tag(used, etag) ? 0 : a.rows;
     const { key } = this;
     const { guard } = this.ctx;
     if (key === null || rows <= 0 || !guard.isShared(key))
-      return this.send(a, body, used, etag, notModified, key === null ? null : guard.charge(key, rows, this.nowMs));
+      return this.send(a, body, key === null ? null : guard.charge(key, rows, this.nowMs));
     const kept = typeof body === 'string' ? body : Buffer.from(bytesOf(body));
-    this.after(guard.chargeShared(key, rows, this.nowMs), (remaining) =>
-      this.send(a, kept, used, etag, notModified, remaining),
-    );
+    this.after(guard.chargeShared(key, rows, this.nowMs), (remaining) => this.send(a, kept, remaining));
   }
 
   /**
@@ -348,16 +356,10 @@ export class DataExchange extends Exchange {
           'streamed answer cut; the rows not sent were given back',
         );
       }
-      ctx.observed(this.routeIndex, 200, key, rows, null, this.started, this.nowMs, this.requestId);
+      ctx.observed(this, 200, rows, null);
     });
     this.watch(() => body.abandoned()); // the client left: nothing more is made or written
-    const start = (): void => {
-      const block = headerBlock(headers);
-      if (block !== null) res.writeHeader(block.name, block.value);
-      body.start();
-    };
-    if (this.synchronous) start();
-    else res.cork(start);
+    startStream(res, { headers, body, inHandler: this.synchronous });
   }
 
   /**
@@ -366,42 +368,32 @@ export class DataExchange extends Exchange {
    */
   private admitKept(key: KeyState, hit: CachedAnswer): void {
     const used = encodingOf(hit, this.encoding);
-    const etag = keptEtag(hit, used);
-    const notModified = this.notModified(etag);
-    const rows = notModified ? 0 : hit.rows;
+    const rows = this.tag(used, keptEtag(hit, used)) ? 0 : hit.rows;
     const { guard } = this.ctx;
-    if (!guard.isShared(key))
-      return this.keptAdmitted(guard.admit(key, this.nowMs, this.route.charges, rows), hit, used, etag, notModified);
-    this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) =>
-      this.keptAdmitted(v, hit, used, etag, notModified),
-    );
+    if (!guard.isShared(key)) return this.keptAdmitted(guard.admit(key, this.nowMs, this.route.charges, rows), hit);
+    this.after(guard.admitShared(key, this.nowMs, this.route.charges, rows), (v) => this.keptAdmitted(v, hit));
   }
 
   /** A kept answer's admission, whichever store gave it: refused, or sent with what is left after its rows. */
-  private keptAdmitted(v: Verdict, hit: CachedAnswer, used: Encoding, etag: string, notModified: boolean): void {
+  private keptAdmitted(v: Verdict, hit: CachedAnswer): void {
     this.figures = v;
     refuseIf(v); // before the body: a refused request compresses nothing
-    const rows = notModified ? 0 : hit.rows;
+    const rows = this.unchanged ? 0 : hit.rows;
     const remaining = v.quotaRemaining === null ? null : Math.max(0, v.quotaRemaining - rows);
-    this.send(hit, this.cache!.bodyIn(hit, used), used, etag, notModified, remaining);
+    this.send(hit, this.cache!.bodyIn(hit, this.used), remaining);
   }
 
-  /** If-None-Match names `etag`: a 304, no rows charged. */
-  private notModified(etag: string): boolean {
-    return this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag);
+  /** The answer's encoding and ETag, and whether If-None-Match names that ETag (a 304, no rows charged); returns the last. */
+  private tag(used: Encoding, etag: string): boolean {
+    this.used = used;
+    this.etag = etag;
+    return (this.unchanged = this.ifNoneMatch !== '' && noneMatch(this.ifNoneMatch, etag));
   }
 
-  /** Send: 200 with the body (a kept answer keeps its header block per encoding) or 304; then observe. */
-  private send(
-    a: Answer | CachedAnswer,
-    body: Answer['body'],
-    used: Encoding,
-    etag: string,
-    notModified: boolean,
-    remaining: number | null,
-  ): void {
-    const { ctx, dataset } = this;
-    if (!notModified) {
+  /** Send: 200 with the body (a kept answer keeps its header block per encoding) or 304 (`unchanged`); then observe. */
+  private send(a: Answer | CachedAnswer, body: Answer['body'], remaining: number | null): void {
+    const { ctx, dataset, used, etag } = this;
+    if (!this.unchanged) {
       // A kept answer keeps its block per encoding, as bytes of its own counted by its cache.
       const slot = encodingSlot(used);
       const head =
@@ -411,8 +403,8 @@ export class DataExchange extends Exchange {
       const rest = headerBlock(
         ctx.limitHeaders(ctx.baseHeaders(this.requestId, null, this.origin, false), this.figures, remaining),
       );
-      sendBlock(this.res, 200, head, body, rest, ctx.state.draining, false, this.synchronous);
-      return ctx.observed(this.routeIndex, 200, this.key, a.rows, body, this.started, this.nowMs, this.requestId);
+      sendWhole(this.res, { status: 200, head, rest, body, close: ctx.state.draining, inHandler: this.synchronous });
+      return ctx.observed(this, 200, a.rows, body);
     }
     const headers = ctx.limitHeaders(
       ctx.baseHeaders(this.requestId, null, this.origin, false),
@@ -422,7 +414,7 @@ export class DataExchange extends Exchange {
     headers.push('x-data-version', dataset!.version, 'etag', etag, 'cache-control', NO_CACHE, 'vary', ctx.vary);
     if (a.link !== null) headers.push('link', a.link);
     sendEmpty(this.res, 304, headers, ctx.state.draining);
-    ctx.observed(this.routeIndex, 304, this.key, 0, null, this.started, this.nowMs, this.requestId);
+    ctx.observed(this, 304, 0, null);
   }
 
   protected problemOf(error: unknown): Problem {
@@ -434,15 +426,12 @@ export class DataExchange extends Exchange {
     const { ctx, key } = this;
     const remaining = key === null ? null : ctx.guard.charge(key, 0, this.nowMs);
     // Connection: close while draining, and after a problem whose code always closes (a misframed request).
-    const body = sendProblem(
-      this.res,
-      problem,
-      ctx.limitHeaders(ctx.baseHeaders(this.requestId, this.dataset, this.origin), this.figures, remaining),
-      ctx.state.draining,
-      false,
-      this.requestId,
-    );
-    ctx.observed(this.routeIndex, problem.status, key, 0, body, this.started, this.nowMs, this.requestId);
+    const body = sendProblem(this.res, problem, {
+      headers: ctx.limitHeaders(ctx.baseHeaders(this.requestId, this.dataset, this.origin), this.figures, remaining),
+      close: ctx.state.draining,
+      instance: this.requestId,
+    });
+    ctx.observed(this, problem.status, 0, body);
   }
 
   /** A step waiting on the shared limits store holds this request's Dataset until it settles. */
@@ -451,43 +440,6 @@ export class DataExchange extends Exchange {
   }
   protected override settle(): void {
     this.ctx.settled(this.dataset);
-  }
-
-  /** The async path (pool work): abort handler first, a deadline, then cork → send once. */
-  private answerLater(pending: Promise<Reply>, abort: () => void): void {
-    if (this.figures !== null) this.figures = { ...this.figures };
-    let answered = false;
-    const { ctx, dataset } = this;
-    ctx.hold(dataset);
-    this.watch(() => {
-      answered = true; // the client left: never touch `res` again
-      abort();
-    });
-    const timer = setTimeout(() => {
-      if (answered) return;
-      answered = true;
-      abort();
-      this.fail(new Problem('deadline_exceeded', `the request took longer than ${ctx.deadlineMs} ms`));
-    }, ctx.deadlineMs);
-    pending
-      .then(
-        (reply) => {
-          if (answered) return;
-          answered = true;
-          try {
-            this.render(reply);
-          } catch (error) {
-            this.fail(error); // e.g. a serialiser refusing the value: still one answer
-          }
-        },
-        (error: unknown) => {
-          if (!answered) (answered = true), this.fail(error);
-        },
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        ctx.settled(dataset);
-      });
   }
 }
 

@@ -5,13 +5,21 @@
 // client left.
 
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Problem } from '../problem.js';
+import { Problem } from '../problem.js';
 
 /**
  * The one mapping of a thrown value to the problem it answers, which every exchange answers
  * with: a Problem is itself, anything unexpected a logged 500 (`ServerContext.problemOf`).
  */
 export type ProblemOf = (error: unknown, route: string, requestId: string) => Problem;
+
+/** How long an asynchronous step may take, and who hears it abandoned (the client gone, the deadline passed). */
+export interface AfterOptions {
+  deadlineMs?: number;
+  onAbort?: () => void;
+}
+
+const NO_OPTIONS: AfterOptions = Object.freeze({});
 
 /**
  * One request. A subclass reads what it needs of `req` in its constructor (it is gone once the
@@ -73,26 +81,57 @@ export abstract class Exchange {
   protected settle(): void {}
 
   /**
-   * An asynchronous step: the abort handler first, then `then` with its value unless the client
-   * left; a rejection, or a throw in `then`, is one problem answer.
+   * The one continuation of every asynchronous step (a shared store's verdict or charge, pool
+   * work, a request body, a forwarded answer, /metrics): the abort handler first, the request's
+   * hold until it settles, then `then` with its value unless the client left; a rejection, or a
+   * throw in `then`, is one problem answer. With `deadlineMs`, a step not done by then is a 503
+   * deadline_exceeded and its value is dropped when it comes; `onAbort` hears the client leave or
+   * the deadline pass (to stop the work). `then` runs outside the handler: its writes cork
+   * (`corked`).
    */
-  after<T>(pending: Promise<T>, then: (value: T) => void): void {
-    this.watch(null);
+  after<T>(pending: Promise<T>, then: (value: T) => void, options: AfterOptions = NO_OPTIONS): void {
+    const { deadlineMs, onAbort } = options;
+    let done = false;
+    this.watch(() => {
+      done = true; // the client left: `res` is never touched again
+      onAbort?.();
+    });
     this.hold();
+    const timer =
+      deadlineMs === undefined
+        ? null
+        : setTimeout(() => {
+            if (done) return;
+            done = true;
+            onAbort?.();
+            this.fail(new Problem('deadline_exceeded', `the request took longer than ${deadlineMs} ms`));
+          }, deadlineMs);
     pending
       .then(
         (value) => {
-          if (this.gone) return;
+          if (done || this.gone) return;
+          done = true;
           try {
             then(value);
           } catch (error) {
-            this.fail(error);
+            this.fail(error); // e.g. a serialiser refusing the value: still one answer
           }
         },
-        (error: unknown) => this.fail(error),
+        (error: unknown) => {
+          if (!done) (done = true), this.fail(error);
+        },
       )
       .catch((error: unknown) => this.unanswerable(error))
-      .finally(() => this.settle());
+      .finally(() => {
+        if (timer !== null) clearTimeout(timer);
+        this.settle();
+      });
+  }
+
+  /** Runs `write` corked: at once in the handler (uWS corks it), else inside `res.cork`. */
+  protected corked(write: () => void): void {
+    if (this.synchronous) write();
+    else this.res.cork(write);
   }
 
   /**

@@ -72,6 +72,7 @@ export async function listenServer(
     idle: () => ctx.idle(),
     released: (dataset) => ctx.released(dataset),
     requests: ctx.requests,
+    caches: ctx.caches,
     stream,
   };
 }

@@ -38,10 +38,19 @@ const LIVE_BODY = JSON.stringify({ status: 'ok' });
 /** /metrics refuses what a serving thread could not forward to this one (http/framing.ts), whichever thread it reaches. */
 const strictFraming = (ctx: ServerContext, route: number): boolean => ctx.requests.routes[route] === '/metrics';
 
+/** A path needing no key, as registered: its route label, whether its answers carry CORS, and what it answers. */
+interface ServicePathSpec {
+  routeIndex: number;
+  withCors: boolean;
+  make: Make;
+}
+
 /** A request to a path needing no key: frame → handle (`make`) → send → observe, any throw one problem answer. */
 export class ServiceExchange extends Exchange {
   readonly nowMs: number;
   readonly requestId: string;
+  readonly routeIndex: number;
+  readonly key = null;
   /** The Origin when the answer carries CORS, else null. */
   readonly origin: string | null;
   private readonly misframed: Problem | null;
@@ -49,23 +58,22 @@ export class ServiceExchange extends Exchange {
 
   constructor(
     private readonly ctx: ServerContext,
-    private readonly route: number,
-    withCors: boolean,
-    private readonly make: Make,
+    private readonly path: ServicePathSpec,
     res: HttpResponse,
     req: HttpRequest,
   ) {
     super(res, req);
     this.nowMs = ctx.now();
+    this.routeIndex = path.routeIndex;
     this.requestId = requestIdOf(req.getHeader('x-request-id'));
-    this.origin = withCors ? req.getHeader('origin') : null;
-    this.misframed = requestFramingProblem(req, strictFraming(ctx, route));
+    this.origin = path.withCors ? req.getHeader('origin') : null;
+    this.misframed = requestFramingProblem(req, strictFraming(ctx, path.routeIndex));
     this.headOnly = req.getMethod() === 'head';
   }
 
   protected stages(): void {
     if (this.misframed !== null) throw this.misframed;
-    const made = this.make(this);
+    const made = this.path.make(this);
     if (made instanceof Promise) this.after(made, (m) => this.send(m));
     else this.send(made);
   }
@@ -79,45 +87,64 @@ export class ServiceExchange extends Exchange {
     const headers = this.headers();
     if (made.headers !== undefined) for (const part of made.headers) headers.push(part);
     if (made.status === 204) sendEmpty(this.res, 204, headers);
-    else send(this.res, 200, made.type, made.body, headers, ctx.state.draining, this.headOnly);
-    ctx.observed(this.route, made.status ?? 200, null, 0, made.body, this.started, this.nowMs, this.requestId);
+    else
+      send(this.res, {
+        status: 200,
+        contentType: made.type,
+        body: made.body,
+        headers,
+        close: ctx.state.draining,
+        headOnly: this.headOnly,
+      });
+    ctx.observed(this, made.status ?? 200, 0, made.body);
   }
 
   protected problemOf(error: unknown): Problem {
-    return this.ctx.problemOf(error, this.ctx.requests.routes[this.route], this.requestId);
+    return this.ctx.problemOf(error, this.ctx.requests.routes[this.routeIndex], this.requestId);
   }
 
   protected answerProblem(problem: Problem): void {
     const { ctx } = this;
-    const body = sendProblem(this.res, problem, this.headers(), ctx.state.draining, this.headOnly, this.requestId);
-    ctx.observed(this.route, problem.status, null, 0, body, this.started, this.nowMs, this.requestId);
+    const body = sendProblem(this.res, problem, {
+      headers: this.headers(),
+      close: ctx.state.draining,
+      headOnly: this.headOnly,
+      instance: this.requestId,
+    });
+    ctx.observed(this, problem.status, 0, body);
   }
 }
 
 /** A handler answering without a key: `make` gives the answer, or throws its problem. */
-export const plain =
-  (ctx: ServerContext, route: number, withCors: boolean, make: Make): Handler =>
-  (res, req) =>
-    new ServiceExchange(ctx, route, withCors, make, res, req).enter();
+export function plain(ctx: ServerContext, routeIndex: number, cors: 'cors' | 'no cors', make: Make): Handler {
+  const path: ServicePathSpec = { routeIndex, withCors: cors === 'cors', make };
+  return (res, req) => new ServiceExchange(ctx, path, res, req).enter();
+}
 
 /** Any method but the ones served: 405 with Allow. */
 export const notAllowed = (ctx: ServerContext, route: number, allow: string): Handler =>
-  plain(ctx, route, true, () => {
+  plain(ctx, route, 'cors', () => {
     throw new Problem('method_not_allowed', `only ${allow} is served`, { allow });
   });
 
 /** OPTIONS: the CORS preflight (204). */
 export const preflight = (ctx: ServerContext, route: number): Handler =>
-  plain(ctx, route, false, (x) => {
+  plain(ctx, route, 'no cors', (x) => {
     const headers: HeaderList = ['allow', 'GET, OPTIONS'];
     ctx.cors.preflight(x.req!.getHeader('origin'), headers);
     return { status: 204, type: '', body: '', headers };
   });
 
 /** GET (and OPTIONS) of a path needing no key; any other method is a 405. */
-function servePlain(app: TemplatedApp, ctx: ServerContext, pattern: ServicePath, withCors: boolean, make: Make): void {
+function servePlain(
+  app: TemplatedApp,
+  ctx: ServerContext,
+  pattern: ServicePath,
+  cors: 'cors' | 'no cors',
+  make: Make,
+): void {
   const route = ctx.serviceRoute(pattern);
-  app.get(pattern, plain(ctx, route, withCors, make));
+  app.get(pattern, plain(ctx, route, cors, make));
   app.options(pattern, preflight(ctx, route));
   app.any(pattern, notAllowed(ctx, route, 'GET, OPTIONS'));
 }
@@ -143,10 +170,10 @@ export function mountServicePaths(
       }),
     };
   };
-  servePlain(app, ctx, '/healthz', true, readiness);
-  servePlain(app, ctx, '/readyz', true, readiness);
-  servePlain(app, ctx, '/livez', true, () => ({ type: JSON_TYPE, body: LIVE_BODY }));
-  servePlain(app, ctx, '/version', true, () => ({
+  servePlain(app, ctx, '/healthz', 'cors', readiness);
+  servePlain(app, ctx, '/readyz', 'cors', readiness);
+  servePlain(app, ctx, '/livez', 'cors', () => ({ type: JSON_TYPE, body: LIVE_BODY }));
+  servePlain(app, ctx, '/version', 'cors', () => ({
     type: JSON_TYPE,
     body: JSON.stringify({
       version: service.version,
@@ -159,19 +186,19 @@ export function mountServicePaths(
   const openapi = options.openapi;
   if (openapi !== undefined) {
     let document: string | null = typeof openapi === 'string' ? openapi : null;
-    servePlain(app, ctx, '/api/v1/openapi.json', true, () => ({
+    servePlain(app, ctx, '/api/v1/openapi.json', 'cors', () => ({
       type: JSON_TYPE,
       body: (document ??= (openapi as () => string)()),
     }));
   }
   let asyncapi: string | null = null; // made at its first request, from the plans in force
-  servePlain(app, ctx, ASYNCAPI_PATH, true, () => ({
+  servePlain(app, ctx, ASYNCAPI_PATH, 'cors', () => ({
     type: JSON_TYPE,
     body: (asyncapi ??= JSON.stringify(buildAsyncApi(ctx.guard.plans, ctx.service.version))),
   }));
   const fbs = readFileSync(FLATBUFFERS_SCHEMA_PATH, 'utf8');
-  servePlain(app, ctx, '/api/v1/schema.fbs', true, () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
-  for (const [path, file] of loadReferencePage()) servePlain(app, ctx, path, false, () => file);
+  servePlain(app, ctx, '/api/v1/schema.fbs', 'cors', () => ({ type: 'text/plain; charset=utf-8', body: fbs }));
+  for (const [path, file] of loadReferencePage()) servePlain(app, ctx, path, 'no cors', () => file);
 }
 
 /** What /metrics reads: the options' sources, this thread's figures (or every serving thread's), the answer cache, the streams. */
@@ -192,7 +219,7 @@ function metricsSources(
     service: ctx.service,
     dataVersion: () => ctx.state.dataset?.version ?? null,
     usageDurable: () => ctx.state.usageDurable !== false,
-    answerCache: () => ctx.cacheFigures(),
+    answerCache: () => ctx.caches.answerFigures(ctx.state.dataset),
     stream: () => StreamFigures.totals([stream.figures.storage, ...(options.peerStreams?.() ?? [])]),
     screenRuns: () => stream.runner.kept ?? 0,
   };
@@ -202,7 +229,7 @@ function metricsSources(
 function mountMetrics(app: TemplatedApp, ctx: ServerContext, sources: MetricsSources): void {
   // prom-client is loaded beside the start (50 ms of imports), not before it: ready by the first scrape.
   const registered: Promise<Registry> = import('../metrics/exposition.js').then((m) => m.metricsRegistry(sources));
-  servePlain(app, ctx, '/metrics', false, () =>
+  servePlain(app, ctx, '/metrics', 'no cors', () =>
     registered.then(async (registry) => ({ type: registry.contentType, body: await registry.metrics() })),
   );
 }
@@ -213,7 +240,9 @@ export function mountNotFound(app: TemplatedApp, ctx: ServerContext): void {
   const notFound = (x: ServiceExchange): Made => {
     throw new Problem('not_found', `no route for ${x.req!.getMethod().toUpperCase()} ${x.req!.getUrl()}`);
   };
+  const api: ServicePathSpec = { routeIndex: unmatched, withCors: true, make: notFound };
+  const other: ServicePathSpec = { routeIndex: unmatched, withCors: false, make: notFound };
   app.any('/*', (res, req) =>
-    new ServiceExchange(ctx, unmatched, req.getUrl().startsWith('/api/'), notFound, res, req).enter(),
+    new ServiceExchange(ctx, req.getUrl().startsWith('/api/') ? api : other, res, req).enter(),
   );
 }

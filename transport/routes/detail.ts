@@ -6,7 +6,7 @@ import { snapshotFieldsParam } from '../params/fields.js';
 import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { type Reply, route } from '../route.js';
 import { type ColumnSet, detailBatchShape, detailShape } from '../shapes/detail.js';
-import { AS_OF, marketAsOf, symbolAsOf } from './as-of.js';
+import { AS_OF, symbolAsOf } from './as-of.js';
 import { BATCH_SIZE } from './kline-params.js';
 import { batchOf, checkBatchSize, marketOf, requireSome } from './lookup.js';
 
@@ -44,13 +44,13 @@ export const detailRoute = route({
   charges: true,
   cacheable: true,
   mayAnswerLater: true,
-  handle({ dataset, params, pool }, p) {
+  handle({ dataset, caches, params, pool }, p) {
     const full = marketOf(dataset, params[0]);
     const answer = (m: SnapshotView): Reply => {
       const i = symbolAsOf(full, m, p.as_of, params[1]);
-      return { shape: detailShape, result: { dataset, m, i, set: columnSet(p.fields) }, rows: 1 };
+      return { shape: detailShape, result: { m, i, set: columnSet(p.fields) }, rows: 1 };
     };
-    const view = marketAsOf(dataset, full, p.as_of, pool);
+    const view = caches.asOf(full, p.as_of, pool);
     return view instanceof Promise ? view.then(answer) : answer(view);
   },
 });
@@ -70,18 +70,18 @@ export const detailBatchRoute = route({
   charges: true,
   cacheable: true,
   mayAnswerLater: true,
-  handle({ dataset, params, plan, pool }, p) {
+  handle({ dataset, caches, params, plan, pool }, p) {
     checkBatchSize(p.symbols!, plan); // before any as-of work
     const answer = (m: SnapshotView): Reply => {
       const batch = batchOf(m, p.symbols!, plan);
       requireSome(batch, m);
       return {
         shape: detailBatchShape,
-        result: { dataset, m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) },
+        result: { m, found: batch.found, missing: batch.missing, set: columnSet(p.fields) },
         rows: batch.found.length,
       };
     };
-    const view = marketAsOf(dataset, marketOf(dataset, params[0]), p.as_of, pool);
+    const view = caches.asOf(marketOf(dataset, params[0]), p.as_of, pool);
     return view instanceof Promise ? view.then(answer) : answer(view);
   },
 });

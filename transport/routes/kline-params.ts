@@ -1,6 +1,6 @@
 // Parameters shared by the single and batch K-line routes: window, fields, adjustment, paging.
 
-import { PERIODS } from '../../engine/kernels/periods.js';
+import { PERIODS } from '../../engine/queries/klines.js';
 import { date, integer, oneOf } from '../params/declare.js';
 
 export const ADJ_MODES = ['bfq', 'qfq', 'hfq'] as const;

@@ -1,17 +1,14 @@
 // GET /{market}/klines: K-line rows (or period bars) of several symbols, or every symbol's row of one day.
 
-import { KLINE_FIELDS, type KlineField } from '../../engine/columns.js';
+import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
-import type { AdjustMode } from '../../engine/kernels/adjust.js';
-import { klineWindow } from '../../engine/kernels/kline-window.js';
-import { dayRowsOf } from '../../engine/queries/cross-section.js';
-import { RowOfDay } from '../../engine/queries/row-of-day.js';
+import type { DayRowsCache } from '../../engine/queries/cross-section.js';
+import { type KlineAsk, klineBatch, klineDay, klinePage, type KlineResult } from '../../engine/queries/klines.js';
 import { date, symbolList } from '../params/declare.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { badParam } from '../problem.js';
 import { type Reply, route } from '../route.js';
-import { periodSeries } from '../serialise/kline-text.js';
-import { type CrossSectionResult, crossSectionShape } from '../shapes/cross-section.js';
+import { crossSectionShape } from '../shapes/cross-section.js';
 import { klinesBatchShape } from '../shapes/klines-batch.js';
 import { ADJ, BATCH_SIZE, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD } from './kline-params.js';
 import { batchOf, checkRange, clamp, marketOf, requireSome } from './lookup.js';
@@ -76,7 +73,7 @@ export const klinesBatchRoute = route({
   charges: true,
   cacheable: true,
   paged: true,
-  handle({ dataset, params, plan, query }, p) {
+  handle({ dataset, caches, params, plan, query }, p) {
     const m = marketOf(dataset, params[0]);
     if (p.date !== null && (p.start !== null || p.end !== null))
       throw badParam('date', 'date cannot be combined with start or end');
@@ -87,7 +84,8 @@ export const klinesBatchRoute = route({
     if (p.symbols === null) {
       if (p.date === null) throw badParam('symbols', 'is required unless date asks for one day of every symbol');
       const fields = query.has('fields') ? p.fields : [...KLINE_FIELDS];
-      return crossSectionReply(m, p.date, p.offset, limit, p.adj, fields);
+      const window = { start: p.date, end: p.date, offset: p.offset, limit };
+      return crossSectionReply(m, p.date, { window, adj: p.adj, period: 'day', fields }, caches.dayRows);
     }
     const batch = batchOf(m, p.symbols, plan);
     requireSome(batch, m);
@@ -95,56 +93,20 @@ export const klinesBatchRoute = route({
       p.date !== null
         ? { start: p.date, end: p.date, offset: p.offset, limit }
         : { start: p.start, end: p.end, offset: p.offset, limit };
-    const rowOf = p.date !== null ? new RowOfDay(m, p.date) : null;
-    let count = 0;
-    const windows = batch.found.map((i) => {
-      if (rowOf !== null) {
-        // the day's row, unless offset skips it (limit is at least 1)
-        const row = p.offset === 0 ? rowOf.of(i) : -1;
-        const rows = row < 0 ? 0 : 1;
-        count += rows;
-        return { i, from: row + 1 - rows, to: row + 1, series: null };
-      }
-      if (p.period !== 'day') {
-        const series = periodSeries(dataset, m, i, p.period, p.adj, p.fields);
-        const { from, to } = klineWindow(series.dates, 0, series.dates.length, window);
-        count += to - from;
-        return { i, from, to, series };
-      }
-      const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], window);
-      count += to - from;
-      return { i, from, to, series: null };
-    });
-    return {
-      shape: klinesBatchShape,
-      result: {
-        dataset,
-        m,
-        window,
-        adj: p.adj,
-        fields: p.fields,
-        period: p.period,
-        windows,
-        count,
-        missing: batch.missing,
-      },
-      rows: count,
-    };
+    const ask: KlineAsk = { window, adj: p.adj, period: p.period, fields: p.fields };
+    const result =
+      p.date !== null ? klineDay(m, batch.found, p.date, ask) : klineBatch(m, batch.found, ask, caches.bars);
+    return { shape: klinesBatchShape, result: { ...result, missing: batch.missing }, rows: result.count };
   },
 });
 
 /** The cross-section page: every symbol's row of `day`, rows [offset, offset + limit) of them. */
-function crossSectionReply(
-  m: MarketData,
-  day: number,
-  offset: number,
-  limit: number,
-  adj: AdjustMode,
-  fields: KlineField[],
-): Reply<CrossSectionResult> {
-  const all = dayRowsOf(m, day);
+function crossSectionReply(m: MarketData, day: number, ask: KlineAsk, days: DayRowsCache): Reply<KlineResult> {
+  const all = days.of(m, day);
   const total = all.rows.length;
-  const count = Math.max(0, Math.min(limit, total - offset));
-  const result: CrossSectionResult = { m, day, all, offset, limit, count, adj, fields };
-  return { shape: crossSectionShape, result, rows: count, page: { offset, count, total } };
+  const { offset, limit } = ask.window;
+  const end = Math.min(total, offset + limit);
+  const page = { symbols: all.symbols.subarray(offset, end), rows: all.rows.subarray(offset, end) };
+  const result = klinePage(m, day, page, total, ask);
+  return { shape: crossSectionShape, result, rows: result.count, page: { offset, count: result.count, total } };
 }

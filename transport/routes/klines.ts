@@ -1,12 +1,10 @@
 // GET /{market}/klines/{symbol}: daily K-line rows of one symbol.
 
 import { dateText } from '../../engine/calendar/date-text.js';
-import { qfqBaseRow } from '../../engine/kernels/adjust.js';
-import { klineWindow } from '../../engine/kernels/kline-window.js';
+import { klineQuery, qfqBaseOf } from '../../engine/queries/klines.js';
 import { klineFieldsParam } from '../params/fields.js';
 import { route } from '../route.js';
-import { periodSeries } from '../serialise/kline-text.js';
-import { type KlinesResult, klinesShape } from '../shapes/klines.js';
+import { klinesShape } from '../shapes/klines.js';
 import { badParam } from '../problem.js';
 import { ADJ, KLINE_LIMIT, KLINE_WINDOW, OFFSET, PERIOD, QFQ_BASE } from './kline-params.js';
 import { checkRange, clamp, marketOf, symbolOf } from './lookup.js';
@@ -69,7 +67,7 @@ export const klinesRoute = route({
   charges: true,
   cacheable: true,
   paged: true,
-  handle({ dataset, params, plan }, p) {
+  handle({ dataset, caches, params, plan }, p) {
     const m = marketOf(dataset, params[0]);
     checkRange(p.start, p.end);
     const window = { start: p.start, end: p.end, offset: p.offset, limit: clamp(p.limit, plan.rowsPerCall) };
@@ -78,30 +76,21 @@ export const klinesRoute = route({
     if (p.qfq_base !== null && p.period !== 'day')
       throw badParam('period', `period=${p.period} cannot be combined with qfq_base`);
     const i = symbolOf(m, params[1]);
-    const k = m.klines;
-    const base = qfqBaseRow(k.date, k.offsets[i], k.offsets[i + 1], p.qfq_base);
-    if (base < 0 && k.offsets[i + 1] > k.offsets[i])
+    const base = qfqBaseOf(m, i, p.qfq_base);
+    if (base < 0 && m.klines.offsets[i + 1] > m.klines.offsets[i])
       throw badParam('qfq_base', `${m.symbols.codes[i]} has no row on or before ${dateText(p.qfq_base!)}`);
-    // Bars are windowed by their dates, as rows are; the rendered series is kept with the rendered rows.
-    const series = p.period === 'day' ? null : periodSeries(dataset, m, i, p.period, p.adj, p.fields);
-    const { from, to, total } =
-      series === null
-        ? klineWindow(k.date, k.offsets[i], k.offsets[i + 1], window)
-        : klineWindow(series.dates, 0, series.dates.length, window);
-    const result: KlinesResult = {
-      dataset,
+    // Bars are windowed by their dates, as rows are; a symbol's bars are kept between answers.
+    const result = klineQuery(
       m,
       i,
-      window,
-      from,
-      to,
-      total,
-      adj: p.adj,
-      base,
-      fields: p.fields,
-      period: p.period,
-      series,
+      { window, adj: p.adj, period: p.period, fields: p.fields },
+      { base, bars: caches.bars },
+    );
+    return {
+      shape: klinesShape,
+      result,
+      rows: result.count,
+      page: { offset: p.offset, count: result.count, total: result.total },
     };
-    return { shape: klinesShape, result, rows: to - from, page: { offset: p.offset, count: to - from, total } };
   },
 });

@@ -2,6 +2,7 @@
 
 import { NUMERIC_SNAPSHOT_COLUMNS, SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { Dataset, MarketData, SnapshotView } from '../../engine/dataset/dataset.js';
+import type { Memo } from '../caches/memo.js';
 import type { Plan } from '../../engine/plans.js';
 import { screen, type ScreenQuery, type ScreenResult } from '../../engine/queries/screen.js';
 import { decimal, integer, oneOf, type Parsed, type PatternParam } from '../params/declare.js';
@@ -11,7 +12,7 @@ import { type Reply, route } from '../route.js';
 import type { ColumnSet } from '../shapes/detail.js';
 import { type ScreenPage, screenShape } from '../shapes/screen.js';
 import { ROWS_PER_CALL } from './kline-params.js';
-import { AS_OF, marketAsOf } from './as-of.js';
+import { AS_OF } from './as-of.js';
 import { clamp, marketOf } from './lookup.js';
 
 const WHITELIST: ReadonlySet<string> = new Set(NUMERIC_SNAPSHOT_COLUMNS);
@@ -57,26 +58,27 @@ const DEFAULT_COLUMNS = new Set(
 );
 const ALL_COLUMNS = SNAPSHOT_COLUMNS.map((c) => c.name);
 
-/** Column sets already worked out, by request shape: screens repeat a handful of shapes. */
-const columnSets = new Map<string, ColumnSet>();
-
-/** The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults, plus bounded and sort columns. */
-function rowColumnSet(fields: string[] | null, bounds: ReadonlyMap<string, unknown>, sort: string): ColumnSet {
+/**
+ * The row's columns in table order: the requested ones (plus symbol, name, date) or the defaults,
+ * plus bounded and sort columns; worked out once per request shape (`sets`: the server's memo).
+ */
+function rowColumnSet(
+  fields: string[] | null,
+  bounds: ReadonlyMap<string, unknown>,
+  sort: string,
+  sets: Memo<ColumnSet>,
+): ColumnSet {
   // Canonical column names hold no `|` or `>`, so the shape text names one set.
   let shape = fields === null ? '' : fields.join(',');
   for (const column of bounds.keys()) shape += `|${column}`;
   shape += `>${sort}`;
-  let set = columnSets.get(shape);
-  if (set === undefined) {
+  return sets.of(shape, () => {
     const wanted = new Set(fields === null ? DEFAULT_COLUMNS : ['symbol', 'name', 'date', ...fields]);
     for (const column of bounds.keys()) wanted.add(column);
     wanted.add(sort);
     const columns = ALL_COLUMNS.filter((c) => wanted.has(c));
-    set = { columns, key: columns.join(',') };
-    if (columnSets.size >= 1000) columnSets.clear(); // bounded: shapes come from clients
-    columnSets.set(shape, set);
-  }
-  return set;
+    return { columns, key: columns.join(',') };
+  });
 }
 
 /** The screen's declared query parameters (a standing screen over WebSocket is parsed by these too). */
@@ -113,18 +115,18 @@ export function screenAsk(
   query: ReadonlyMap<string, string>,
   p: ScreenParams,
   plan: Plan,
+  sets: Memo<ColumnSet>,
 ): ScreenAsk {
   const full = marketOf(dataset, marketText);
   const bounds = boundsOf(query);
-  const set = rowColumnSet(p.fields, bounds, p.sort);
+  const set = rowColumnSet(p.fields, bounds, p.sort, sets);
   const limit = clamp(p.limit, plan.rowsPerCall);
   const q = { bounds, sort: p.sort, descending: p.order === 'desc', offset: p.offset, limit };
   return { full, q, set, limit, offset: p.offset, sort: p.sort, order: p.order };
 }
 
 /** The answer's page of `ask` over `m` (the market's own table, or one as of a day). */
-export const screenPage = (dataset: Dataset, ask: ScreenAsk, m: SnapshotView, result: ScreenResult): ScreenPage => ({
-  dataset,
+export const screenPage = (ask: ScreenAsk, m: SnapshotView, result: ScreenResult): ScreenPage => ({
   m,
   result,
   set: ask.set,
@@ -172,17 +174,17 @@ export const screenRoute = route({
   cacheable: true,
   paged: true,
   mayAnswerLater: true,
-  handle({ dataset, params, query, plan, pool, signal }, p) {
-    const ask = screenAsk(dataset, params[0], query, p, plan);
+  handle({ dataset, caches, params, query, plan, pool, signal }, p) {
+    const ask = screenAsk(dataset, params[0], query, p, plan, caches.screenColumns);
     const { full, q } = ask;
     const answer = (m: SnapshotView, result: ScreenResult): Reply => ({
       shape: screenShape,
-      result: screenPage(dataset, ask, m, result),
+      result: screenPage(ask, m, result),
       rows: result.rows.length,
       page: { offset: p.offset, count: result.rows.length, total: result.total },
     });
     // The pool's workers hold the Dataset's own tables; an as-of table is screened here.
-    const view = marketAsOf(dataset, full, p.as_of, pool);
+    const view = caches.asOf(full, p.as_of, pool);
     if (view instanceof Promise) return view.then((m) => answer(m, screen(m.snapshots, q)));
     if (view === full && pool !== null && full.snapshots.size >= pool.minScreenRows)
       return pool.kernels.screen(dataset, full.market, q, signal?.()).then((result) => answer(full, result));

@@ -6,7 +6,7 @@ import { dateText } from '../../engine/calendar/date-text.js';
 import type { MarketData } from '../../engine/dataset/dataset.js';
 import { type ExportQuery, exportSlice } from '../../engine/queries/export.js';
 import type { KlineSlice } from '../../engine/queries/klines.js';
-import { fieldNames } from '../shapes/klines.js';
+import { fieldNames } from './kline-json.js';
 import type { ChunkSource } from '../route.js';
 import { ByteWriter } from './byte-writer.js';
 import {

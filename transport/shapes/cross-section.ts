@@ -1,16 +1,12 @@
 // The cross-section answer: every symbol's K-line row of one day, by symbol, paged.
 
 import { dateText } from '../../engine/calendar/date-text.js';
-import { type KlineField, PRICE_FIELDS } from '../../engine/columns.js';
-import type { MarketData } from '../../engine/dataset/dataset.js';
-import { adjustedSlice, type AdjustMode } from '../../engine/kernels/adjust.js';
-import type { DayRows } from '../../engine/queries/cross-section.js';
+import { type KlineResult, sliceOf } from '../../engine/queries/klines.js';
 import { arrayOf, date, int, object } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { renderRowsOf } from '../serialise/kline-text.js';
-import { nullable } from '../serialise/rows.js';
-import { fieldNames, fieldNamesJson } from './klines.js';
+import { fieldNames, fieldNamesJson, writeRowsOf } from '../serialise/kline-json.js';
+import { klineRows } from '../serialise/rows.js';
 import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
@@ -25,27 +21,12 @@ import {
   texts,
 } from '../serialise/flatbuffer-kit.js';
 
-export interface CrossSectionResult {
-  m: MarketData;
-  day: number;
-  /** Every row of the day (`total` is their count); the page is [offset, offset + count). */
-  all: DayRows;
-  offset: number;
-  limit: number;
-  count: number;
-  adj: AdjustMode;
-  fields: KlineField[];
-}
-
-/** The page's rows: the day's rows from `offset`, `count` of them. */
-const pageOf = (r: CrossSectionResult): DayRows => ({
-  symbols: r.all.symbols.subarray(r.offset, r.offset + r.count),
-  rows: r.all.rows.subarray(r.offset, r.offset + r.count),
-});
+/** A page of one day's rows, as the K-line query found it: each symbol's row of the day a window, `total` the day's rows. */
+export type CrossSectionResult = KlineResult;
 
 const head = (r: CrossSectionResult): string =>
-  `{"market":"${r.m.market}","date":"${dateText(r.day)}","total":${r.all.rows.length},"count":${r.count},` +
-  `"limit":${r.limit},"offset":${r.offset},"fields":${fieldNamesJson(r.fields)},"data":[`;
+  `{"market":"${r.m.market}","date":"${dateText(r.day!)}","total":${r.total},"count":${r.count},` +
+  `"limit":${r.ask.window.limit},"offset":${r.ask.window.offset},"fields":${fieldNamesJson(r.ask.fields)},"data":[`;
 
 export const crossSectionShape: Shape<CrossSectionResult> = {
   name: 'crossSection',
@@ -62,36 +43,22 @@ export const crossSectionShape: Shape<CrossSectionResult> = {
     data: arrayOf(klineRow),
   }),
   json(r) {
-    const page = pageOf(r);
     const body: BodyPart[] = [head(r)];
-    renderRowsOf(r.m, page.symbols, page.rows, r.adj, r.fields, body);
+    writeRowsOf(r, body);
     body.push(']}');
     return body;
   },
   value(r): CrossSectionValue {
-    const k = r.m.klines;
-    const page = pageOf(r);
-    const data = Array.from(page.rows, (row, n) => {
-      const i = page.symbols[n];
-      const out: Record<string, string | number | null> = { symbol: r.m.symbols.codes[i], date: dateText(k.date[row]) };
-      for (const field of r.fields) {
-        const adjusted =
-          r.adj !== 'bfq' && PRICE_FIELDS.has(field)
-            ? adjustedSlice(k[field], k.adj_factor, row, row + 1, r.adj, k.offsets[i + 1] - 1)[0]
-            : k[field][row];
-        out[field] = nullable(adjusted);
-      }
-      out.adj_factor = k.adj_factor[row];
-      return out;
-    });
+    const data: Row[] = [];
+    for (const w of r.windows) data.push(...klineRows(sliceOf(r, w), r.m.symbols.codes[w.i], r.ask.fields));
     return {
       market: r.m.market,
-      date: dateText(r.day),
-      total: r.all.rows.length,
+      date: dateText(r.day!),
+      total: r.total,
       count: r.count,
-      limit: r.limit,
-      offset: r.offset,
-      fields: fieldNames(r.fields),
+      limit: r.ask.window.limit,
+      offset: r.ask.window.offset,
+      fields: fieldNames(r.ask.fields),
       data,
     };
   },

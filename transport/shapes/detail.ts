@@ -1,11 +1,10 @@
 // The detail answers: one symbol's latest snapshot, and several keyed by symbol.
 
-import type { Dataset, SnapshotView } from '../../engine/dataset/dataset.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotRow } from '../serialise/rows.js';
-import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import type { Shape } from './shape.js';
 import {
   addOffset,
@@ -28,14 +27,12 @@ export interface ColumnSet {
 }
 
 export interface DetailResult {
-  dataset: Dataset;
   m: SnapshotView;
   i: number;
   set: ColumnSet;
 }
 
 export interface DetailBatchResult {
-  dataset: Dataset;
   m: SnapshotView;
   /** Positions of the symbols that exist, in request order. */
   found: number[];
@@ -50,9 +47,9 @@ export const detailShape: Shape<DetailResult> = {
   table: 'Detail',
   flatbuffer: detailTable,
   schema: object({ market, symbol: str, count: int, data: snapshotRowSchema }),
-  json({ dataset, m, i, set }) {
+  json({ m, i, set }, rows) {
     const head = `{"market":"${m.market}","symbol":"${m.symbols.codes[i]}","count":1,"data":`; // codes need no escaping
-    return [head, snapshotTextCacheOf(dataset).row(m, i, set.columns, set.key), '}'];
+    return [head, rows.snapshotRows.row(m, i, set.columns, set.key), '}'];
   },
   value: ({ m, i, set }) => ({
     market: m.market,
@@ -71,8 +68,8 @@ export const detailBatchShape: Shape<DetailBatchResult> = {
   table: 'DetailBatch',
   flatbuffer: detailBatchTable,
   schema: object({ market, count: int, data: mapOf(snapshotRowSchema), missing: arrayOf(str) }, ['missing']),
-  json({ dataset, m, found, missing, set }) {
-    const cache = snapshotTextCacheOf(dataset);
+  json({ m, found, missing, set }, rows) {
+    const cache = rows.snapshotRows;
     const body: BodyPart[] = [`{"market":"${m.market}","count":${found.length},"data":{`];
     found.forEach((i, n) =>
       body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[i]}":`, cache.row(m, i, set.columns, set.key)),

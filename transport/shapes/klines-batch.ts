@@ -1,24 +1,12 @@
 // The batch K-line answer: rows of several symbols keyed by symbol in request order.
 
-import type { KlineField } from '../../engine/columns.js';
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
-import type { AdjustMode } from '../../engine/kernels/adjust.js';
-import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import type { Period } from '../../engine/kernels/periods.js';
-import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
+import { type KlineResult, sliceOf } from '../../engine/queries/klines.js';
 import { arrayOf, int, mapOf, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
+import { FEW_ROWS } from '../caches/kline-text.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import {
-  FEW_ROWS_EACH,
-  type PeriodSeries,
-  renderDayOf,
-  renderKlineRows,
-  renderWindowsOf,
-  seriesRows,
-} from '../serialise/kline-text.js';
+import { fieldNames, fieldNamesJson, writeWindowsOf } from '../serialise/kline-json.js';
 import { klineRows } from '../serialise/rows.js';
-import { fieldNames, fieldNamesJson } from './klines.js';
 import type { PageValue, Shape } from './shape.js';
 import {
   addOffset,
@@ -34,19 +22,8 @@ import {
   texts,
 } from '../serialise/flatbuffer-kit.js';
 
-export interface KlinesBatchResult {
-  dataset: Dataset;
-  m: MarketData;
-  window: WindowQuery;
-  adj: AdjustMode;
-  fields: KlineField[];
-  /** The bars' length: `day` (rows), or a period (each window then counts bars of its `series`). */
-  period: Period;
-  /** Per found symbol, in request order: its position and rows [from, to), or bars [from, to) of its rendered series. */
-  windows: { i: number; from: number; to: number; series: PeriodSeries | null }[];
-  /** Total rows over all symbols. */
-  count: number;
-  /** Requested codes that exist nowhere, as given. */
+/** Several symbols' answer as the K-line query found it (each found symbol's window, in request order), and the codes that exist nowhere, as given. */
+export interface KlinesBatchResult extends KlineResult {
   missing: string[];
 }
 
@@ -66,21 +43,19 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     },
     ['missing'],
   ),
-  json(r) {
+  json(r, rows) {
     const { m } = r;
+    const { window, fields } = r.ask;
     const body: BodyPart[] = [
-      `{"market":"${m.market}","count":${r.count},"limit":${r.window.limit},"offset":${r.window.offset},"fields":${fieldNamesJson(r.fields)},"data":{`,
+      `{"market":"${m.market}","count":${r.count},"limit":${window.limit},"offset":${window.offset},"fields":${fieldNamesJson(fields)},"data":{`,
     ];
-    const { start, end } = r.window;
-    if (r.period === 'day' && start !== null && start === end)
-      renderDayOf(r.dataset, m, start, r.windows, r.adj, r.fields, body);
-    else if (r.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS_EACH))
-      renderWindowsOf(m, r.windows, r.adj, r.fields, body); // a few days of each symbol: written, not chunked
+    if (r.day !== null) rows.klineRows.daySegments(r, body);
+    else if (r.ask.period === 'day' && r.windows.every((w) => w.to - w.from <= FEW_ROWS))
+      writeWindowsOf(r, body); // a few days of each symbol: written, not chunked
     else
       r.windows.forEach((w, n) => {
         body.push(`${n > 0 ? ',' : ''}"${m.symbols.codes[w.i]}":[`); // codes need no escaping
-        if (w.series !== null) seriesRows(w.series, w.from, w.to, body);
-        else renderKlineRows(r.dataset, m, w.i, r.adj, r.fields, w.from, w.to, body);
+        rows.klineRows.rows(r, w, body);
         body.push(']');
       });
     body.push(r.missing.length > 0 ? `},"missing":${JSON.stringify(r.missing)}}` : '}}');
@@ -90,18 +65,14 @@ export const klinesBatchShape: Shape<KlinesBatchResult> = {
     const data: Record<string, Row[]> = {};
     for (const w of r.windows) {
       const code = r.m.symbols.codes[w.i];
-      const slice =
-        r.period === 'day'
-          ? klineSlice(r.m, w.i, r.window, r.adj, r.fields)
-          : periodSlice(r.m, w.i, r.window, r.period, r.adj, r.fields);
-      data[code] = klineRows(slice, code, r.fields);
+      data[code] = klineRows(sliceOf(r, w), code, r.ask.fields);
     }
     const value: KlinesBatchValue = {
       market: r.m.market,
       count: r.count,
-      limit: r.window.limit,
-      offset: r.window.offset,
-      fields: fieldNames(r.fields),
+      limit: r.ask.window.limit,
+      offset: r.ask.window.offset,
+      fields: fieldNames(r.ask.fields),
       data,
     };
     if (r.missing.length > 0) value.missing = r.missing;

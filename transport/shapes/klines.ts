@@ -1,15 +1,11 @@
-// The single-symbol K-line answer: schema, JSON from the rendered-row cache, plain value, CSV rows.
+// The single-symbol K-line answer: schema, JSON from the rendered-row cache, plain value, CSV rows,
+// each read from the K-line query's one result.
 
-import type { KlineField } from '../../engine/columns.js';
-import type { Dataset, MarketData } from '../../engine/dataset/dataset.js';
-import type { AdjustMode } from '../../engine/kernels/adjust.js';
-import type { WindowQuery } from '../../engine/kernels/kline-window.js';
-import type { Period } from '../../engine/kernels/periods.js';
-import { klineSlice, periodSlice } from '../../engine/queries/klines.js';
+import { type KlineResult, sliceOf } from '../../engine/queries/klines.js';
 import { arrayOf, int, object, str } from '../schemas/common.js';
 import { klineFieldNames, klineRow, market } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
-import { fieldMask, type PeriodSeries, renderKlineRows, seriesRows } from '../serialise/kline-text.js';
+import { fieldNames, fieldNamesJson } from '../serialise/kline-json.js';
 import { klineRows } from '../serialise/rows.js';
 import type { PageValue, Shape } from './shape.js';
 import {
@@ -25,36 +21,8 @@ import {
   texts,
 } from '../serialise/flatbuffer-kit.js';
 
-/** One symbol's window of rows, as the engine found it. */
-export interface KlinesResult {
-  dataset: Dataset;
-  m: MarketData;
-  /** The symbol's position in the market. */
-  i: number;
-  window: WindowQuery;
-  /** Rows [from, to) of the market's columns; `total` counts the date range. */
-  from: number;
-  to: number;
-  total: number;
-  adj: AdjustMode;
-  /** The row whose factor qfq divides by (the latest unless `qfq_base` chose another). */
-  base: number;
-  fields: KlineField[];
-  /** The bars' length: `day` (rows), or a period whose bars [from, to) of `series` are answered. */
-  period: Period;
-  /** The rendered bars of the symbol's series (kept with the rendered rows), when `period` is not day. */
-  series: PeriodSeries | null;
-}
-
-/** The `fields` array of a response: symbol, date, the selected columns, adj_factor. */
-export const fieldNames = (fields: readonly KlineField[]): string[] => ['symbol', 'date', ...fields, 'adj_factor'];
-
-/** fieldNames as JSON, by field mask: written once per field set (fields come in catalogue order, so the set names the list). */
-const fieldNamesJsonOf: string[] = [];
-
-/** JSON of the `fields` array of a response (an answer's envelope writes it on every fresh answer). */
-export const fieldNamesJson = (fields: readonly KlineField[]): string =>
-  (fieldNamesJsonOf[fieldMask(fields)] ??= JSON.stringify(fieldNames(fields)));
+/** One symbol's answer, as the K-line query found it (one window). */
+export type KlinesResult = KlineResult;
 
 export const klinesShape: Shape<KlinesResult> = {
   name: 'klines',
@@ -70,32 +38,31 @@ export const klinesShape: Shape<KlinesResult> = {
     fields: klineFieldNames,
     data: arrayOf(klineRow),
   }),
-  json(r) {
+  json(r, rows) {
+    const w = r.windows[0];
+    const { window, fields } = r.ask;
     // Symbol codes are validated to [A-Za-z0-9._-] at load, so they are written unescaped.
     const pieces: BodyPart[] = [
-      `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[r.i]}","count":${r.to - r.from},"total":${r.total},` +
-        `"offset":${r.window.offset},"limit":${r.window.limit},"fields":${fieldNamesJson(r.fields)},"data":[`,
+      `{"market":"${r.m.market}","symbol":"${r.m.symbols.codes[w.i]}","count":${r.count},"total":${r.total},` +
+        `"offset":${window.offset},"limit":${window.limit},"fields":${fieldNamesJson(fields)},"data":[`,
     ];
-    if (r.series !== null) seriesRows(r.series, r.from, r.to, pieces);
-    else renderKlineRows(r.dataset, r.m, r.i, r.adj, r.fields, r.from, r.to, pieces, r.base);
+    rows.klineRows.rows(r, w, pieces);
     pieces.push(']}');
     return pieces;
   },
   value(r): KlinesValue {
-    const code = r.m.symbols.codes[r.i];
-    const slice =
-      r.period === 'day'
-        ? klineSlice(r.m, r.i, r.window, r.adj, r.fields, r.base)
-        : periodSlice(r.m, r.i, r.window, r.period, r.adj, r.fields);
+    const w = r.windows[0];
+    const code = r.m.symbols.codes[w.i];
+    const { window, fields } = r.ask;
     return {
       market: r.m.market,
       symbol: code,
-      count: slice.count,
-      total: slice.total,
-      offset: r.window.offset,
-      limit: r.window.limit,
-      fields: fieldNames(r.fields),
-      data: klineRows(slice, code, r.fields),
+      count: r.count,
+      total: r.total,
+      offset: window.offset,
+      limit: window.limit,
+      fields: fieldNames(fields),
+      data: klineRows(sliceOf(r, w), code, fields),
     };
   },
   csv: (value: KlinesValue) => ({

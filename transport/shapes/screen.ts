@@ -1,12 +1,11 @@
 // The screen answer: a page of snapshot rows with the screen's total, sort and order.
 
-import type { Dataset, SnapshotView } from '../../engine/dataset/dataset.js';
+import type { SnapshotView } from '../../engine/dataset/dataset.js';
 import type { ScreenResult } from '../../engine/queries/screen.js';
 import { arrayOf, int, object } from '../schemas/common.js';
 import { market, snapshotRow as snapshotRowSchema } from '../schemas/rows.js';
 import type { BodyPart } from '../serialise/assemble.js';
 import { snapshotRow } from '../serialise/rows.js';
-import { snapshotTextCacheOf } from '../serialise/snapshot-text.js';
 import type { ColumnSet } from './detail.js';
 import type { PageValue, Shape } from './shape.js';
 import {
@@ -23,7 +22,6 @@ import {
 } from '../serialise/flatbuffer-kit.js';
 
 export interface ScreenPage {
-  dataset: Dataset;
   m: SnapshotView;
   result: ScreenResult;
   set: ColumnSet;
@@ -50,9 +48,9 @@ export const screenShape: Shape<ScreenPage> = {
     order: { type: 'string', enum: ['asc', 'desc'] },
     data: arrayOf(snapshotRowSchema),
   }),
-  json(p) {
+  json(p, rows) {
     const { m, result } = p;
-    const cache = snapshotTextCacheOf(p.dataset);
+    const cache = rows.snapshotRows;
     const body: BodyPart[] = [
       `{"market":"${m.market}","total":${result.total},"count":${result.rows.length},"limit":${p.limit},"offset":${p.offset},"sort":"${p.sort}","order":"${p.order}","data":[`,
     ];

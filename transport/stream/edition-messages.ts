@@ -5,7 +5,7 @@ import { dateText } from '../../engine/calendar/date-text.js';
 import { KLINE_FIELDS } from '../../engine/columns.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { addedRows, factorChanged, type MarketChange } from '../../engine/queries/edition-changes.js';
-import { klineSlice } from '../../engine/queries/klines.js';
+import { latestRow, rowsOf } from '../../engine/queries/klines.js';
 import { klineRows } from '../serialise/rows.js';
 import type { BarsTopic } from './connection.js';
 import { encoded, type Frame } from './encode.js';
@@ -57,10 +57,12 @@ export class AddedBars {
     rows = [];
     if (lastBefore !== null) {
       const { from, to } = addedRows(after, lastBefore, i);
-      if (to > from) {
-        const window = { start: lastBefore + 1, end: null, offset: 0, limit: to - from };
-        rows = klineRows(klineSlice(after, i, window, 'bfq', KLINE_FIELDS), after.symbols.codes[i], KLINE_FIELDS);
-      }
+      if (to > from)
+        rows = klineRows(
+          rowsOf(after, { i, from, to, base: latestRow(after, i) }, 'bfq', KLINE_FIELDS),
+          after.symbols.codes[i],
+          KLINE_FIELDS,
+        );
     }
     this.rows.set(i, rows);
     return rows;

@@ -3,6 +3,7 @@
 // published to its subscribers and charged to each subscriber's key.
 
 import uWS, { type TemplatedApp, type WebSocket } from 'uWebSockets.js';
+import type { Caches } from '../caches/caches.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import { editionChanges, type MarketChange } from '../../engine/queries/edition-changes.js';
 import { LimitsUnavailable } from '../guard/shared-limits.js';
@@ -10,6 +11,7 @@ import type { KeyState, Verdict } from '../guard/guard.js';
 import type { ServerContext } from '../lifecycle/context.js';
 import { plain } from '../lifecycle/service-paths.js';
 import { Problem } from '../problem.js';
+import { publishFrame, sendFrame } from '../respond.js';
 import { BadMessage, type ClientMessage, parseClientMessage } from './client-message.js';
 import type { Conn, DataTopic, Held, ScreenTopic, Topic } from './connection.js';
 import { AddedBars, editionMessage } from './edition-messages.js';
@@ -79,7 +81,7 @@ export class StreamHub implements SubscriptionHost {
     const route = this.ctx.requests.routeIndex(STREAM_PATH);
     app.get(
       STREAM_PATH,
-      plain(this.ctx, route, true, () => {
+      plain(this.ctx, route, 'cors', () => {
         throw new Problem('upgrade_required', `${STREAM_PATH} upgrades to a WebSocket: send Upgrade: websocket`);
       }),
     );
@@ -89,6 +91,10 @@ export class StreamHub implements SubscriptionHost {
 
   dataset(): Dataset {
     return this.served!;
+  }
+
+  get caches(): Caches {
+    return this.ctx.caches;
   }
 
   hold(dataset: Dataset): void {
@@ -190,7 +196,7 @@ export class StreamHub implements SubscriptionHost {
     const ws = conn.ws;
     if (ws === null) return;
     if (ws.getBufferedAmount() > MAX_UNSENT_BYTES) return this.closeForBackpressure(conn);
-    ws.cork(() => ws.send(frame, typeof frame !== 'string'));
+    sendFrame(ws, frame);
     this.figures.sent(1, frameBytes(frame));
   }
 
@@ -401,9 +407,7 @@ export class StreamHub implements SubscriptionHost {
     }
     for (const conn of slow) this.closeForBackpressure(conn);
     if (this.app !== null && topic.subscribers.size > 0) {
-      const isBinary = typeof frame !== 'string';
-      this.app.publish(topic.name, frame, isBinary);
-      const reached = this.app.numSubscribers(topic.name);
+      const reached = publishFrame(this.app, topic.name, frame);
       this.figures.sent(reached, reached * frameBytes(frame));
     }
     for (const conn of shared)

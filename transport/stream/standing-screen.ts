@@ -101,7 +101,7 @@ export class StandingScreen {
     try {
       const result = await host.runner.run(dataset, market, ask.q);
       this.stand(seq, dataset);
-      const value = screenShape.value(screenPage(dataset, ask, dataset.markets[market], result)) as {
+      const value = screenShape.value(screenPage(ask, dataset.markets[market], result)) as {
         total: number;
         data: Record<string, unknown>[];
       };

@@ -1,6 +1,7 @@
 // Subscribing and leaving, per channel: the topics (one per channel, what it carries and format) and
 // the standing screens, each shared by every connection that asks the same, and the plan's limit.
 
+import type { Caches } from '../caches/caches.js';
 import type { Dataset } from '../../engine/dataset/dataset.js';
 import type { Market } from '../../engine/markets.js';
 import { BARS_ALL_WEIGHT } from '../../engine/plans.js';
@@ -27,6 +28,8 @@ import { type PageOfEdition, type ScreenHost, StandingScreen } from './standing-
 /** What subscribing needs of the hub: the Dataset served, replies and pages sent, the first page charged. */
 export interface SubscriptionHost extends ScreenHost {
   dataset(): Dataset;
+  /** The server's caches (a standing screen's row columns are worked out as the route's are). */
+  readonly caches: Caches;
   figures: StreamFigures;
   /** Sends the `subscribed`/`unsubscribed` echo. */
   reply(conn: Conn, type: 'subscribed' | 'unsubscribed', message: ClientMessage): void;
@@ -206,7 +209,14 @@ export class Subscriptions {
     if (query.has('as_of')) throw badParam('as_of', 'a standing screen follows each new edition: as_of is not taken');
     if (query.has('format')) throw badParam('format', "a standing screen's messages come in the socket's format");
     // The route's own declaration parsed these: its screen parameters, `format` and `as_of` refused above.
-    const ask = screenAsk(dataset, m.market!, query, p as ScreenParams, conn.key!.plan);
+    const ask = screenAsk(
+      dataset,
+      m.market!,
+      query,
+      p as ScreenParams,
+      conn.key!.plan,
+      this.host.caches.of(dataset).screenColumns,
+    );
     const id = m.id!;
     if (conn.screens.has(id)) throw badParam('id', `this connection stands on a screen named '${id}' already`);
     this.reserve(conn, 1);

@@ -14,7 +14,7 @@ import { requestFramingProblem } from '../http/framing.js';
 import { requestIdOf } from '../http/request-id.js';
 import { Exchange, type ProblemOf } from '../lifecycle/exchange.js';
 import { Problem } from '../problem.js';
-import { sendProblem } from '../respond.js';
+import { sendProblem, sendRelayed } from '../respond.js';
 import type { ForwardAnswer, ForwardRequest } from './messages.js';
 
 /** The paths the main thread answers for every serving thread. */
@@ -51,8 +51,8 @@ export function forwardToMain(
 class Forwarder {
   private readonly raised: Int32Array;
   private lastId = 0;
-  /** Requests whose answer is sent when it arrives (dropped when the client leaves). */
-  private readonly later = new Map<number, ForwardExchange>();
+  /** Requests whose answer is sent when it arrives, by id: what takes it (dropped when the client leaves). */
+  private readonly later = new Map<number, (answer: ForwardAnswer) => void>();
 
   constructor(
     private readonly channel: ForwardChannel,
@@ -68,10 +68,10 @@ class Forwarder {
   }
 
   private deliver(answer: ForwardAnswer): void {
-    const waiting = this.later.get(answer.id);
-    if (waiting === undefined) return; // its client left
+    const take = this.later.get(answer.id);
+    if (take === undefined) return; // its client left
     this.later.delete(answer.id);
-    waiting.relay(answer);
+    take(answer);
   }
 
   /** The main thread's answer to `request`, or null when it takes longer than `waitMs`. */
@@ -93,8 +93,9 @@ class Forwarder {
     }
   }
 
-  waitFor(x: ForwardExchange): void {
-    this.later.set(x.request.id, x);
+  /** The answer to request `id` when it arrives (after `ask` gave up waiting for it). */
+  answerOf(id: number): Promise<ForwardAnswer> {
+    return new Promise((take) => this.later.set(id, take));
   }
 
   forget(id: number): void {
@@ -165,23 +166,20 @@ class ForwardExchange extends Exchange {
       throw new Problem('malformed_request', 'the request target holds a control character');
     const back = this.forwarder.ask(this.request);
     if (back !== null) return this.relay(back);
-    this.forwarder.waitFor(this);
-    this.watch(() => this.forwarder.forget(this.request.id));
+    const { id } = this.request;
+    this.after(this.forwarder.answerOf(id), (later) => this.relay(later), { onAbort: () => this.forwarder.forget(id) });
   }
 
   /** Writes the main thread's answer as this thread's own. */
-  relay(back: ForwardAnswer): void {
+  private relay(back: ForwardAnswer): void {
     if (back.failure !== undefined)
       return this.fail(new Problem('internal_error', `the main thread did not answer: ${back.failure}`));
-    const { res } = this;
     const headOnly = this.request.method.toUpperCase() === 'HEAD';
-    res.cork(() => {
-      res.writeStatus(`${back.status} ${back.statusText}`);
-      for (const [name, value] of back.headers) res.writeHeader(name, value);
-      // uWS writes no body and no Content-Length for endWithoutBody() (given a length, this build aborts).
-      if (headOnly) back.close ? res.end('', true) : res.endWithoutBody();
-      else res.end(back.body, back.close);
-    });
+    sendRelayed(
+      this.res,
+      { statusLine: `${back.status} ${back.statusText}`, headers: back.headers, body: back.body, close: back.close },
+      headOnly,
+    );
   }
 
   protected problemOf(error: unknown): Problem {
@@ -190,6 +188,6 @@ class ForwardExchange extends Exchange {
 
   protected answerProblem(problem: Problem): void {
     const headOnly = this.request.method.toUpperCase() === 'HEAD';
-    sendProblem(this.res, problem, ['x-request-id', this.requestId], false, headOnly, this.requestId);
+    sendProblem(this.res, problem, { headers: ['x-request-id', this.requestId], headOnly, instance: this.requestId });
   }
 }

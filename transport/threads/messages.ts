@@ -8,35 +8,20 @@ import type { MeterState } from '../admin/meter.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { RequestStorage } from '../metrics/request-metrics.js';
 
-/** The settings a serving thread needs (a subset of the server's, as checked values). */
-export interface ThreadSettings {
-  host: string;
-  quotaTz: string;
-  klineTextCacheMb: number;
-  asOfCacheMb: number;
-  responseCacheMb: number;
-  busyPollMs: number;
-  drainGraceMs: number;
-  exportStallS: number;
-  exportsPerKey: number;
-  streamIdleSeconds: number;
-  corsOrigins: string;
-  redisUrl: string | null;
-  accessLog: boolean;
-  logLevel: string;
-}
-
 /** Where a serving thread opens an edition (loaders/edition/open-edition.ts). */
 export interface EditionToServe {
   stateDir: string;
   version: string;
 }
 
-/** A serving thread's start: where to listen, the data, the keys and their shared slots. */
-export interface ThreadStart {
+/**
+ * A serving thread's start: its settings (`S`: the server's checked settings, as the composition
+ * root posts them), where to listen, the data, the keys and their shared slots.
+ */
+export interface ThreadStart<S = unknown> {
   /** 1, 2, …: the main thread is 0. */
   thread: number;
-  settings: ThreadSettings;
+  settings: S;
   port: number;
   /** Where the dashboard and /metrics are handed to the main thread (transferred), and the flag raised on each answer. */
   forwardPort: MessagePort;

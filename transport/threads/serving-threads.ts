@@ -1,5 +1,6 @@
-// The main thread's side of THREADS ≥ 2: starts the other serving threads, hands each a new
-// Dataset or key table as the main thread takes it, collects their figures, drains them.
+// The main thread's side of THREADS ≥ 2: starts the other serving threads, tells each the new
+// edition as the main thread takes it (each opens it itself) and hands each a new key table, runs
+// their standing screens, collects their figures, drains them.
 
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { DatasetOrigin } from '../../engine/dataset/dataset.js';
@@ -67,9 +68,9 @@ export class ServingThreads {
    * Starts `count` serving threads with `start` (their `thread` numbered 1…) and resolves
    * once every one listens. `onFailure` hears of a thread that fails or exits unasked later.
    */
-  static async start(
+  static async start<S>(
     count: number,
-    start: Omit<ThreadStart, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
+    start: Omit<ThreadStart<S>, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
     screens: ScreensAt | null = null,
@@ -101,7 +102,7 @@ export class ServingThreads {
     return pool;
   }
 
-  private spawn(data: ThreadStart): Promise<void> {
+  private spawn<S>(data: ThreadStart<S>): Promise<void> {
     const index = this.threads.length;
     // The thread's stdout reaches this process's stdout one write at a time: log lines stay whole.
     const worker = new Worker(ENTRY, {

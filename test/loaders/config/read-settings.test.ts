@@ -18,9 +18,8 @@ import {
 } from '../../../loaders/config/settings.js';
 import type { Program } from '../../../loaders/config/settings.js';
 import { DEFAULT_SEED } from '../../../loaders/demo/index.js';
-import { DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/serialise/kline-text.js';
-import { DEFAULT_RESPONSE_CACHE } from '../../../transport/serialise/response-cache.js';
-import { DEFAULT_AS_OF_CACHE_MB } from '../../../transport/routes/as-of.js';
+import { DEFAULT_AS_OF_CACHE_MB, DEFAULT_KLINE_TEXT_CACHE_MB } from '../../../transport/caches/caches.js';
+import { DEFAULT_RESPONSE_CACHE } from '../../../transport/caches/response-cache.js';
 
 /** The values `program` reads from `argv` and `env`; fails the test on --help. */
 function read<S extends Settings>(program: Program<S>, argv: string[], env: NodeJS.ProcessEnv = {}): Values<S> {

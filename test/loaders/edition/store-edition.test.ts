@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { open } from 'lmdb';
 import { formatDate } from '../../../engine/calendar/days.js';
 import type { Dataset } from '../../../engine/dataset/dataset.js';
+import { DamagedFile } from '../../../loaders/edition/damage.js';
+import { editionText } from '../../../loaders/edition/edition-file.js';
+import { editionFile, envFile, FORMAT, partDir, partsDir } from '../../../loaders/edition/layout.js';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset, pruneEditions, readCurrent } from '../../../loaders/edition/stored-editions.js';
 import { SnapshotError } from '../../../loaders/snapshot/snapshot-error.js';
@@ -251,5 +255,26 @@ test('KEEP_EDITIONS: the newest editions stay with the parts they name; older on
     Array.from((await openCurrentDataset(state))!.markets.hkstock.klines.volume).slice(0, 1).length,
     1,
     'the current edition still opens',
+  );
+});
+
+test("an edition stored in the layout before (format 3: each pack's sha256, no crc32) is refused when opened (read again), not served and then found damaged", async () => {
+  const state = join(root, 'format-3');
+  const folder = await writeSnapshotFolder(join(root, 'format-3-src'), GOOD);
+  const { version } = await storeEdition(folder, state);
+  // What a build of format 3 left: edition.json and every part's meta of format 3, a pack's sha256 where the crc32 is now.
+  const meta = JSON.parse(await readFile(editionFile(state, version), 'utf8'));
+  await writeFile(editionFile(state, version), editionText({ ...meta, format: 3 }));
+  for (const part of await readdir(partsDir(state))) {
+    const env = open({ path: envFile(partDir(state, part)), encoding: 'msgpack' });
+    const { packCrc32: _now, ...before } = env.get('meta') as Record<string, unknown>;
+    await env.put('meta', { ...before, format: 3, packSha256: 'ab'.repeat(32) });
+    await env.close();
+  }
+  await assert.rejects(
+    openCurrentDataset(state),
+    (e: unknown) =>
+      e instanceof DamagedFile && e.message.includes(`stored in format 3; this version reads format ${FORMAT}`),
+    'an edition of format 3 is not opened as one of this format',
   );
 });

@@ -45,7 +45,11 @@ describe('429s per key', () => {
 
   test('each quota_exhausted answer is counted apart from the rate ones', async () => {
     s.clock.ms += 60_000; // a full bucket again
-    s.guard.seedUsage(id, 5_000, seen.requests, s.clock.ms, seen.rate, 0); // the free plan's rows for the day are used up
+    s.guard.seedUsage(
+      id,
+      { used: 5_000, requests: seen.requests, rateLimited: seen.rate, quotaExhausted: 0 },
+      s.clock.ms,
+    ); // the free plan's rows for the day are used up
     const a = await s.call(KLINES, { headers: { 'x-api-key': s.keys.free } });
     assert.equal(a.status, 429);
     assert.equal(a.body.code, 'quota_exhausted');

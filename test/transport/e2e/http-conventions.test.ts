@@ -164,7 +164,10 @@ test('after a reload changes the data version, the old ETag answers 200 with a n
   const dir = await tempDir();
   t.after(async () => (await s.close(), await dir.cleanup()));
   const old = await s.get('/api/v1/ashare/klines/sh600001?limit=1');
-  const folder = await fixtureCopy(dir.path, [{ file: 'ashare/klines.csv', from: LAST_ROW, to: LAST_ROW_CLOSE_631 }]);
+  // The state beside the snapshot folder, not in it (a folder there would be a stray, changing the folder while it is read).
+  const folder = await fixtureCopy(join(dir.path, 'snapshot'), [
+    { file: 'ashare/klines.csv', from: LAST_ROW, to: LAST_ROW_CLOSE_631 },
+  ]);
   await storeEdition(folder, join(dir.path, 'state'), { threads: 0 });
   s.state.dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
   assert.notEqual(s.state.dataset.version, old.headers['x-data-version'], 'a new data version');

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
-import { responseCacheOf } from '../../../transport/serialise/response-cache.js';
 import { startTestServer, type TestServer } from '../../helpers/api-server.js';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../../helpers/fixture-copy.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
@@ -21,8 +20,8 @@ after(async () => {
   await uncached.close();
 });
 
-/** Entries in the cached server's cache for its current Dataset (the options are ignored once made). */
-const entries = (): number => responseCacheOf(cached.state.dataset!, { budgetBytes: 0, maxBodyBytes: 0 }).stats.entries;
+/** Entries in the cached server's cache for its current Dataset. */
+const entries = (): number => cached.caches.of(cached.state.dataset!).answers!.stats.entries;
 
 const PATHS = [
   '/api/v1/ashare/klines/sh600001?limit=5&adj=qfq',

@@ -219,7 +219,7 @@ test('an export is charged to the export allowance (apart from the rows), whole 
     'the refusal counted as a quota one',
   );
   const h = guardWith(record('abcd1234', 'pro'));
-  h.seedUsage('abcd1234', 40, 1, T0, 0, 1, 19_999_000);
+  h.seedUsage('abcd1234', { used: 40, requests: 1, rateLimited: 0, quotaExhausted: 1, exported: 19_999_000 }, T0);
   assert.equal(h.quota(h.authenticate(`mdq_abcd1234_${SECRET}`)!, T0).export_remaining, 1_000, 'seeded from storage');
   assert.equal(g.quota(k, T0 + 86_400_000).export_remaining, 20_000_000, 'a new day starts from zero');
 });
@@ -295,7 +295,7 @@ test('a day that ends after its last counts were flushed is not drained again', 
 
 test('seeded usage continues the day from stored counts', () => {
   const g = guardWith(record('abcd1234', 'free'));
-  g.seedUsage('abcd1234', 4_000, 12, T0);
+  g.seedUsage('abcd1234', { used: 4_000, requests: 12 }, T0);
   const k = g.authenticate(`mdq_abcd1234_${SECRET}`)!;
   g.admit(k, T0, true);
   assert.equal(g.charge(k, 500, T0), 500);

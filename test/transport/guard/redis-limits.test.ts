@@ -293,12 +293,28 @@ describe('a reply that comes after the request gave up (the store slow, or this 
   test("a kept answer's admit that charged its rows is refunded; one that did not charge them is not", async () => {
     const charged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 1] }, 700);
     await assert.rejects(
-      charged.limits.admit('k3', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9),
+      charged.limits.admit({
+        id: 'k3',
+        day: '2026-06-01',
+        rpm: 30,
+        dailyQuota: 5000,
+        chargesRows: true,
+        seen: { used: 0, requests: 0 },
+        rows: 9,
+      }),
       LimitsUnavailable,
     );
     const uncharged = slowRedis({ mdqAdmit: [0, 100, 0, 1, 0, 0, Date.now(), 0] }, 700);
     await assert.rejects(
-      uncharged.limits.admit('k4', '2026-06-01', 30, 5000, true, { used: 0, requests: 0 }, 9),
+      uncharged.limits.admit({
+        id: 'k4',
+        day: '2026-06-01',
+        rpm: 30,
+        dailyQuota: 5000,
+        chargesRows: true,
+        seen: { used: 0, requests: 0 },
+        rows: 9,
+      }),
       LimitsUnavailable,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -3,7 +3,7 @@
 import type { Json } from '../../params/declare.js';
 import type { Reply } from '../../route.js';
 import type { BodyPart } from '../../serialise/assemble.js';
-import type { Shape } from '../../shapes/shape.js';
+import type { RowCaches, Shape } from '../../shapes/shape.js';
 
 /** A body as it leaves: text, bytes, or pieces the server joins in a reused buffer (`serialise/assemble.ts`). */
 export type Body = string | Buffer | BodyPart[];
@@ -27,8 +27,9 @@ export interface ResponseFormat<N extends string = string> {
   /** The Media Type Object of a 200 of `shapes` (a route's one, or its several) in this format; `schema` is their JSON Schema (`$ref`s), `examples` a JSON answer of each. */
   openApi(shapes: readonly Shape<unknown>[], schema: Json, examples: readonly unknown[]): Json;
   /**
-   * The body of `reply` (the caller has checked `refusal`). A Buffer body may be a view of a
-   * buffer the next write of the same format reuses: send, compress or copy it before then.
+   * The body of `reply` (the caller has checked `refusal`), with `rows` the rendered rows of the
+   * reply's Dataset. A Buffer body may be a view of a buffer the next write of the same format
+   * reuses: send, compress or copy it before then.
    */
-  write(reply: Reply): Body;
+  write(reply: Reply, rows: RowCaches): Body;
 }

@@ -12,5 +12,5 @@ export const json: ResponseFormat<'json'> = {
     examples.length === 1
       ? { schema, example: examples[0] }
       : { schema, examples: Object.fromEntries(shapes.map((s, i) => [s.name, { value: examples[i] }])) },
-  write: ({ shape, result }) => shape.json(result),
+  write: ({ shape, result }, rows) => shape.json(result, rows),
 };

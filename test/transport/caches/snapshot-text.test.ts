@@ -11,7 +11,7 @@ import type { Dataset } from '../../../engine/dataset/dataset.js';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
 import { snapshotRow } from '../../../transport/serialise/rows.js';
-import { ROW_OVERHEAD_BYTES, SnapshotTextCache } from '../../../transport/serialise/snapshot-text.js';
+import { ROW_OVERHEAD_BYTES, SnapshotTextCache } from '../../../transport/caches/snapshot-text.js';
 import { FIXTURE } from '../../helpers/api-server.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 

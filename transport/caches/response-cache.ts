@@ -2,11 +2,11 @@
 // the route, the plan and the raw request text, so a repeated request is one Map lookup.
 
 import type { Format } from '../answers/formats/index.js';
-import { hash53 } from '../http/conditional.js';
 import type { Encoding } from '../http/negotiate.js';
 import type { HeaderBlock } from '../respond.js';
-import { assemble, type BodyPart } from './assemble.js';
-import { compress, MIN_COMPRESSED_BYTES } from './encode.js';
+import { assemble, type BodyPart } from '../serialise/assemble.js';
+import { compress, MIN_COMPRESSED_BYTES } from '../serialise/encode.js';
+import { Doorkeeper } from './doorkeeper.js';
 import { Slabs } from './slabs.js';
 
 /** A rendered answer and what its headers need, before it is (maybe) kept. */
@@ -84,19 +84,6 @@ export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = Object.freeze({
   maxBodyBytes: 1024 * 1024,
 });
 
-/**
- * Request keys remembered as "asked once": a table of this many 32-bit fingerprints (256 KiB,
- * allocated once), in buckets of DOORKEEPER_WAYS, a key's bucket chosen by its hash. A key
- * takes an empty slot of its bucket, else the next one in turn, so a newer key makes an older
- * one forgotten (asked "once" again later) only once its bucket is full: keys asked in turn
- * that share a bucket are each kept on their second ask (with one slot per key, two sharing
- * it would forget each other forever; one key in 50 of 1,000 asked in turn did). Two keys
- * sharing bucket and fingerprint (about one pair in 4 billion) get the second kept on its
- * first ask. No key text is held, so the memory is the same whatever the keys' length or number.
- */
-export const DOORKEEPER_SLOTS = 1 << 16;
-export const DOORKEEPER_WAYS = 4;
-const DOORKEEPER_BUCKETS = DOORKEEPER_SLOTS / DOORKEEPER_WAYS;
 /** Requests with a longer key are never kept (a client could pad keys with ignored parameters). */
 export const MAX_KEY_CHARS = 2048;
 /**
@@ -133,10 +120,8 @@ export const textBytes = (text: string): number =>
  */
 export class ResponseCache {
   private readonly replies = new Map<string, CachedAnswer>();
-  /** Fingerprints of keys asked once, by slot (DOORKEEPER_SLOTS); 0 is an empty slot. */
-  private readonly askedOnce = new Uint32Array(DOORKEEPER_SLOTS);
-  /** Which slot of a full bucket a new key takes (in turn). */
-  private nextWay = 0;
+  /** Which keys were asked once before: an answer is kept on its second ask. */
+  private readonly doorkeeper = new Doorkeeper();
   private bytes = 0;
   private readonly slabs: Slabs;
 
@@ -209,7 +194,7 @@ export class ResponseCache {
     const kept = this.replies.get(key);
     if (kept !== undefined) return kept; // answered twice at once (pool work): keep the first
     if (key.length > MAX_KEY_CHARS) return null;
-    if (!this.askedBefore(key)) return null;
+    if (!this.doorkeeper.askedBefore(key)) return null;
     const { body } = answer;
     const whole = typeof body === 'string' || Buffer.isBuffer(body) ? body : assemble(body);
     const length = typeof whole === 'string' ? Buffer.byteLength(whole) : whole.length;
@@ -226,21 +211,6 @@ export class ResponseCache {
     this.replies.set(key, cached);
     this.bytes += cost;
     return cached;
-  }
-
-  /** True when `key` was asked before (then forgotten: it is kept now), else remembers it and false. */
-  private askedBefore(key: string): boolean {
-    const hash = hash53(key);
-    const first = (hash & (DOORKEEPER_BUCKETS - 1)) * DOORKEEPER_WAYS;
-    const fingerprint = ((hash / DOORKEEPER_BUCKETS) | 1) >>> 0; // 32 bits above the bucket's, never 0 (an empty slot)
-    const slots = this.askedOnce;
-    let empty = -1;
-    for (let s = first; s < first + DOORKEEPER_WAYS; s++) {
-      if (slots[s] === fingerprint) return ((slots[s] = 0), true);
-      if (slots[s] === 0 && empty < 0) empty = s;
-    }
-    slots[empty >= 0 ? empty : first + (this.nextWay++ & (DOORKEEPER_WAYS - 1))] = fingerprint;
-    return false;
   }
 
   /** Drops the oldest answers until `size` more bytes fit (Map iteration is insertion order), the slabs' dead bytes counted. */

@@ -1,32 +1,8 @@
 // Snapshot rows (detail, screen) as JSON bytes, rendered once per symbol and column set.
 
-import { dateText } from '../../engine/calendar/date-text.js';
-import { SNAPSHOT_COLUMNS } from '../../engine/columns.js';
 import type { SnapshotView } from '../../engine/dataset/dataset.js';
-import { NO_DATE } from '../../engine/kernels/derive-snapshot.js';
-import { ByteWriter } from './byte-writer.js';
-
-const KIND = new Map(SNAPSHOT_COLUMNS.map((c) => [c.name, c.kind]));
-
-/** Renders symbol `i`'s snapshot with `columns` (spec table order) into `w`: `{"symbol":…,…}`. */
-function render(w: ByteWriter, m: SnapshotView, i: number, columns: readonly string[]): void {
-  const labels = m.symbols.labels;
-  w.ascii('{');
-  columns.forEach((name, c) => {
-    w.ascii(c === 0 ? `"${name}":` : `,"${name}":`);
-    if (name === 'symbol')
-      w.ascii(`"${m.symbols.codes[i]}"`); // codes are [A-Za-z0-9._-]
-    else if (name === 'date') w.ascii(m.snapshots.date[i] === NO_DATE ? 'null' : `"${dateText(m.snapshots.date[i])}"`);
-    else if (KIND.get(name) === 'number') w.number(m.snapshots.values[name][i]);
-    else {
-      const text =
-        name === 'name' ? labels.names[i] : name === 'market_name' ? labels.marketNames[i] : labels.marketTypes[i];
-      if (text === null || text === undefined) w.ascii('null');
-      else w.string(text);
-    }
-  });
-  w.ascii('}');
-}
+import { ByteWriter } from '../serialise/byte-writer.js';
+import { writeSnapshotRow } from '../serialise/snapshot-json.js';
 
 /** Bytes of a table's first slab of rows; each next one is twice the last, up to SLAB_MAX_BYTES (a row longer gets one its size). */
 const SLAB_MIN_BYTES = 1024;
@@ -118,7 +94,7 @@ export class SnapshotTextCache {
 
   /** The JSON of symbol `i` in `m` with `columns` (named `columnsKey`), kept or rendered now. */
   row(m: SnapshotView, i: number, columns: readonly string[], columnsKey: string): Buffer {
-    if (this.budgetBytes === 0) return (render(this.writer, m, i, columns), this.writer.take());
+    if (this.budgetBytes === 0) return (writeSnapshotRow(this.writer, m, i, columns), this.writer.take());
     let set = this.sets.get(columnsKey);
     if (set === undefined) {
       this.sets.set(columnsKey, (set = new RowSet()));
@@ -131,7 +107,7 @@ export class SnapshotTextCache {
       const hit = table.rows[i];
       if (hit !== undefined) return ((set.used = true), hit);
     }
-    render(this.writer, m, i, columns);
+    writeSnapshotRow(this.writer, m, i, columns);
     if (table === undefined) {
       const account: Account = { set, bytes: 0 };
       set.tables.set(m.snapshots, (table = new TableRows(m.symbols.size, account)));
@@ -177,20 +153,4 @@ export class SnapshotTextCache {
       this.size -= set.bytes;
     }
   }
-}
-
-const caches = new WeakMap<object, SnapshotTextCache>();
-/** Bytes of snapshot rows kept per Dataset unless the composition root says otherwise (a quarter of KLINE_TEXT_CACHE_MB). */
-let budgetBytes = 64 * 1024 * 1024;
-
-/** Sets the budget of the caches made from now on: once at start, from KLINE_TEXT_CACHE_MB (never read at import). */
-export function setSnapshotTextBudget(bytes: number): void {
-  budgetBytes = bytes;
-}
-
-/** The snapshot-row cache of `dataset` (created on first use), dropped with the Dataset. */
-export function snapshotTextCacheOf(dataset: object): SnapshotTextCache {
-  let cache = caches.get(dataset);
-  if (cache === undefined) caches.set(dataset, (cache = new SnapshotTextCache(budgetBytes)));
-  return cache;
 }

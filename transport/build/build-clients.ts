@@ -8,11 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_PLANS } from '../engine/plans.js';
-import { buildOpenApi } from './openapi.js';
-import { buildAsyncApi } from './stream/asyncapi.js';
+import { DEFAULT_PLANS } from '../../engine/plans.js';
+import { buildOpenApi } from '../openapi.js';
+import { buildAsyncApi } from '../stream/asyncapi.js';
 
-const ROOT = new URL('../../', import.meta.url);
+const ROOT = new URL('../../../', import.meta.url);
 const CLIENT = fileURLToPath(new URL('clients/typescript/', ROOT));
 const OPENAPI = fileURLToPath(new URL('dist/openapi.json', ROOT));
 const ASYNCAPI = fileURLToPath(new URL('dist/asyncapi.json', ROOT));

@@ -3,7 +3,7 @@
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { SCHEMAS } from '../schemas/responses.js';
-import { COMPILED_DIR, compiledName, standaloneCode } from './compile-json.js';
+import { COMPILED_DIR, compiledName, standaloneCode } from '../serialise/compile-json.js';
 
 rmSync(COMPILED_DIR, { recursive: true, force: true }); // none of a schema that changed stays behind
 mkdirSync(COMPILED_DIR, { recursive: true });

@@ -6,12 +6,13 @@ import { after, before, test } from 'node:test';
 import { generateDemoSnapshot } from '../../../loaders/demo/index.js';
 import { KLINE_FIELDS, type KlineField } from '../../../engine/columns.js';
 import type { Dataset } from '../../../engine/dataset/dataset.js';
-import type { AdjustMode } from '../../../engine/kernels/adjust.js';
-import { klineWindow } from '../../../engine/kernels/kline-window.js';
-import { klineSlice } from '../../../engine/queries/klines.js';
+import type { MarketData } from '../../../engine/dataset/dataset.js';
+import { type AdjustMode, adjustedSlice } from '../../../engine/kernels/adjust.js';
+import { klineWindow, type WindowQuery } from '../../../engine/kernels/kline-window.js';
+import { type KlineAsk, klineDay, klineQuery, type KlineSlice, type Period } from '../../../engine/queries/klines.js';
 import { storeEdition } from '../../../loaders/edition/store-edition.js';
 import { openCurrentDataset } from '../../../loaders/edition/stored-editions.js';
-import { fieldMask, KlineTextCache } from '../../../transport/serialise/kline-text.js';
+import { KlineTextCache } from '../../../transport/caches/kline-text.js';
 import { klineRows } from '../../../transport/serialise/rows.js';
 import { tempDir } from '../../helpers/snapshot-folder.js';
 
@@ -27,6 +28,40 @@ before(async () => {
   dataset = (await openCurrentDataset(join(dir.path, 'state')))!;
 });
 after(() => cleanup());
+
+/** The reference rows of a window, from the kernels alone: its rows, prices adjusted to the symbol's latest factor. */
+function referenceSlice(
+  m: MarketData,
+  i: number,
+  q: WindowQuery,
+  adj: AdjustMode,
+  fields: readonly KlineField[],
+): KlineSlice {
+  const k = m.klines;
+  const { from, to, total } = klineWindow(k.date, k.offsets[i], k.offsets[i + 1], q);
+  const values: KlineSlice['values'] = {};
+  for (const f of fields)
+    values[f] =
+      adj !== 'bfq' && ['open', 'high', 'low', 'close'].includes(f)
+        ? adjustedSlice(k[f], k.adj_factor, from, to, adj, k.offsets[i + 1] - 1)
+        : k[f].subarray(from, to);
+  return {
+    symbol: i,
+    count: to - from,
+    total,
+    date: k.date.subarray(from, to),
+    adjFactor: k.adj_factor.subarray(from, to),
+    values,
+  };
+}
+
+const ask = (window: WindowQuery, adj: AdjustMode, fields: KlineField[], period: Period = 'day'): KlineAsk => ({
+  window,
+  adj,
+  period,
+  fields,
+});
+const WHOLE = { start: null, end: null, offset: 0, limit: Number.MAX_SAFE_INTEGER };
 
 const FIELD_SETS: KlineField[][] = [
   [...KLINE_FIELDS],
@@ -52,12 +87,12 @@ test('every market, symbol sample, window, adjustment and field set renders the 
         for (const fields of FIELD_SETS) {
           for (const q of WINDOWS) {
             const expected = JSON.stringify(
-              klineRows(klineSlice(m, i, q, adj, fields), m.symbols.codes[i], fields),
+              klineRows(referenceSlice(m, i, q, adj, fields), m.symbols.codes[i], fields),
             ).slice(1, -1);
-            const { from, to } = klineWindow(m.klines.date, m.klines.offsets[i], m.klines.offsets[i + 1], q);
-            const pieces: Buffer[] = [];
-            cache.rows(m, i, adj, fields, fieldMask(fields), from, to, pieces);
-            const text = Buffer.concat(pieces).toString();
+            const r = klineQuery(m, i, ask(q, adj, fields));
+            const pieces: (string | Buffer)[] = [];
+            cache.rows(r, r.windows[0], pieces);
+            const text = Buffer.concat(pieces.map((p) => Buffer.from(p))).toString();
             assert.equal(
               text,
               expected,
@@ -78,16 +113,9 @@ test('a symbol spanning several chunks is rendered whole and in order', () => {
   const rows = m.klines.offsets[i + 1] - m.klines.offsets[i];
   assert.ok(rows > 600, `crypto symbol has ${rows} rows`);
   const pieces: Buffer[] = [];
-  new KlineTextCache(1 << 30).rows(
-    m,
-    i,
-    'bfq',
-    [...KLINE_FIELDS],
-    63,
-    m.klines.offsets[i],
-    m.klines.offsets[i + 1],
-    pieces,
-  );
+  const r = klineQuery(m, i, ask(WHOLE, 'bfq', [...KLINE_FIELDS]));
+  assert.deepEqual([r.windows[0].from, r.windows[0].to], [m.klines.offsets[i], m.klines.offsets[i + 1]]);
+  new KlineTextCache(1 << 30).rows(r, r.windows[0], pieces);
   assert.ok(pieces.length >= 3, `the history spans ${pieces.length} chunks`);
   const text = Buffer.concat(pieces).toString();
   const parsed = JSON.parse(`[${text}]`) as { date: string }[];
@@ -114,12 +142,26 @@ test("a day's batch rows written later make room within the budget, though the d
   const fill = (cache: KlineTextCache): { before: number; text: string } => {
     const render = (windows: { i: number; from: number; to: number }[]): string => {
       const pieces: (string | Buffer)[] = [];
-      cache.daySegments(m, day, windows, 'bfq', close, fieldMask(close), pieces);
+      const r = klineDay(
+        m,
+        windows.map((w) => w.i),
+        day,
+        ask({ start: day, end: day, offset: 0, limit: 1 }, 'bfq', close),
+      );
+      assert.deepEqual(
+        r.windows.map((w) => [w.from, w.to]),
+        windows.map((w) => [w.from, w.to]),
+        "each symbol's row of the day",
+      );
+      cache.daySegments(r, pieces);
       return String(pieces[0]);
     };
     render([rowOf(symbols[0])]);
     for (const _ of [1, 2])
-      for (let i = 0; i < m.symbols.size; i++) cache.series(m, i, 'year', 'bfq', close, fieldMask(close));
+      for (let i = 0; i < m.symbols.size; i++) {
+        const r = klineQuery(m, i, ask(WHOLE, 'bfq', close, 'year'));
+        cache.rows(r, r.windows[0], []);
+      }
     const before = cache.bytes;
     return { before, text: render(symbols.map(rowOf)) };
   };
@@ -134,7 +176,7 @@ test("a day's batch rows written later make room within the budget, though the d
   const expected = symbols.map((i) => {
     const { from, to } = rowOf(i);
     const rows = klineRows(
-      klineSlice(m, i, { start: day, end: day, offset: 0, limit: 1 }, 'bfq', close),
+      referenceSlice(m, i, { start: day, end: day, offset: 0, limit: 1 }, 'bfq', close),
       m.symbols.codes[i],
       close,
     );
@@ -149,7 +191,9 @@ test('a kept chunk is memory of its own, exactly its size', () => {
   const m = dataset.markets.ashare;
   const end = m.klines.offsets[1];
   const pieces: Buffer[] = [];
-  cache.rows(m, 0, 'bfq', ['close'], fieldMask(['close']), end - 256, end, pieces); // the latest chunk, whole
+  const r = klineQuery(m, 0, ask({ start: null, end: null, offset: 0, limit: 256 }, 'bfq', ['close']));
+  assert.deepEqual([r.windows[0].from, r.windows[0].to], [end - 256, end]);
+  cache.rows(r, r.windows[0], pieces); // the latest chunk, whole
   const [piece] = pieces;
   assert.equal(piece.byteOffset, 1, 'the chunk starts its memory (its first row after the leading comma)');
   assert.equal(piece.buffer.byteLength, 1 + piece.length, 'and ends it');

@@ -2,19 +2,17 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hash53 } from '../../../transport/http/conditional.js';
+import { DOORKEEPER_SLOTS, DOORKEEPER_WAYS, hash53 } from '../../../transport/caches/doorkeeper.js';
 import type { BodyPart } from '../../../transport/serialise/assemble.js';
 import {
   BUFFER_OVERHEAD_BYTES,
   type CachedAnswer,
-  DOORKEEPER_SLOTS,
-  DOORKEEPER_WAYS,
   ENTRY_OVERHEAD_BYTES,
   MAX_KEY_CHARS,
   ResponseCache,
   textBytes,
-} from '../../../transport/serialise/response-cache.js';
-import { SLAB_BYTES, Slabs } from '../../../transport/serialise/slabs.js';
+} from '../../../transport/caches/response-cache.js';
+import { SLAB_BYTES, Slabs } from '../../../transport/caches/slabs.js';
 
 /** What an entry counts against the budget: body bytes, its key and tag (`offer` below) as held, and the measured overhead. */
 const cost = (key: string, bodyBytes: number): number =>

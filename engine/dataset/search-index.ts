@@ -1,0 +1,191 @@
+// A market's symbol search as an index: its lower-cased codes sorted (exact and prefix matches are
+// one binary search), and posting lists of the 1-, 2- and 3-character grams of every code and name
+// (a substring's candidates are the intersection of its grams' lists), so a search costs what its
+// matches and its page cost, not a scan of every code and name.
+
+/** The matches of one term, each rank's symbol positions ascending (ties by symbol). */
+export interface RankedMatches {
+  /** Rank by rank: exact code, code prefix, code substring, name substring; a symbol in the first rank it meets. */
+  ranks: [Int32Array, Int32Array, Int32Array, Int32Array];
+  total: number;
+}
+
+/** Characters in a gram at most: a longer term's candidates are those holding all its 3-grams, checked whole. */
+const GRAM = 3;
+
+/**
+ * Posting lists of the grams of some texts, in one array: the positions holding gram g are
+ * `postings[starts[slot] … starts[slot + 1])`, ascending, `slot` found by the gram's key.
+ */
+class GramPostings {
+  private readonly slots = new Map<number, number>();
+  private readonly starts: Int32Array;
+  private readonly postings: Int32Array;
+
+  constructor(texts: readonly string[]) {
+    // Two passes over every gram of every text: count each gram's positions, then lay them out in
+    // position order. A gram twice in one text counts once (its list's last position is that text).
+    const { slots } = this;
+    const counts: number[] = [];
+    const last: number[] = [];
+    const visit = (each: (slot: number, i: number) => void): void => {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i];
+        for (let n = 1; n <= GRAM; n++)
+          for (let at = 0; at + n <= text.length; at++) {
+            const key = gramKey(text, at, n);
+            let slot = slots.get(key);
+            if (slot === undefined) slots.set(key, (slot = counts.length)), counts.push(0), last.push(-1);
+            if (last[slot] !== i) (last[slot] = i), each(slot, i);
+          }
+      }
+    };
+    visit((slot) => counts[slot]++);
+    this.starts = new Int32Array(counts.length + 1);
+    for (let s = 0; s < counts.length; s++) this.starts[s + 1] = this.starts[s] + counts[s];
+    this.postings = new Int32Array(this.starts[counts.length]);
+    const fill = this.starts.slice(0, counts.length);
+    last.fill(-1);
+    visit((slot, i) => (this.postings[fill[slot]++] = i));
+  }
+
+  /** Bytes the lists hold (the Map's entries counted at ~40 bytes each). */
+  get bytes(): number {
+    return this.postings.byteLength + this.starts.byteLength + this.slots.size * 40;
+  }
+
+  /** The positions whose gram list holds the key of `term`[from, from + n), ascending: a view (empty when none). */
+  list(term: string, from: number, n: number): Int32Array {
+    const slot = this.slots.get(gramKey(term, from, n));
+    return slot === undefined ? EMPTY : this.postings.subarray(this.starts[slot], this.starts[slot + 1]);
+  }
+
+  /**
+   * The positions whose text (`texts`, the ones indexed) contains `term` (non-empty), ascending.
+   * A term of up to GRAM characters is one list; a longer one is the intersection of its grams'
+   * lists, from the shortest, each survivor then checked whole.
+   */
+  containing(term: string, texts: readonly string[]): Int32Array {
+    if (term.length <= GRAM) return this.list(term, 0, term.length);
+    const lists: Int32Array[] = [];
+    for (let at = 0; at + GRAM <= term.length; at++) lists.push(this.list(term, at, GRAM));
+    lists.sort((a, b) => a.length - b.length);
+    let found = 0;
+    const out = new Int32Array(lists[0].length);
+    next: for (const i of lists[0]) {
+      for (let l = 1; l < lists.length; l++) if (!has(lists[l], i)) continue next;
+      if (texts[i].includes(term)) out[found++] = i;
+    }
+    return out.subarray(0, found);
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/** A gram's key: its length and its UTF-16 code units in one number (3 × 16 bits and 2 more: below 2^53). */
+function gramKey(text: string, from: number, n: number): number {
+  let key = 0;
+  for (let k = 0; k < n; k++) key = key * 65536 + text.charCodeAt(from + k);
+  return key * 4 + n;
+}
+
+/** Whether ascending `list` holds `i` (a binary search). */
+function has(list: Int32Array, i: number): boolean {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo] === i;
+}
+
+/** Compares strings by UTF-16 code unit (the order of codes and of `startsWith`). */
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The search index of one market's symbols, over their codes and names as lower-cased once
+ * (`SymbolIndex.lowerCodes`, `lowerNames`). Made when a market is first searched, kept with its
+ * symbol index (a Dataset's, or an as-of view's); it never changes.
+ */
+export class SearchIndex {
+  /** Positions in the order of their lower-cased codes. */
+  private readonly sorted: Int32Array;
+  private readonly sortedCodes: string[];
+  private readonly codeGrams: GramPostings;
+  private readonly nameGrams: GramPostings;
+  /** The term a position was last matched for (`marks[i] === asked`): each symbol in its first rank only. */
+  private readonly marks: Uint32Array;
+  private asked = 0;
+
+  constructor(
+    private readonly codes: readonly string[],
+    private readonly names: readonly string[],
+  ) {
+    this.sorted = Int32Array.from(codes.keys()).sort((a, b) => byCodeUnit(codes[a], codes[b]));
+    this.sortedCodes = Array.from(this.sorted, (i) => codes[i]);
+    this.codeGrams = new GramPostings(codes);
+    this.nameGrams = new GramPostings(names);
+    this.marks = new Uint32Array(codes.length);
+  }
+
+  /**
+   * Bytes the index holds: its postings, gram tables, sorted positions and the sorted codes' slots
+   * (their strings are the symbol index's). Bounded by the characters it indexes: at most three
+   * grams a character (ashare's 36,000 characters of codes and CJK names: ~0.8 MB).
+   */
+  get bytes(): number {
+    return this.codeGrams.bytes + this.nameGrams.bytes + this.sorted.byteLength + 8 * this.sortedCodes.length;
+  }
+
+  /** The lower-cased `term`'s matches, ranked: exact code, code prefix, code substring, name substring. */
+  matches(term: string): RankedMatches {
+    if (++this.asked === 2 ** 32) this.marks.fill(0), (this.asked = 1);
+    const { codes, names, marks, asked } = this;
+    // Exact and prefix: the run of sorted codes starting with the term (the exact one first, if any).
+    const [lo, hi] = this.prefixRun(term);
+    let exact = EMPTY;
+    const prefixed: number[] = [];
+    for (let k = lo; k < hi; k++) {
+      const i = this.sorted[k];
+      marks[i] = asked;
+      if (codes[i].length === term.length) exact = Int32Array.of(i);
+      else prefixed.push(i);
+    }
+    const prefix = Int32Array.from(prefixed).sort();
+    const unmarked = (found: Int32Array): Int32Array => {
+      let n = 0;
+      const out = new Int32Array(found.length);
+      for (const i of found) if (marks[i] !== asked) (marks[i] = asked), (out[n++] = i);
+      return out.subarray(0, n);
+    };
+    const inCode = term.length === 0 ? EMPTY : unmarked(this.codeGrams.containing(term, codes));
+    const inName = term.length === 0 ? EMPTY : unmarked(this.nameGrams.containing(term, names));
+    return {
+      ranks: [exact, prefix, inCode, inName],
+      total: exact.length + prefix.length + inCode.length + inName.length,
+    };
+  }
+
+  /** [lo, hi): the sorted codes that start with `term` (all of them for ''). */
+  private prefixRun(term: string): [number, number] {
+    const codes = this.sortedCodes;
+    let lo = 0;
+    let hi = codes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (codes[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    // Past the run: the first code from `lo` on that does not start with the term (codes starting with it are contiguous).
+    let top = codes.length;
+    while (end < top) {
+      const mid = (end + top) >>> 1;
+      if (codes[mid].startsWith(term)) end = mid + 1;
+      else top = mid;
+    }
+    return [lo, end];
+  }
+}
