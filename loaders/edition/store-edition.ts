@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { Piscina } from 'piscina';
 import type { Market } from '../../engine/markets.js';
 import type { FileRead } from '../snapshot/assemble-market.js';
 import { BLOCK_BYTES, identityOf } from '../snapshot/block-hash.js';
@@ -30,6 +29,7 @@ import {
   type SnapshotFiles,
 } from '../snapshot/read-snapshot.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
+import { taskPool } from '../snapshot/task-pool.js';
 import type { MarketTaskResult } from '../snapshot/read-market-task.js';
 import { DAY_FILES_FOLDER } from '../snapshot/snapshot-files.js';
 import type { FileChange, FileRecord } from './file-hashes.js';
@@ -96,30 +96,9 @@ interface Workers {
 
 function workers(threads: number, onRows: (rows: number) => void): Workers {
   if (threads === 0) return { run: oneAtATime((task: StoreTask) => runStoreTask(task, onRows)), close: async () => {} };
-  const pool = new Piscina<StoreTask, StoreTaskResult>({
-    filename: new URL('./store-worker.js', import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-  });
-  pool.on('message', (message: { rows?: number }) => onRows(message.rows ?? 0));
-  // A store that fails (a file rejected, changed while read) must let the tasks under way end before
-  // the pool goes: a worker ended in the middle of an LMDB commit aborts the whole process.
-  const running = new Set<Promise<unknown>>();
-  return {
-    run: (task) => {
-      const done = pool.run(task);
-      running.add(done);
-      void done.then(
-        () => running.delete(done),
-        () => running.delete(done),
-      );
-      return done;
-    },
-    close: async () => {
-      await Promise.allSettled([...running]);
-      await pool.destroy();
-    },
-  };
+  return taskPool<StoreTask, StoreTaskResult>(new URL('./store-worker.js', import.meta.url).href, threads, (m) =>
+    onRows((m as { rows?: number }).rows ?? 0),
+  );
 }
 
 /**

@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { type AssembleTask, assembleMarket, type FileRead } from './assemble-market.js';
 import { type FileBlocks, identityOf } from './block-hash.js';
@@ -25,6 +24,7 @@ import { readManifest } from './read-manifest.js';
 import type { MarketTask, MarketTaskResult } from './read-market-task.js';
 import { DAY_FILES_FOLDER, dayFileNames, probe, strayFolders } from './snapshot-files.js';
 import { SnapshotError } from './snapshot-error.js';
+import { type TaskPool, taskPool } from './task-pool.js';
 
 /** Told every so often how many more K-line rows were read. */
 export type LoadProgress = (rows: number) => void;
@@ -169,16 +169,15 @@ export async function readMarkets(
   if (markets.length === 0) return [];
   const onRows = options.onRows ?? (() => {});
   const threads = Math.min(options.threads ?? availableParallelism(), 8);
-  let pool: Piscina<MarketTask, MarketTaskResult> | null = null;
+  let pool: TaskPool<MarketTask, MarketTaskResult> | null = null;
   let run: MarketRunner;
   if (options.run !== undefined) run = options.run;
   else if (threads > 0) {
-    const p = new Piscina<MarketTask, MarketTaskResult>({
-      filename: new URL('./read-market-task.js', import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
-    });
-    p.on('message', (message: { rows?: number }) => onRows(message.rows ?? 0));
+    const p = taskPool<MarketTask, MarketTaskResult>(
+      new URL('./read-market-task.js', import.meta.url).href,
+      threads,
+      (message) => onRows((message as { rows?: number }).rows ?? 0),
+    );
     pool = p;
     run = (task) => p.run(task);
   } else run = oneAtATime((task: MarketTask) => runMarketTask(task, onRows));
@@ -222,7 +221,7 @@ export async function readMarkets(
     }
     return parsed;
   } finally {
-    await pool?.destroy();
+    await pool?.close();
   }
 }
 

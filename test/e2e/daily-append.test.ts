@@ -45,11 +45,13 @@ async function change(folder: string, j: number): Promise<void> {
     await mkdir(join(folder, 'hkstock/klines'), { recursive: true });
     const hk = (512.5 + n).toFixed(2);
     const file = join(folder, 'hkstock/klines', `${date.replaceAll('-', '')}.csv`);
+    // Written aside (a file of klines/ not named *.csv is refused), then moved in.
+    const aside = join(folder, 'hkstock', `.${date}.tmp`);
     await writeFile(
-      `${file}.tmp`,
+      aside,
       `${HK_HEADER}\n${date.replaceAll('-', '')},hk00700,${hk},${hk},${hk},${hk},1000,${Number(hk) * 1000},1.000000,HKD\n`,
     );
-    await rename(`${file}.tmp`, file);
+    await rename(aside, file);
   }
 }
 
