@@ -1,12 +1,13 @@
 // Writes one validated market as a part: an LMDB environment of its meta and its packed columns.
 
-import { closeSync, mkdirSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open as openFile, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import type { KlineColumns } from '../../engine/dataset/kline-columns.js';
 import { deriveSnapshots } from '../../engine/kernels/derive-snapshot.js';
 import { tradingDays } from '../../engine/kernels/trading-days.js';
+import { freeBytes } from '../free-space.js';
 import type { ParsedMarket } from '../snapshot/parsed-snapshot.js';
 import { setAside } from './damage.js';
 import { DATA_DB, DATA_KEY, envFile, FORMAT, type PartMeta } from './layout.js';
@@ -121,15 +122,9 @@ const PART_MARGIN_BYTES = 4 << 20;
  * the process: so the room is asked for before a byte is written.
  */
 function refuseWithoutRoom(dir: string, packBytes: number): void {
-  let free: number;
-  try {
-    const s = statfsSync(dirname(dir));
-    free = s.bavail * s.bsize;
-  } catch {
-    return; // the file system cannot be asked: the write says what it says
-  }
+  const free = freeBytes(dirname(dir));
   const needed = packBytes + PART_MARGIN_BYTES;
-  if (free >= needed) return;
+  if (free === null || free >= needed) return; // unknown: the write says what it says
   const mb = (n: number): string => (n / 1e6).toFixed(1);
   const error: NodeJS.ErrnoException = new Error(
     `part ${basename(dir)} could not be written (No space left on device: it needs ${mb(needed)} MB, its disk has ${mb(free)} MB free)`,
@@ -170,8 +165,9 @@ export async function writePart(
     m.pack?.days ??
     (firstDate === null || lastDate === null ? new Int32Array(0) : tradingDays(m.klines.date, firstDate, lastDate));
   const arrays = { klines: m.klines, fundamentals: m.fundamentals, snapshots, tradingDays: days };
-  const index = m.pack?.index ?? packIndexOf(arrays).index;
-  const part = options.part ?? beginPart(dir, m.pack?.bytes.length ?? packIndexOf(arrays).size);
+  const { index, size } =
+    m.pack === undefined ? packIndexOf(arrays) : { index: m.pack.index, size: m.pack.bytes.length };
+  const part = options.part ?? beginPart(dir, size);
   try {
     const bytes = part.bytes;
     fillPack(bytes, index, arrays); // a merge's K-lines are in it already
@@ -233,12 +229,7 @@ export const syncPart = (dir: string): Promise<void> => syncFile(envFile(dir));
 function partNotWritten(dir: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (!(error instanceof Error) || (code === undefined && !/error/i.test(error.message))) return error;
-  let full = false;
-  try {
-    full = statfsSync(dirname(dir)).bavail === 0;
-  } catch {
-    // the file system cannot be asked: the error says what it says
-  }
+  const full = freeBytes(dirname(dir)) === 0;
   const wrapped: NodeJS.ErrnoException = new Error(
     `part ${basename(dir)} could not be written (${error.message}${full ? '; its disk is full' : ''})`,
   );

@@ -1,6 +1,6 @@
 // Writes to the state folder's LMDB environments that may fail (a full disk): one clear error, no promise left unhandled.
 
-import { statfsSync } from 'node:fs';
+import { freeBytes } from '../free-space.js';
 
 /**
  * The state folder could not be written (a full disk, mostly): nothing of that write was stored,
@@ -18,7 +18,7 @@ export class StateWriteError extends Error {
     cause: unknown,
   ) {
     const reason = cause instanceof Error ? cause.message.split(':')[0] : String(cause);
-    super(`${what} could not be written to ${path} (${reason}${diskFull(path) ? '; its disk is full' : ''})`);
+    super(`${what} could not be written to ${path} (${reason}${freeBytes(path) === 0 ? '; its disk is full' : ''})`);
   }
 }
 
@@ -33,25 +33,10 @@ export const MIN_ROOM_BYTES = 1 << 20;
 
 /** Throws StateWriteError for `what` when the disk holding `path` has less than MIN_ROOM_BYTES free. */
 export function refuseWithoutRoom(what: string, path: string): void {
-  let free: number;
-  try {
-    const s = statfsSync(path);
-    free = s.bavail * s.bsize;
-  } catch {
-    return; // the file system cannot be asked: the write says what it says
-  }
-  if (free >= MIN_ROOM_BYTES) return;
+  const free = freeBytes(path);
+  if (free === null || free >= MIN_ROOM_BYTES) return; // unknown: the write says what it says
   const cause = free === 0 ? 'No space left on device' : `only ${Math.floor(free / 1024)} KiB left on its disk`;
   throw new StateWriteError(what, path, new Error(cause));
-}
-
-/** True when the file system holding `path` has no block left for this process. */
-function diskFull(path: string): boolean {
-  try {
-    return statfsSync(path).bavail === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**

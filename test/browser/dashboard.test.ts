@@ -2,7 +2,6 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,9 +10,9 @@ import { generateDemoSnapshot } from '../../loaders/demo/index.js';
 import { FIXTURE, fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
 import { localSmtp } from '../helpers/local-smtp.js';
 import { repoint, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { CHROMIUM, chromiumUnavailable } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -37,18 +36,7 @@ type Playwright = typeof import('playwright-core');
 type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
 
-/** Why the browser test cannot run here, or null when it can. Never a silent pass: the skip names the reason. */
-async function unavailable(): Promise<string | null> {
-  if (!existsSync(CHROMIUM))
-    return `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run does it)`;
-  try {
-    await import('playwright-core');
-  } catch (error) {
-    return `playwright-core cannot be loaded: ${(error as Error).message}`;
-  }
-  return null;
-}
-const skip = await unavailable();
+const skip = await chromiumUnavailable();
 // A visible skipped test carrying the reason (a skipped suite would count as no test at all);
 // under CI (CI=true) a failure instead: a skipped browser test proves nothing there.
 if (skip !== null) {

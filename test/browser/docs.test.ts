@@ -2,7 +2,6 @@
 // it renders every operation of the served document, offline, and the screenshot is not blank.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,25 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { TestServer } from '../helpers/api-server.js';
 import { startAnswerServer } from '../helpers/e2e.js';
+import { CHROMIUM, chromiumUnavailable } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-sync'];
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/docs/', import.meta.url));
 
 type Playwright = typeof import('playwright-core');
 type Browser = Awaited<ReturnType<Playwright['chromium']['launch']>>;
-
-/** Why the browser test cannot run here, or null when it can (the skip names the reason; under CI it fails). */
-async function unavailable(): Promise<string | null> {
-  if (!existsSync(CHROMIUM))
-    return `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run does it)`;
-  try {
-    await import('playwright-core');
-  } catch (error) {
-    return `playwright-core cannot be loaded: ${(error as Error).message}`;
-  }
-  return null;
-}
 
 /** The decompressed scanlines of a PNG (its IDAT chunks inflated): what "not blank" is judged on. */
 function pngPixels(png: Buffer): Buffer {
@@ -41,7 +28,7 @@ function pngPixels(png: Buffer): Buffer {
   return inflateSync(Buffer.concat(parts));
 }
 
-const skip = await unavailable();
+const skip = await chromiumUnavailable();
 if (skip !== null) {
   if (process.env.CI === 'true')
     test('API reference in Chromium', () => assert.fail(`${skip}; CI must run the browser test`));

@@ -16,6 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { type AppendedDays, appendedDays, metric, reload, until } from '../helpers/appended-days.js';
 import { type PythonHome, pythonHome, pythonUnavailable } from '../helpers/python-client.js';
+import { assertStreamExample } from '../helpers/stream-example.js';
 import { codeBlocks } from '../helpers/readme-blocks.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
@@ -153,57 +154,15 @@ if (skip !== null) {
       const lines = stdout.trim().split('\n');
       const messages = JSON.parse(lines.at(-1)!) as Message[];
 
-      assert.deepEqual(
-        messages.map((m) => m.type),
-        ['welcome', 'subscribed', 'subscribed', 'subscribed', 'screen', 'edition', 'bars'],
-      );
-      const [welcome, editions, bars, screen, pageA, edition, pushed] = messages;
-      assert.deepEqual(welcome, {
-        type: 'welcome',
-        data_version: first,
-        plan: 'pro',
-        limits: { connections: 5, subscriptions: 50 },
-      });
-      assert.deepEqual(editions, { type: 'subscribed', channel: 'editions' });
-      assert.deepEqual(bars, {
-        type: 'subscribed',
-        channel: 'bars',
-        market: 'ashare',
-        symbols: ['sh600001', '000002.SZ'],
-      });
-      assert.deepEqual(screen, {
-        type: 'subscribed',
-        channel: 'screen',
-        market: 'ashare',
-        id: 'cheap',
-        query: { max_pe_ratio: '15', sort: 'pe_ratio', limit: '5' },
-      });
-      assert.ok(page.data.length > 0, 'the fixture has cheap symbols');
-      assert.deepEqual(pageA, {
-        type: 'screen',
-        id: 'cheap',
-        market: 'ashare',
-        data_version: first,
-        total: page.total,
-        entered: page.data.map((r: { symbol: string }) => r.symbol),
-        exited: [],
-        data: page.data,
-      });
-      assert.deepEqual(edition, {
-        type: 'edition',
-        data_version: version,
-        previous: first,
-        markets: [{ market: 'ashare', rows_added: 2, last_date: day }],
-      });
       const rest = await get(`/api/v1/ashare/klines?symbols=sh600001,000002.SZ&start=${day}&fields=*`);
-      assert.deepEqual(pushed, {
-        type: 'bars',
-        market: 'ashare',
-        data_version: version,
-        data: rest.data,
-        factor_changed: [],
+      assertStreamExample(messages, {
+        first,
+        version,
+        day,
+        page,
+        bars: rest.data,
+        screenQuery: { max_pe_ratio: '15', sort: 'pe_ratio', limit: '5' },
       });
-      assert.deepEqual(Object.keys(pushed.data), ['sh600001', 'sz000002']);
       assert.ok(
         lines.some((l) => l.startsWith('sh600001 [(') && l.includes(`'${day}'`)),
         `the example printed the day's bars:\n${stdout}`,

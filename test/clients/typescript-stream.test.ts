@@ -9,7 +9,6 @@
 // authenticates by its first message.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -17,8 +16,10 @@ import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { type AppendedDays, appendedDays, metric, reload, until } from '../helpers/appended-days.js';
 import { packedClientProject, type UserProject } from '../helpers/packed-client.js';
+import { assertStreamExample } from '../helpers/stream-example.js';
 import { codeBlocks } from '../helpers/readme-blocks.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { CHROMIUM, chromiumUnavailable } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 
 /** A pushed message as the test reads it (the client's own types are checked by tsc in the user's project). */
@@ -38,7 +39,6 @@ interface Installed {
   StreamError: new (...args: never[]) => Error & { code: string; status: number | null; closeCode: number | null };
 }
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Upgrades of the stream refused 401, as /metrics counts them. */
 const refused401 = (): Promise<number> =>
   metric(server.port, 'mdq_http_requests_total', { route: '/api/v1/stream', status: '401' });
@@ -134,52 +134,16 @@ test("the README's stream example, run as written: welcome, subscribed, the scre
   const version = await reload(server);
   const { messages } = await within(ran, 'the example ends at its bars');
 
-  assert.deepEqual(
-    messages.map((m) => m.type),
-    ['welcome', 'subscribed', 'subscribed', 'subscribed', 'screen', 'edition', 'bars'],
-  );
-  const [welcome, editions, bars, screen, pageA, edition, pushed] = messages;
-  assert.deepEqual(welcome, {
-    type: 'welcome',
-    data_version: first,
-    plan: 'pro',
-    limits: { connections: 5, subscriptions: 50 },
-  });
-  assert.deepEqual(editions, { type: 'subscribed', channel: 'editions' });
-  assert.deepEqual(bars, { type: 'subscribed', channel: 'bars', market: 'ashare', symbols: ['sh600001', '000002.SZ'] });
-  assert.deepEqual(screen, {
-    type: 'subscribed',
-    channel: 'screen',
-    market: 'ashare',
-    id: 'cheap',
-    query: { sort: 'pe_ratio', limit: 5, max_pe_ratio: 15 },
-  });
-  assert.ok(page.data.length > 0, 'the fixture has cheap symbols');
-  assert.deepEqual(pageA, {
-    type: 'screen',
-    id: 'cheap',
-    market: 'ashare',
-    data_version: first,
-    total: page.total,
-    entered: page.data.map((r: { symbol: string }) => r.symbol),
-    exited: [],
-    data: page.data,
-  });
-  assert.deepEqual(edition, {
-    type: 'edition',
-    data_version: version,
-    previous: first,
-    markets: [{ market: 'ashare', rows_added: 2, last_date: day }],
-  });
   const rest = await get(`/api/v1/ashare/klines?symbols=sh600001,000002.SZ&start=${day}&fields=*`);
-  assert.deepEqual(pushed, {
-    type: 'bars',
-    market: 'ashare',
-    data_version: version,
-    data: rest.data,
-    factor_changed: [],
+  assertStreamExample(messages, {
+    first,
+    version,
+    day,
+    page,
+    bars: rest.data,
+    screenQuery: { sort: 'pe_ratio', limit: 5, max_pe_ratio: 15 },
   });
-  assert.deepEqual(Object.keys(pushed.data), ['sh600001', 'sz000002']);
+  const pushed = messages[6];
   assert.deepEqual(
     Object.values(pushed.data).map((rows: any) => rows.map((r: { date: string }) => r.date)),
     [[day], [day]],
@@ -250,18 +214,6 @@ test("a client of format msgpack streams msgpack frames: the same messages as JS
   );
   assert.deepEqual(packed, json);
 });
-
-/** Why Chromium cannot run here, or null. */
-async function chromiumUnavailable(): Promise<string | null> {
-  if (!existsSync(CHROMIUM))
-    return `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run does it)`;
-  try {
-    await import('playwright-core');
-  } catch (error) {
-    return `playwright-core cannot be loaded: ${(error as Error).message}`;
-  }
-  return null;
-}
 
 /** Serves the installed package's files under /client/ and an empty page at /, as a site would. */
 async function serveClient(root: string): Promise<Server> {
