@@ -149,6 +149,7 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
       records[all[i].display] = r.record;
       changes[all[i].display] = r.change;
     });
+    keepLines(records, served);
   }
   const lineOf = (f: FileRef): string => contentLine({ display: f.display, hash: records[f.display].hash });
   const manifest =
@@ -173,6 +174,7 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
   if (stored !== null && stored.contentHash === contentHash && partsSound(stateDir, stored)) {
     // The same content from another folder (or touched): the edition now names this folder, so the
     // next switch to it is recognised by its fingerprint alone, and its files by their stat.
+    keepLines(records, stored);
     if (stored.fingerprint !== fingerprint || stored.source !== source)
       await writeEdition(stateDir, { ...stored, fingerprint, source, files: records });
     await writePointer(stateDir, { version, source, fingerprint });
@@ -296,6 +298,18 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
   await syncEdition(stateDir, version);
   await writePointer(stateDir, { version, source, fingerprint });
   return { ...result, seconds: seconds() };
+}
+
+/**
+ * A K-line file recorded again with the content an edition recorded (touched, or its folder moved
+ * or copied) keeps the lines that edition counted: its next append is read as a tail, not whole.
+ */
+function keepLines(records: Record<string, FileRecord>, edition: EditionMeta | null): void {
+  for (const [display, record] of Object.entries(records)) {
+    const before = edition?.files[display];
+    if (record.lines === null && before !== undefined && before.lines !== null && before.hash === record.hash)
+      records[display] = { ...record, lines: before.lines, rows: before.rows, endsWithNewline: before.endsWithNewline };
+  }
 }
 
 /** Every file of the folder the format names. */

@@ -3,7 +3,7 @@
 // store of the same folder byte for byte; an edit, a truncation or a duplicate is found.
 
 import assert from 'node:assert/strict';
-import { appendFile, mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -210,6 +210,37 @@ test('appended rows, new symbols, old dates in a tail, day files added (gzip too
       await rm(state, { recursive: true, force: true });
     }),
     { numRuns: 25 },
+  );
+});
+
+test('a file touched, or the folder copied elsewhere, keeps its stored rows counted: the next day appended is merged, not read whole', async () => {
+  const folder = await fixtureCopy(join(root, 'moved-src'));
+  const state = join(root, 'moved-state');
+  await storeEdition(folder, state, { threads: 0 });
+  const day = 'sh600001,2025-06-02,6,7,5,6.5,100,650,2.157024\n';
+  // Touched (same bytes, new mtime): recorded again, nothing read.
+  const path = join(folder, 'ashare/klines.csv');
+  await utimes(path, new Date(), new Date(Date.now() + 5_000));
+  const touched = await storeEdition(folder, state, { threads: 0 });
+  assert.equal(touched.unchanged, true);
+  await appendFile(path, day);
+  const afterTouch = await storeEdition(folder, state, { threads: 0 });
+  assert.deepEqual([afterTouch.merged, afterTouch.parsed], [['ashare'], []], 'a touched file: its tail merged');
+  assert.equal(afterTouch.version, (await storeEdition(folder, join(root, 'touched-full'), { threads: 0 })).version);
+  // The folder copied elsewhere (new paths, same bytes): served from the stored edition, then a day appended there.
+  const copy = join(root, 'moved-copy');
+  await cp(folder, copy, { recursive: true });
+  const moved = await storeEdition(copy, state, { threads: 0 });
+  assert.equal(moved.unchanged, true);
+  await appendFile(join(copy, 'ashare/klines.csv'), day.replace('2025-06-02', '2025-06-03'));
+  const afterMove = await storeEdition(copy, state, { threads: 0 });
+  assert.deepEqual([afterMove.merged, afterMove.parsed], [['ashare'], []], 'a copied folder: its tail merged');
+  assert.deepEqual(
+    await partsOf(state, afterMove.version),
+    await partsOf(
+      join(root, 'moved-full'),
+      (await storeEdition(copy, join(root, 'moved-full'), { threads: 0 })).version,
+    ),
   );
 });
 
