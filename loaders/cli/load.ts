@@ -20,6 +20,7 @@ try {
         ))
       ),
     onRows: (n) => progress?.add(n),
+    prune: { keep: values.keepEditions, inUse: [] },
   });
   (progress as ReturnType<typeof startProgress> | null)?.done();
   // A server may be serving an edition this deletes: it keeps reading the files it has open (the kernel keeps them until closed).

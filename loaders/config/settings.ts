@@ -61,7 +61,7 @@ const KEEP_EDITIONS = setting({
   env: 'KEEP_EDITIONS',
   kind: kind.integer(1, 100),
   default: '2',
-  doc: 'Stored editions (snapshot versions) kept on disk: the newest, and any still served. Older ones are deleted once no thread reads them, and with them every market part no kept edition names (markets unchanged between editions are stored once), whatever the reload rate.',
+  doc: 'Stored editions (snapshot versions) kept on disk: the newest, and any still served; an edition being stored counts (older ones go before its parts are written). Older ones are deleted once no thread reads them, and with them every market part no kept edition names (markets unchanged between editions are stored once), whatever the reload rate.',
 });
 
 export const SERVER_SETTINGS = {

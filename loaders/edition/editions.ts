@@ -159,7 +159,9 @@ export class Editions {
     const storeFolder = async (from: string): Promise<{ store: StoreResult; durable: Promise<void> }> => {
       const known = await storedByFingerprint(stateDir, from).catch(() => null);
       if (known !== null) return { store: known, durable: Promise.resolve() };
-      const child = storeInChild({ folder: from, stateDir, threads: this.options.storeThreads }, heard);
+      const inUse = [...this.opened].map((e) => e.meta.version);
+      const prune = { keep: this.options.keep, inUse };
+      const child = storeInChild({ folder: from, stateDir, threads: this.options.storeThreads, prune }, heard);
       const written = await Promise.race([child.written, child.done]);
       const durable = child.done.then(() => {});
       // The pointer moves once the store is on disk: an edition released before then was kept as the one it named.

@@ -11,6 +11,8 @@ export interface StoreJob {
   stateDir: string;
   /** Worker threads parsing markets side by side (0: this one). */
   threads?: number;
+  /** Editions beyond KEEP_EDITIONS deleted before parts are written (StoreOptions.prune). */
+  prune?: { keep: number; inUse: readonly string[] };
 }
 
 /**
@@ -57,6 +59,7 @@ async function run(job: StoreJob): Promise<StoreOutcome> {
   try {
     const store = await storeEdition(job.folder, job.stateDir, {
       threads: job.threads,
+      prune: job.prune,
       onPlan: async (files) =>
         tell({
           progress: 'plan',

@@ -243,9 +243,6 @@ test('KEEP_EDITIONS: the newest editions stay with the parts they name; older on
   }
   const old = (await readdir(join(state, 'snapshots', 'parts'))).filter((p) => p.startsWith('hkstock-'));
   assert.equal(old.length, 4, 'a hkstock part per edition, one part of each other market');
-  // Parts are young: pruning keeps parts no edition names for an hour (a store may be about to name them); age them.
-  const past = new Date(Date.now() - 2 * 3600_000);
-  for (const p of old) await utimes(join(state, 'snapshots', 'parts', p), past, past);
   const deleted = await pruneEditions(state, 2);
   assert.deepEqual(deleted.sort(), versions.slice(0, 2).sort());
   const left = (await readdir(join(state, 'snapshots'))).filter((n) => n !== 'current.json' && n !== 'parts');
@@ -256,6 +253,43 @@ test('KEEP_EDITIONS: the newest editions stay with the parts they name; older on
     1,
     'the current edition still opens',
   );
+});
+
+test('KEEP_EDITIONS counts the edition a store writes: with `prune`, editions beyond it (and their parts) are deleted before its parts are written, never one in use', async () => {
+  const state = join(root, 'keep-before');
+  const folder = await fixtureCopy(join(root, 'keep-before-src'));
+  const stored = async (): Promise<string[]> =>
+    (await readdir(join(state, 'snapshots')))
+      .filter((n) => !n.startsWith('.') && n !== 'current.json' && n !== 'parts')
+      .sort();
+  const versions: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    await changeOne(folder, 'hkstock/klines.csv');
+    versions.push((await storeEdition(folder, state, { threads: 0 })).version);
+  }
+  // Without `prune` nothing is deleted; with it, keep 2 leaves the served edition and the one being written.
+  await changeOne(folder, 'hkstock/klines.csv');
+  let seen: string[] = [];
+  const fourth = await storeEdition(folder, state, {
+    threads: 0,
+    prune: { keep: 2, inUse: [versions[0]] },
+    onWritten: async () => void (seen = await stored()),
+  });
+  assert.deepEqual(
+    seen,
+    [versions[0], versions[2], fourth.version].sort(),
+    'the one in use stays, the one beyond goes',
+  );
+  const hkParts = (await readdir(partsDir(state))).filter((p) => p.startsWith('hkstock-'));
+  assert.equal(hkParts.length, 3, "the deleted edition's own part went with it");
+  await changeOne(folder, 'hkstock/klines.csv');
+  const fifth = await storeEdition(folder, state, {
+    threads: 0,
+    prune: { keep: 2, inUse: [] },
+    onWritten: async () => void (seen = await stored()),
+  });
+  assert.deepEqual(seen, [fourth.version, fifth.version].sort());
+  assert.equal((await readCurrent(state))?.version, fifth.version);
 });
 
 test("an edition stored in the layout before (format 3: each pack's sha256, no crc32) is refused when opened (read again), not served and then found damaged", async () => {
