@@ -2,10 +2,11 @@
 // to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
 // reloads, resident / proportional memory with one and two threads and two instances, the cost of
 // checking the parts (structure at start, content in the background), and the disk after 40
-// reloads with KEEP_EDITIONS 1, 2 and 3.
+// reloads with KEEP_EDITIONS 1, 2 and 3, and anonymous memory over 100 alternating reloads.
 //
 //   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
-//                                   [--parts open,restart,first,reloads,memory,verify,keep]
+//                                   [--parts open,restart,first,reloads,memory,verify,keep,many-reloads]
+//                                   [--reloads 100]
 //
 // A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
 // 1 × 16 y (1.6 times the full demo's rows; the generator goes no further).
@@ -34,7 +35,8 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
-    parts: { type: 'string', default: 'open,restart,first,reloads,memory,verify,keep' },
+    parts: { type: 'string', default: 'open,restart,first,reloads,memory,verify,keep,many-reloads' },
+    reloads: { type: 'string', default: '100' },
   },
 });
 const PARTS = new Set(values.parts!.split(','));
@@ -219,6 +221,7 @@ async function main(): Promise<void> {
   if (PARTS.has('memory')) await memoryPart(result, full, restartState, symbols);
   if (PARTS.has('verify')) await verifyPart(result, full);
   if (PARTS.has('keep')) await keepPart(result, full);
+  if (PARTS.has('many-reloads')) await manyReloadsPart(result, full, symbols);
   await mkdir(join(ROOT, 'bench/results'), { recursive: true });
   await writeFile(join(ROOT, 'bench/results/editions.json'), JSON.stringify(result, null, 2));
 }
@@ -309,16 +312,11 @@ async function firstRequestsPart(
   );
 }
 
-/** 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk. */
-async function reloadsPart(
-  result: Record<string, unknown>,
-  full: { folder: string; state: string },
-  symbols: string[],
-): Promise<void> {
-  // A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
+/** The full demo with one value of etfs/klines.csv changed (made once under the work folder): a reload onto it stores one small market. */
+async function folderB(full: string): Promise<string> {
   const b = join(WORK, 'demo-1-b');
   if (!existsSync(join(b, 'manifest.json'))) {
-    await cp(full.folder, b, { recursive: true });
+    await cp(full, b, { recursive: true });
     const path = join(b, 'etfs/klines.csv');
     const lines = (await readFile(path, 'utf8')).split('\n');
     const cells = lines[1].split(',');
@@ -326,6 +324,17 @@ async function reloadsPart(
     lines[1] = cells.join(',');
     await writeFile(path, lines.join('\n'));
   }
+  return b;
+}
+
+/** 4 and 5. A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk. */
+async function reloadsPart(
+  result: Record<string, unknown>,
+  full: { folder: string; state: string },
+  symbols: string[],
+): Promise<void> {
+  // A one-file reload (etfs/klines.csv, one value), then ten reloads alternating two folders: time, memory, disk.
+  const b = await folderB(full.folder);
   const reloads: Record<string, unknown>[] = [];
   for (const beside of ['quiet', 'busy'] as const) {
     const state = join(WORK, `reload-state-${beside}`);
@@ -497,6 +506,71 @@ async function keepPart(result: Record<string, unknown>, full: { folder: string;
   console.log('\n40 reloads, each changing one value of etfs/klines.csv (the full demo): the state folder after them');
   console.log('| KEEP_EDITIONS | editions | parts | state folder (MB) | parts (MB) |\n|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.keep} | ${r.editions} | ${r.parts} | ${r.varMb} | ${r.partsMb} |`);
+}
+
+/**
+ * 9. Anonymous memory over many reloads: the server (THREADS=2) on the full demo, 1,000 distinct
+ * K-line requests first (as a serving server's data is touched), then `--reloads` SIGHUPs
+ * alternating two folders that differ in one small market (etfs), each edition stored by the
+ * first two and switched to by fingerprint after. RssAnon (/proc/<pid>/status) is read 2 s after
+ * each reload (its edition before released, collected, the freed memory returned). Target: after
+ * the last ≤ after the first + 10 %.
+ */
+async function manyReloadsPart(
+  result: Record<string, unknown>,
+  full: { folder: string; state: string },
+  symbols: string[],
+): Promise<void> {
+  const reloads = Number(values.reloads);
+  const b = await folderB(full.folder);
+  const state = join(WORK, 'many-reloads-state');
+  await rm(state, { recursive: true, force: true });
+  execFileSync('cp', ['-al', full.state, state]);
+  const link = join(WORK, 'many-reloads-link');
+  await repoint(link, full.folder);
+  const s = await startServer({ state, snapshot: link, env: { THREADS: '2' }, timeoutMs: 120_000 });
+  await distinctRequests(s, symbols, 100);
+  const start = memory(s.pid);
+  const rows: { reload: number; seconds: number; anon: number; rss: number }[] = [];
+  for (let i = 1; i <= reloads; i++) {
+    await repoint(link, i % 2 === 1 ? b : full.folder);
+    const from = s.log.length;
+    const t = performance.now();
+    s.signal('SIGHUP');
+    const line = await s.waitForLog(/reload: (now serving|unchanged|snapshot rejected|failed)/, 300_000, from);
+    if (!line.includes('now serving')) throw new Error(`reload ${i}: ${line}`);
+    const seconds = (performance.now() - t) / 1000;
+    await new Promise((r) => setTimeout(r, 2000));
+    const m = memory(s.pid);
+    rows.push({ reload: i, seconds, anon: m.anon, rss: m.rss });
+    if (i % 10 === 0) log(`many reloads: ${i}/${reloads}, RssAnon ${m.anon} MB`);
+  }
+  await s.kill();
+  const first = rows[0].anon;
+  const last = rows.at(-1)!.anon;
+  const shown = [1, 10, 50, 100, reloads].filter((n, i, all) => n <= reloads && all.indexOf(n) === i);
+  result.manyReloads = {
+    start,
+    rows,
+    firstMb: first,
+    lastMb: last,
+    growth: last / first - 1,
+    met: last <= first * 1.1,
+  };
+  console.log(
+    `\n${reloads} reloads on the full demo alternating A and B (B: one value of etfs/klines.csv changed), THREADS=2: RssAnon 2 s after each`,
+  );
+  console.log(`before the first (after 1,000 distinct K-line requests): ${start.anon} MB`);
+  console.log('| after reload | RssAnon (MB) | against reload 1 | RSS (MB) | reload (s) |\n|---|---|---|---|---|');
+  for (const n of shown) {
+    const r = rows[n - 1];
+    console.log(
+      `| ${n} | ${r.anon} | ${n === 1 ? '' : `${r.anon >= first ? '+' : ''}${(((r.anon - first) / first) * 100).toFixed(1)} %`} | ${r.rss} | ${r.seconds.toFixed(2)} |`,
+    );
+  }
+  console.log(
+    `target: after reload ${reloads} ≤ after reload 1 + 10 % (${(first * 1.1).toFixed(0)} MB): ${last <= first * 1.1 ? 'met' : 'NOT met'}`,
+  );
 }
 
 try {
