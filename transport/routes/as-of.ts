@@ -33,8 +33,7 @@ const dropped = (bytes: number): void => {
   droppedBytes += bytes;
   if (droppedBytes < COLLECT_AFTER_DROPPED_BYTES) return;
   droppedBytes = 0;
-  // Under load: no trim here (it takes the allocator's locks); the quiet spell's collection returns the memory.
-  (collect ??= fullGc({ returnMemory: false }))();
+  (collect ??= fullGc())();
 };
 
 let cache = new AsOfCache(DEFAULT_AS_OF_CACHE_MB * 1024 * 1024, dropped);
