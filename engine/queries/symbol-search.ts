@@ -45,12 +45,13 @@ function rankedMatches(symbols: SymbolIndex, needle: string): Int32Array {
   const hit = known.terms.get(needle);
   if (hit !== undefined) return hit;
   const ranks: number[][] = [[], [], [], []];
+  const { lowerCodes, lowerNames } = symbols;
   for (let i = 0; i < symbols.size; i++) {
-    const code = symbols.lowerCodes[i];
+    const code = lowerCodes[i];
     if (code === needle) ranks[0].push(i);
     else if (code.startsWith(needle)) ranks[1].push(i);
     else if (code.includes(needle)) ranks[2].push(i);
-    else if (symbols.lowerNames[i].includes(needle)) ranks[3].push(i);
+    else if (lowerNames[i].includes(needle)) ranks[3].push(i);
   }
   const all = Int32Array.from(ranks.flat());
   const units = all.length + needle.length;
