@@ -442,6 +442,7 @@ const server = await startServer(serverOptions)
     throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
   });
 startSteps.listening = performance.now() / 1000;
+kernels.start(); // the pool's workers load their modules now, not beside the start's
 
 if (otherThreads > 0) {
   const forwardToken = randomBytes(16).toString('hex');

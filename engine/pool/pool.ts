@@ -42,7 +42,7 @@ export const defaultPoolThreads = (): number => Math.max(1, availableParallelism
  * bench's inline-vs-pool table), and its rendering, the costly part, is cached per chunk.
  */
 export class KernelPool {
-  private readonly piscina: Piscina<PoolTask, PoolTaskResult>;
+  private started: Piscina<PoolTask, PoolTaskResult> | null = null;
 
   /** Keys of the Datasets served now (`Dataset.origin`): a worker lets go of any other it opened. */
   private live: string[] = [];
@@ -53,15 +53,25 @@ export class KernelPool {
    */
   constructor(
     readonly threads = defaultPoolThreads(),
-    sourceModule?: string,
-  ) {
-    this.piscina = new Piscina({
+    private readonly sourceModule?: string,
+  ) {}
+
+  /**
+   * Starts the workers (each loads its modules): at the first task, or when called. A server calls it
+   * once it listens, so that its start has the machine's other cores to itself (~20 ms of 2 cores).
+   */
+  start(): void {
+    void this.piscina;
+  }
+
+  private get piscina(): Piscina<PoolTask, PoolTaskResult> {
+    return (this.started ??= new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       idleTimeout: Infinity, // keep attached versions warm
-      workerData: { sourceModule },
-    });
+      workerData: { sourceModule: this.sourceModule },
+    }));
   }
 
   /** The Datasets served now, by `origin.key`: workers close the others they opened, before their next task. */
@@ -175,16 +185,16 @@ export class KernelPool {
 
   /** Tasks the workers have finished. */
   get completed(): number {
-    return this.piscina.completed;
+    return this.started?.completed ?? 0;
   }
 
   /** Screens waiting for a free worker. */
   get queueSize(): number {
-    return this.piscina.queueSize;
+    return this.started?.queueSize ?? 0;
   }
 
   close(): Promise<void> {
-    return this.piscina.destroy();
+    return this.started?.destroy() ?? Promise.resolve();
   }
 }
 
