@@ -5,10 +5,11 @@
 // bundle changes is only how the code is loaded:
 // - `import.meta.url` of each module is its own compiled file's URL, so every path made from it
 //   (worker and child-process entries, assets, the compiled serialisers) is the path it was;
-// - a CommonJS package is required where its importer ran, not before the bundle's first line
+// - a package is required where its importer ran, not hoisted before the bundle's first line
 //   (ioredis only with REDIS_URL, prom-client at the first scrape, none before the settings are
-//   checked); a package Node loads as an ES module (lmdb, msgpackr, piscina's wrapper) is
-//   imported when the bundle loads, before the settings (--help takes ~0.08 s more for it);
+//   checked): its CommonJS build, which the dual packages ship beside their ES modules (lmdb,
+//   msgpackr: one file each, where their ES modules are a dozen for Node's loader to link; the
+//   start was ~0.04 s slower with them); a package with no CommonJS build would be imported;
 // - the serving threads, the pool's workers and the child processes run the modules as compiled.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -54,7 +55,7 @@ function formatOf(file) {
   return 'commonjs';
 }
 
-/** Packages stay in node_modules: a CommonJS one is required where it was imported, an ES module imported at load. */
+/** Packages stay in node_modules: each required where it was imported (as require() finds it), imported if it cannot be. */
 const packagesWhereUsed = {
   name: 'packages-where-used',
   setup(build) {
@@ -62,12 +63,11 @@ const packagesWhereUsed = {
       if (!isPackage(args.path) || args.pluginData === 'resolving') return undefined; // esbuild's own resolution
       if (args.kind === 'require-call') return { path: args.path, external: true };
       const found = await build.resolve(args.path, {
-        kind: args.kind,
+        kind: 'require-call',
         resolveDir: args.resolveDir,
         pluginData: 'resolving',
       });
-      if (found.errors.length > 0) return { errors: found.errors };
-      if (found.external || formatOf(found.path) === 'module') return { path: args.path, external: true };
+      if (found.errors.length > 0 || formatOf(found.path) === 'module') return { path: args.path, external: true };
       return { path: args.path, namespace: 'required-package' };
     });
     build.onLoad({ filter: /.*/, namespace: 'required-package' }, (args) => ({
