@@ -442,7 +442,6 @@ const server = await startServer(serverOptions)
     throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
   });
 startSteps.listening = performance.now() / 1000;
-kernels.start(); // the pool's workers load their modules now, not beside the start's
 
 if (otherThreads > 0) {
   const forwardToken = randomBytes(16).toString('hex');
@@ -506,6 +505,8 @@ editions.attach({
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
 editions.checkParts(); // the parts' content, in the background: the server runs whole now
+// The pool's workers load their modules now (a task before would start them), not beside the start's.
+kernels.start();
 
 logger.info(
   {

@@ -59,7 +59,7 @@ export class KernelPool {
 
   /**
    * Starts the workers (each loads its modules): at the first task, or when called. A server calls it
-   * once it listens, so that its start has the machine's other core to itself and does not load
+   * once it serves, so that its start has the machine's other core to itself and does not load
    * Piscina (~20 ms of requires).
    */
   start(): void {
