@@ -3,10 +3,12 @@
 // settings checked before anything loads, and every worker or child entry it names exists.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { fixtureCopy, LAST_ROW, LAST_ROW_CLOSE_631 } from '../helpers/fixture-copy.js';
 import { assertOneLineExit2, run } from '../helpers/program-run.js';
 import { MAIN_BUNDLE, repoint, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -168,4 +170,36 @@ test('every worker and child-process entry the bundle names from a module URL is
       `${name} is among ${entries.join(', ')}`,
     );
   for (const entry of entries) assert.ok(existsSync(entry), `${entry} exists`);
+});
+
+test("`npm start` runs the bundle as npm's own child: it serves, and a SIGTERM to npm drains it and ends it", async (t) => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const state = join(dir.path, 'npm-state');
+  const npm = spawn('npm', ['start', '--', '--snapshot', link, '--state', state, '--port', '0', '--threads', '1'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: ended whole below, a server left behind by a lost signal included
+  });
+  const ended = new Promise<number | null>((r) => npm.once('exit', (code) => r(code)));
+  let out = '';
+  npm.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+  t.after(() => {
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {} // every process of the group has ended
+  });
+  const line = async (pattern: RegExp, ms = 60_000): Promise<string> => {
+    for (let waited = 0; waited < ms; waited += 20) {
+      const found = out.split('\n').find((l) => pattern.test(l));
+      if (found !== undefined) return found;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no line ${pattern} in:\n${out}`);
+  };
+  const { port } = JSON.parse(await line(/"msg":"Serving /)) as { port: number };
+  assert.equal((await get(port, '/readyz')).status, 200);
+  npm.kill('SIGTERM'); // as a supervisor stops what it started
+  await line(/"msg":"drained; bye"/, 15_000);
+  assert.equal(await ended, 0, "npm ends with the server's code (0: drained)");
+  await assert.rejects(get(port, '/readyz'), 'nothing listens on the port any more');
 });
