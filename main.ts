@@ -15,6 +15,13 @@ import type { ServerState } from './transport/server.js';
 // Every setting read and checked first, before the rest of the program is even loaded (a
 // third of a second of imports): --help exits 0, a bad setting exits 2 naming it, at once.
 const settings = startProgram(SERVER).values;
+/** Seconds since the process started at each step of the start, told in the Serving line (`npm run bench` splits a start with them). */
+const startSteps: Record<'settings' | 'modules' | 'data' | 'listening', number> = {
+  settings: performance.now() / 1000,
+  modules: 0,
+  data: 0,
+  listening: 0,
+};
 
 // Signals are handled from here on, before any data is read or a port listened on (Node's
 // default would end the process): a SIGHUP during start reloads once serving, a SIGTERM or
@@ -30,7 +37,6 @@ for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.on(signal
 const { checkListen, listenFailure } = await import('./loaders/config/listen-check.js');
 const { SettingError } = await import('./loaders/config/read-settings.js');
 const { lockStateFolder, StateFolderInUse } = await import('./loaders/state/instance-lock.js');
-const { generateDemoSnapshot } = await import('./loaders/demo/index.js');
 const { Editions } = await import('./loaders/edition/editions.js');
 const { POOL_SOURCE_MODULE } = await import('./loaders/edition/open-edition.js');
 const { pointedOrNewest } = await import('./loaders/edition/stored-editions.js');
@@ -52,6 +58,8 @@ const { Shutdown } = await import('./compose/shutdown.js');
 const { connectSharedLimits } = await import('./compose/shared-limits.js');
 const { dashboardOf } = await import('./compose/dashboard.js');
 const { startOtherThreads } = await import('./compose/other-threads.js');
+
+startSteps.modules = performance.now() / 1000;
 
 // JSON lines on stdout (time, level, msg, the request id where there is one); the loaders and the dashboard write plain messages through `log`.
 const destination = stdoutDestination();
@@ -151,6 +159,7 @@ async function demoFolder(): Promise<string> {
   const dir = fileURLToPath(new URL('../snapshots/demo', import.meta.url));
   if (!existsSync(join(dir, 'manifest.json'))) {
     log(`no snapshot stored yet: generating the built-in demo snapshot (synthetic data) into ${dir}`);
+    const { generateDemoSnapshot } = await import('./loaders/demo/index.js'); // its generator only for a first start
     await generateDemoSnapshot(dir);
   }
   return dir;
@@ -160,6 +169,7 @@ const loadStarted = performance.now();
 // current.json names, else the newest), else, for a state folder with nothing stored, the demo.
 await reloader.start(snapshotDir ?? ((await pointedOrNewest(stateDir)) === null ? await demoFolder() : null));
 const loadSeconds = (performance.now() - loadStarted) / 1000;
+startSteps.data = performance.now() / 1000;
 const served = editions.served!;
 log(
   `serving ${served.meta.version} from ${served.meta.source} (${(served.mappedBytes / 1e6).toFixed(0)} MB of columns read in place, ${(served.copiedBytes / 1e6).toFixed(1)} MB copied; ${loadSeconds.toFixed(2)} s)`,
@@ -274,6 +284,8 @@ const server = await startServer(
     // Taken since the check (or not bindable): exit 2 with the address and, when it can still be seen, the reason.
     throw error instanceof Error && error.message.startsWith('cannot listen') ? await listenFailure(host, port) : error;
   });
+startSteps.listening = performance.now() / 1000;
+
 if (otherThreads > 0) {
   parts.threads = await (parts.threadsStarting = startOtherThreads(otherThreads, {
     settings,
@@ -302,9 +314,17 @@ editions.attach({
 });
 onSignal = (signal) => void (signal === 'SIGHUP' ? reloads.run() : shutdown.stop(signal)); // reloads.run() = reloader.reload(), recorded for the dashboard
 editions.checkParts(); // the parts' content, in the background: the server runs whole now
+// The pool's workers load their modules now (a task before would start them), not beside the start's.
+kernels.start();
 
 logger.info(
-  { data_version: served.meta.version, port: server.port, threads: settings.threads },
+  {
+    data_version: served.meta.version,
+    port: server.port,
+    threads: settings.threads,
+    process_started: new Date(performance.timeOrigin).toISOString(),
+    start_s: Object.fromEntries(Object.entries(startSteps).map(([step, s]) => [step, Number(s.toFixed(3))])),
+  },
   `Serving ${served.meta.version} at http://${host}:${server.port}/api/v1 (health: /healthz)`,
 );
 process.off('uncaughtException', startFailed);

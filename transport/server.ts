@@ -45,7 +45,7 @@ export interface ServerOptions {
   /** GET /metrics (Prometheus text) reading these besides the server's own figures; null: no /metrics. */
   metrics?: Omit<
     MetricsSources,
-    'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service' | 'stream' | 'screenRuns'
+    'requests' | 'answerCache' | 'dataVersion' | 'usageDurable' | 'service' | 'stream' | 'screenRuns' | 'eventLoopDelay'
   > | null;
   /** What /version and the build_info metric tell. */
   service?: { version: string; commit: string };

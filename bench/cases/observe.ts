@@ -3,6 +3,7 @@
 // pino's asynchronous destination (batched by AccessLog, and pino's own info() for comparison),
 // and one /metrics scrape.
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { Bench } from 'tinybench';
 import pino from 'pino';
@@ -126,6 +127,7 @@ export async function run(o: ObserveOptions): Promise<Record<string, number>> {
     usageDurable: () => true,
     poolQueue: () => 0,
     service: { version: 'bench', commit: 'bench' },
+    eventLoopDelay: monitorEventLoopDelay(),
   });
   const scrapes = 20;
   const started = performance.now();

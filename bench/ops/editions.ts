@@ -1,12 +1,13 @@
 // Editions (stored snapshots read in place from the memory map): open time by data size, restart
-// to /readyz, the first requests after a restart, a one-file reload, memory and disk over ten
-// reloads, the evening job (a day appended to every market, then SIGHUP: bench/ops/daily.ts),
-// resident / proportional memory with one and two threads and two instances, the cost of
-// checking the parts (structure at start, content in the background), and the disk after 40
-// reloads with KEEP_EDITIONS 1, 2 and 3, and anonymous memory over 100 alternating reloads.
+// to /readyz, `npm start` to /readyz and where its time goes, the first requests after a restart,
+// a one-file reload, memory and disk over ten reloads, the evening job (a day appended to every
+// market, then SIGHUP: bench/ops/daily.ts), resident / proportional memory with one and two threads
+// and two instances, the cost of checking the parts (structure at start, content in the
+// background), and the disk after 40 reloads with KEEP_EDITIONS 1, 2 and 3, and anonymous memory
+// over 100 alternating reloads.
 //
 //   node dist/bench/ops/editions.js [--sizes 0.25:10,1:10,1:16] [--runs 5] [--work DIR]
-//                                   [--parts open,restart,first,reloads,daily,memory,verify,keep,many-reloads]
+//                                   [--parts open,restart,start,first,reloads,daily,memory,verify,keep,many-reloads]
 //                                   [--reloads 100]
 //
 // A size is the demo's symbol scale and years of history: 0.25 × 10 y, the full demo (1 × 10 y) and
@@ -20,6 +21,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +39,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0.25:10,1:10,1:16' },
     runs: { type: 'string', default: '5' },
     work: { type: 'string', default: '/tmp/mdq-bench-editions' },
-    parts: { type: 'string', default: 'open,restart,first,reloads,daily,memory,verify,keep,many-reloads' },
+    parts: { type: 'string', default: 'open,restart,start,first,reloads,daily,memory,verify,keep,many-reloads' },
     reloads: { type: 'string', default: '100' },
   },
 });
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
     .filter(Boolean)
     .map((l) => l.split(',')[0]);
   if (PARTS.has('restart')) await restartPart(result, restartState);
+  if (PARTS.has('start')) await startPart(result, restartState);
   if (PARTS.has('first')) await firstRequestsPart(result, restartState, symbols);
   if (PARTS.has('reloads')) await reloadsPart(result, full, symbols);
   if (PARTS.has('daily')) await dailyPart(result, { work: WORK, full, rounds: RUNS, startServer, hogs, log });
@@ -285,6 +288,142 @@ async function restartPart(result: Record<string, unknown>, restartState: string
     console.log(
       `| ${c === 'npm' ? 'npm start' : 'node dist/main.js'} | ${median(quiet[c]).toFixed(3)} (${quiet[c].map((x) => x.toFixed(2)).join(', ')}) | ${median(loaded[c]).toFixed(3)} (${loaded[c].map((x) => x.toFixed(2)).join(', ')}) |`,
     );
+}
+
+/** A port no process listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Where one `npm start` spent its time until /readyz answered 200 (ms): the Serving line's steps, timed from the command's run. */
+interface StartSplit {
+  total: number;
+  /** npm: from running `npm start` to the start of the server's process (npm's launch, its shell). */
+  npm: number;
+  /** Node's own start, scripts/run.js (the build check) and the bundle's load, to the settings checked. */
+  node: number;
+  modules: number;
+  data: number;
+  listen: number;
+  /** From listening to the first /readyz 200 seen (polled every 5 ms). */
+  answer: number;
+}
+
+/** One `npm start` on `state`, as the README runs it: the time to the first /readyz 200 and its split; the server stopped after. */
+async function npmStart(state: string): Promise<StartSplit> {
+  const port = await freePort();
+  const t = performance.timeOrigin + performance.now();
+  const child = spawn('npm', ['start', '--', '--state', state, '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  while ((await get(port, '/readyz')) !== 200) {
+    if (exited !== null || performance.timeOrigin + performance.now() - t > 60_000)
+      throw new Error(`npm start on ${state}: ${exited !== null ? `exited with ${exited}` : 'not ready after 60 s'}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const total = performance.timeOrigin + performance.now() - t;
+  const serving = async (): Promise<string> => {
+    for (;;) {
+      const line = out.split('\n').find((l) => l.includes('"msg":"Serving '));
+      if (line !== undefined) return line;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const line = JSON.parse(await serving()) as {
+    process_started: string;
+    start_s: { settings: number; modules: number; data: number; listening: number };
+  };
+  process.kill(-child.pid!, 'SIGTERM');
+  for (;;) {
+    try {
+      process.kill(-child.pid!, 0); // until npm, its shell and the server (draining) have all ended
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const npm = Date.parse(line.process_started) - t;
+  const s = line.start_s;
+  return {
+    total,
+    npm,
+    node: s.settings * 1000,
+    modules: (s.modules - s.settings) * 1000,
+    data: (s.data - s.modules) * 1000,
+    listen: (s.listening - s.data) * 1000,
+    answer: total - npm - s.listening * 1000,
+  };
+}
+
+/** Milliseconds from running `node args` to its exit for each of `commands`, taken in turns, medians of 3 × RUNS (the differences sought are a few ms). */
+function nodeRuns(commands: string[][]): number[] {
+  const times: number[][] = commands.map(() => []);
+  for (let i = 0; i < 3 * RUNS; i++)
+    commands.forEach((args, c) => {
+      const t = performance.now();
+      execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
+      times[c].push(performance.now() - t);
+    });
+  return times.map(median);
+}
+
+/** Busy and total CPU time of the machine so far (/proc/stat's first line, in clock ticks). */
+function cpuTicks(): { idle: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { idle: ticks[3] + ticks[4], total: ticks.reduce((a, b) => a + b, 0) };
+}
+
+/** Waits until every core has been at least 90 % idle over a second (other work on a shared machine), for up to 2 minutes: whether it was. */
+async function untilIdle(): Promise<boolean> {
+  for (const until = Date.now() + 120_000; Date.now() < until; ) {
+    const a = cpuTicks();
+    await new Promise((r) => setTimeout(r, 1000));
+    const b = cpuTicks();
+    if ((b.idle - a.idle) / (b.total - a.total) >= 0.9) return true;
+  }
+  return false;
+}
+
+/** 2b. `npm start` of the full demo (stored) to /readyz, median of RUNS, each begun on idle cores, and where the time goes. */
+async function startPart(result: Record<string, unknown>, restartState: string): Promise<void> {
+  await npmStart(restartState); // not counted: a build if one is due (as after an edit), the files read once
+  const runs: StartSplit[] = [];
+  let idle = 0;
+  for (let i = 0; i < RUNS; i++) {
+    if (await untilIdle()) idle++;
+    runs.push(await npmStart(restartState));
+  }
+  // The build check alone: the bundle's --help through scripts/run.js (checks, then runs it) and without.
+  const bundle = join(DIST, 'main.bundle.js');
+  const [runJs, alone, node] = nodeRuns([
+    [join(ROOT, 'scripts/run.js'), bundle, '--help'],
+    [bundle, '--help'],
+    ['-e', '0'],
+  ]);
+  const check = { runJs, bundle: alone, node };
+  result.start = { runs, check, begunOnIdleCores: idle };
+  const m = (k: keyof StartSplit): string => median(runs.map((r) => r[k])).toFixed(0);
+  console.log(
+    `\n\`npm start\` of the full demo (stored) until /readyz answers 200: ${(median(runs.map((r) => r.total)) / 1000).toFixed(3)} s, median of ${RUNS} (${runs.map((r) => (r.total / 1000).toFixed(2)).join(', ')}; ${idle} of ${RUNS} begun on idle cores); where it goes (ms, medians)`,
+  );
+  console.log(
+    "| npm's launch | Node, build check, bundle load | modules | open the stored edition | listen | first /readyz 200 |\n|---|---|---|---|---|---|",
+  );
+  console.log(`| ${m('npm')} | ${m('node')} | ${m('modules')} | ${m('data')} | ${m('listen')} | ${m('answer')} |`);
+  console.log(
+    `the build check: \`node scripts/run.js dist/main.bundle.js --help\` ${check.runJs.toFixed(0)} ms against \`node dist/main.bundle.js --help\` ${check.bundle.toFixed(0)} ms; \`node -e 0\` ${check.node.toFixed(0)} ms (medians of ${3 * RUNS})`,
+  );
 }
 
 /** 3. The first 1,000 distinct requests after a restart (pages touched for the first time) against the next 1,000. */

@@ -72,7 +72,6 @@ export class SymbolIndex {
    */
   private readonly codeUnits: Uint16Array;
   private readonly codeStarts: Int32Array;
-  private readonly folded = new Map<string, number>();
   /**
    * Text that was not a canonical code → what `find` made of it (−1 included), so a form a desk
    * types in every batch (`600000.SH`: ~0.7 µs through `matches`) costs one lookup after its
@@ -80,18 +79,22 @@ export class SymbolIndex {
    */
   private readonly typed = new Map<string, number>();
   private typedCharacters = 0;
-  /** Alias key → the positions that have it (more than one: the alias is ambiguous). */
-  private readonly aliases = new Map<string, number[]>();
-  /** Lower-cased codes and names, for case-insensitive search. */
-  readonly lowerCodes: readonly string[];
-  readonly lowerNames: readonly string[];
+  /**
+   * Lower-cased code → its position, and alias key → the positions that have it (more than one:
+   * the alias is ambiguous): what a form other than a canonical code is looked up in. Made at the
+   * first such form (~4.5 ms for ashare's 3,000 symbols), not with the index: every thread opens
+   * every market's index at a start, and these made a third of the full demo's open (~90 → 60 ms).
+   */
+  private typedTables: { folded: Map<string, number>; aliases: Map<string, number[]> } | null = null;
+  /** Lower-cased codes and names, what the search index is made of: made at the first search, as it is. */
+  private lowered: { codes: readonly string[]; names: readonly string[] } | null = null;
   private searchIndex: SearchIndex | null = null;
 
   /** `codes` ascending by code unit, unique even without regard to case; `market` chooses the alias rules. */
   constructor(
     readonly codes: readonly string[],
     readonly labels: SymbolLabels,
-    market = '',
+    private readonly market = '',
   ) {
     let size = 8;
     while (size < codes.length * 2) size *= 2;
@@ -106,17 +109,41 @@ export class SymbolIndex {
       let s = h & this.exactMask;
       while (this.exact[2 * s + 1] !== 0) s = (s + 1) & this.exactMask;
       (this.exact[2 * s] = h), (this.exact[2 * s + 1] = i + 1);
-      this.folded.set(code.toLowerCase(), i);
     });
-    codes.forEach((code, i) => {
-      for (const key of aliasKeys(code.toLowerCase(), market)) {
-        const known = this.aliases.get(key);
-        if (known === undefined) this.aliases.set(key, [i]);
+  }
+
+  /** The tables of forms other than canonical codes (made at the first lookup of one). */
+  private formTables(): { folded: Map<string, number>; aliases: Map<string, number[]> } {
+    if (this.typedTables !== null) return this.typedTables;
+    const folded = new Map<string, number>();
+    const aliases = new Map<string, number[]>();
+    this.codes.forEach((code, i) => {
+      const lower = code.toLowerCase();
+      folded.set(lower, i);
+      for (const key of aliasKeys(lower, this.market)) {
+        const known = aliases.get(key);
+        if (known === undefined) aliases.set(key, [i]);
         else known.push(i);
       }
     });
-    this.lowerCodes = codes.map((code) => code.toLowerCase());
-    this.lowerNames = codes.map((_, i) => (labels.names[i] ?? '').toLowerCase());
+    return (this.typedTables = { folded, aliases });
+  }
+
+  /** Lower-cased codes, for case-insensitive search. */
+  get lowerCodes(): readonly string[] {
+    return (this.lowered ??= this.lowerCase()).codes;
+  }
+
+  /** Lower-cased names ('' for none), for case-insensitive search. */
+  get lowerNames(): readonly string[] {
+    return (this.lowered ??= this.lowerCase()).names;
+  }
+
+  private lowerCase(): { codes: readonly string[]; names: readonly string[] } {
+    return {
+      codes: this.codes.map((code) => code.toLowerCase()),
+      names: this.codes.map((_, i) => (this.labels.names[i] ?? '').toLowerCase()),
+    };
   }
 
   get size(): number {
@@ -164,14 +191,15 @@ export class SymbolIndex {
 
   /** Every position `text` names, as a code in any case or as an alias, ascending: none, one, or several (ambiguous). */
   matches(text: string): number[] {
+    const { folded, aliases } = this.formTables();
     const lower = text.toLowerCase();
     const all = new Set<number>();
-    const code = this.folded.get(lower);
+    const code = folded.get(lower);
     if (code !== undefined) all.add(code);
     for (const key of typedKeys(lower)) {
-      const pair = this.folded.get(key);
+      const pair = folded.get(key);
       if (pair !== undefined) all.add(pair);
-      for (const i of this.aliases.get(key) ?? []) all.add(i);
+      for (const i of aliases.get(key) ?? []) all.add(i);
     }
     return all.size === 1 ? [...all] : [...all].sort((a, b) => a - b);
   }

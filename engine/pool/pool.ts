@@ -1,7 +1,8 @@
 // The kernel pool: Piscina workers that run screens over the Dataset's shared arrays.
 
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Dataset, DatasetOrigin, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
@@ -42,7 +43,7 @@ export const defaultPoolThreads = (): number => Math.max(1, availableParallelism
  * bench's inline-vs-pool table), and its rendering, the costly part, is cached per chunk.
  */
 export class KernelPool {
-  private readonly piscina: Piscina<PoolTask, PoolTaskResult>;
+  private started: Piscina<PoolTask, PoolTaskResult> | null = null;
 
   /** Keys of the Datasets served now (`Dataset.origin`): a worker lets go of any other it opened. */
   private live: string[] = [];
@@ -53,15 +54,28 @@ export class KernelPool {
    */
   constructor(
     readonly threads = defaultPoolThreads(),
-    sourceModule?: string,
-  ) {
-    this.piscina = new Piscina({
+    private readonly sourceModule?: string,
+  ) {}
+
+  /**
+   * Starts the workers (each loads its modules): at the first task, or when called. A server calls it
+   * once it serves, so that its start has the machine's other core to itself and does not load
+   * Piscina (~20 ms of requires).
+   */
+  start(): void {
+    void this.piscina;
+  }
+
+  private get piscina(): Piscina<PoolTask, PoolTaskResult> {
+    if (this.started !== null) return this.started;
+    const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+    return (this.started = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       idleTimeout: Infinity, // keep attached versions warm
-      workerData: { sourceModule },
-    });
+      workerData: { sourceModule: this.sourceModule },
+    }));
   }
 
   /** The Datasets served now, by `origin.key`: workers close the others they opened, before their next task. */
@@ -175,16 +189,16 @@ export class KernelPool {
 
   /** Tasks the workers have finished. */
   get completed(): number {
-    return this.piscina.completed;
+    return this.started?.completed ?? 0;
   }
 
   /** Screens waiting for a free worker. */
   get queueSize(): number {
-    return this.piscina.queueSize;
+    return this.started?.queueSize ?? 0;
   }
 
   close(): Promise<void> {
-    return this.piscina.destroy();
+    return this.started?.destroy() ?? Promise.resolve();
   }
 }
 

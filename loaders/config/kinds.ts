@@ -115,6 +115,7 @@ export const timeZone: Kind<string> = {
   accepts: 'IANA time zone',
   takesValue: true,
   parse(value) {
+    if (value === 'UTC') return value; // the default: known without Intl's zone data (~20 ms of a start to load)
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: value });
     } catch {

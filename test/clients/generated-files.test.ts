@@ -1,10 +1,12 @@
 // What the build generates for the clients is never in git: no file git tracks under clients/ is
 // generated output (a stale copy would be picked up by a build that did not generate, and ship old
-// types), and every path the build writes there is ignored.
+// types), and every path the build writes there is ignored; nor is it a source `npm start` checks
+// (written during the build, it would make every start build again).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { REPO } from '../helpers/readme-blocks.js';
@@ -47,4 +49,22 @@ test('every path the build writes under clients/ is ignored by git', (t) => {
   const ignored = git(t, ['check-ignore', '--no-index', ...GENERATED]);
   if (ignored === null) return;
   assert.deepEqual(ignored.trim().split('\n').sort(), [...GENERATED].sort());
+});
+
+test('no file the build writes is among the sources a start checks (dist/.build-sources)', () => {
+  const list = `${ROOT}dist/.build-sources`;
+  assert.ok(existsSync(list), 'npm run build lists the sources it read');
+  const sources = readFileSync(list, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((path) => relative(ROOT, path));
+  assert.ok(
+    sources.includes('main.ts') && sources.includes('clients/typescript/src/index.ts'),
+    'the sources are listed',
+  );
+  assert.deepEqual(
+    sources.filter((path) => GENERATED.includes(path)),
+    [],
+    'a file the build writes is newer than its stamp: listed, every start would build again',
+  );
 });

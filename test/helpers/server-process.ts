@@ -1,4 +1,4 @@
-// Runs the real server (`node dist/main.js`) as a child process: port, keys, log lines, signals, exit.
+// Runs the real server (`node dist/main.js`, or its bundle) as a child process: port, keys, log lines, signals, exit.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rename, symlink } from 'node:fs/promises';
@@ -7,6 +7,8 @@ import type { BuiltInPlanName } from '../../engine/plans.js';
 
 /** dist/main.js, next to this compiled file's dist/test/helpers/. */
 export const MAIN_JS = fileURLToPath(new URL('../../main.js', import.meta.url));
+/** dist/main.bundle.js: the same program as one file, the one `npm start` runs (scripts/bundle.js). */
+export const MAIN_BUNDLE = fileURLToPath(new URL('../../main.bundle.js', import.meta.url));
 
 /** One started server process; `kill` ends exactly this PID. */
 export interface ServerProcess {
@@ -41,13 +43,15 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** The port to listen on (default 0: any free one). */
   port?: number;
+  /** The program run (default MAIN_JS). */
+  entry?: string;
 }
 
 /** Starts the server on 127.0.0.1 (port 0 unless given) and resolves once it prints its `Serving` line. */
 export function startServerProcess(options: StartOptions): Promise<ServerProcess> {
   const args = [
     ...(options.nodeArgs ?? []),
-    MAIN_JS,
+    options.entry ?? MAIN_JS,
     '--port',
     String(options.port ?? 0),
     '--host',

@@ -29,10 +29,11 @@ export const REFERENCE_PATHS = Object.keys(FILES) as ReferencePath[];
 
 export interface ReferenceFile {
   type: string;
-  body: string;
+  /** The file's bytes as sent (not decoded: Swagger UI's 1.7 MB would cost 10 ms of the start). */
+  body: Buffer;
 }
 
 /** Reads every file of the page (at start: a missing one fails the start, not a request). */
 export function loadReferencePage(): ReadonlyMap<ReferencePath, ReferenceFile> {
-  return new Map(REFERENCE_PATHS.map((p) => [p, { type: FILES[p].type, body: readFileSync(FILES[p].path(), 'utf8') }]));
+  return new Map(REFERENCE_PATHS.map((p) => [p, { type: FILES[p].type, body: readFileSync(FILES[p].path()) }]));
 }

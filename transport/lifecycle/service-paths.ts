@@ -2,6 +2,7 @@
 // every route's preflight and 405, and the catch-all 404: answers that read no Dataset.
 
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Registry } from 'prom-client';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { loadReferencePage } from '../docs/reference-page.js';
@@ -25,7 +26,7 @@ import { Exchange } from './exchange.js';
 interface Made {
   status?: 200 | 204;
   type: string;
-  body: string;
+  body: string | Buffer;
   headers?: HeaderList;
 }
 /** What a path needing no key answers, read from its exchange while the handler runs (or a promise of it: /metrics). */
@@ -222,15 +223,20 @@ function metricsSources(
     answerCache: () => ctx.caches.answerFigures(ctx.state.dataset),
     stream: () => StreamFigures.totals([stream.figures.storage, ...(options.peerStreams?.() ?? [])]),
     screenRuns: () => stream.runner.kept ?? 0,
+    eventLoopDelay: monitorEventLoopDelay({ resolution: 10 }),
   };
 }
 
 /** GET /metrics: the exposition is written asynchronously (prom-client), so it answers when that is ready. */
 function mountMetrics(app: TemplatedApp, ctx: ServerContext, sources: MetricsSources): void {
-  // prom-client is loaded beside the start (50 ms of imports), not before it: ready by the first scrape.
-  const registered: Promise<Registry> = import('../metrics/exposition.js').then((m) => m.metricsRegistry(sources));
+  // prom-client (50 ms of imports on the one thread that would answer /readyz) is loaded at the first scrape, not
+  // at start; the event-loop delay is watched from here all the same.
+  sources.eventLoopDelay.enable();
+  let registered: Promise<Registry> | null = null;
   servePlain(app, ctx, '/metrics', 'no cors', () =>
-    registered.then(async (registry) => ({ type: registry.contentType, body: await registry.metrics() })),
+    (registered ??= import('../metrics/exposition.js').then((m) => m.metricsRegistry(sources))).then(
+      async (registry) => ({ type: registry.contentType, body: await registry.metrics() }),
+    ),
   );
 }
 

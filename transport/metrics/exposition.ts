@@ -1,7 +1,7 @@
 // GET /metrics: the Prometheus text exposition, written by prom-client from figures counted
 // elsewhere (RequestMetrics' typed arrays, the answer caches, the reloads) when scraped.
 
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, type Metric, Registry } from 'prom-client';
 import type { StreamTotals } from '../stream/figures.js';
 import { LATENCY_BUCKETS, type RequestFigures } from './request-metrics.js';
@@ -25,12 +25,14 @@ export interface MetricsSources {
   stream: () => StreamTotals;
   /** Standing-screen runs kept on this thread's pool (running, or stood on by a screen of some thread). */
   screenRuns: () => number;
+  /** The event-loop delay, watched since the server started (reset at each scrape). */
+  eventLoopDelay: IntervalHistogram;
 }
 
 export function metricsRegistry(s: MetricsSources): Registry {
   const registry = new Registry();
   const registers = [registry];
-  processMetrics(registers);
+  processMetrics(s.eventLoopDelay, registers);
 
   new Counter({
     name: 'mdq_http_requests_total',
@@ -232,13 +234,11 @@ function latencyHistogram(requests: RequestFigures): { name: string; get(): obje
 }
 
 /**
- * The event-loop delay (perf_hooks' histogram, reset at each scrape: the figures cover the
+ * The event-loop delay (the sources' histogram, reset at each scrape: the figures cover the
  * interval since the last one), memory and CPU. Not prom-client's default set: three of its
  * gauges end in _total, which promtool's lint refuses.
  */
-function processMetrics(registers: Registry[]): void {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
+function processMetrics(delay: IntervalHistogram, registers: Registry[]): void {
   const seconds = (ns: number): number => (Number.isFinite(ns) ? ns / 1e9 : 0);
   new Gauge({
     name: 'mdq_event_loop_delay_seconds',

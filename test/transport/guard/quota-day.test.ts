@@ -19,6 +19,16 @@ test('UTC: the day is the UTC date and resets at the next 00:00Z', () => {
   });
 });
 
+test('UTC (reckoned without Intl) gives the day Intl gives for Etc/UTC, at every millisecond edge and between', () => {
+  const ms: number[] = [];
+  for (let day = -800; day < 30_000; day += 7)
+    ms.push(day * 86_400_000 - 1, day * 86_400_000, day * 86_400_000 + 43_210_987);
+  for (const t of ms) assert.equal(localDayNumber(t, 'UTC'), localDayNumber(t, 'Etc/UTC'), new Date(t).toISOString());
+  const q = new QuotaDay('UTC');
+  q.day(at('1969-12-31T23:59:59.999Z'));
+  assert.deepEqual([q.label, q.resetAt], ['1969-12-31', '1970-01-01T00:00:00.000Z']);
+});
+
 test('Asia/Shanghai: the day turns at 16:00Z', () => {
   assert.deepEqual(resetAfter('Asia/Shanghai', '2024-03-10T15:59:59.999Z'), {
     label: '2024-03-10',
