@@ -82,10 +82,9 @@ export interface StoreOptions extends ReadOptions {
   /**
    * KEEP_EDITIONS, counting the edition this store writes: once a part is about to be written,
    * stored editions beyond `keep - 1` that none of `inUse` names are deleted (`pruneEditions`).
-   * The disk then never holds more than `keep` editions, and the memory their pages free is what
-   * the new parts take (fresh memory costs far more than memory just freed on a VM that gives
-   * idle pages back to its host: 600 MB in 1.7 s against 0.16 s here). Without it, nothing is
-   * deleted (the caller prunes after).
+   * The disk then never holds more than `keep` editions, and pages of theirs still in memory are
+   * what the new parts take (on a VM that hands idle memory back to its host, fresh memory costs
+   * about ten times more). Without it, nothing is deleted (the caller prunes after).
    */
   prune?: { keep: number; inUse: readonly string[] };
 }
