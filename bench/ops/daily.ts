@@ -1,12 +1,14 @@
 // The evening job on the full demo (the `daily` part of bench/ops/editions.ts): the next trading day
 // appended to every market's klines.csv, then SIGHUP, until the new edition is served (quiet, and
-// with another CPU-heavy process on every core); ten days at once; a day as day files; one value
-// edited in the middle of ashare/klines.csv (found, the market read whole); a full store of the demo
-// (rows/s per core); and the K-line parser's bytes/s on one core against a plain Buffer.indexOf scan
-// of the same file, the floor of any reader that finds line ends.
+// with another CPU-heavy process on every core); ten days at once; a day as day files; a day
+// appended after the page cache is dropped (an evening after a day idle: the files and parts read
+// from disk; as root only); one value edited in the middle of ashare/klines.csv (found, the market
+// read whole); a full store of the demo (rows/s per core); and the K-line parser's bytes/s on one
+// core against a plain Buffer.indexOf scan of the same file, the floor of any reader that finds
+// line ends.
 
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync } from 'node:fs';
+import { accessSync, constants, createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, open, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +49,28 @@ async function reload(s: ServerProcess): Promise<{ seconds: number; line: string
   const seconds = (performance.now() - t) / 1000;
   if (!/now serving/.test(line)) throw new Error(`the reload did not serve a new edition: ${line}`);
   return { seconds, line };
+}
+
+const DROP_CACHES = '/proc/sys/vm/drop_caches';
+
+/** Whether this process may drop the page cache (root on Linux). */
+function canDropCaches(): boolean {
+  try {
+    accessSync(DROP_CACHES, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every clean page of the page cache dropped (dirty ones written first): what a reload finds after
+ * a day idle on a machine whose memory is wanted elsewhere, or which pages out memory left unread
+ * (a VM handing it back to its host). The folder's files and the parts are then read from disk.
+ */
+function dropPageCache(): void {
+  execFileSync('sync');
+  writeFileSync(DROP_CACHES, '1\n');
 }
 
 /** One value in the middle of `path` changed in place (same length): a volume's last digit. */
@@ -92,6 +116,19 @@ export async function dailyPart(result: Record<string, unknown>, ctx: DailyConte
               rounds: ctx.rounds,
               make: () => appendDays(folder, 1, true),
             },
+            ...(canDropCaches()
+              ? [
+                  {
+                    name: 'one day, every market, appended to klines.csv, the page cache dropped first (an evening after a day idle)',
+                    rounds: ctx.rounds,
+                    make: async () => {
+                      const rows = await appendDays(folder, 1);
+                      dropPageCache();
+                      return rows;
+                    },
+                  },
+                ]
+              : (log('daily: the page cache cannot be dropped here (not root): the cold evening is not measured'), [])),
             {
               name: 'one value edited in the middle of ashare/klines.csv',
               rounds: 1,
