@@ -73,11 +73,14 @@ export function openStream(port: number, options: OpenOptions = {}): Promise<Str
   });
   const waitFor = (match: (m: Message) => boolean, timeoutMs = 5000, from = 0): Promise<Message> =>
     new Promise((resolve, reject) => {
+      // Each message is offered to `match` once, as it comes: scanning all again at every message made
+      // a wait for thousands of messages cubic (a predicate that counts them is itself a scan).
+      let next = from;
       const check = (): boolean => {
-        for (let i = from; i < messages.length; i++)
-          if (match(messages[i])) {
+        for (; next < messages.length; next++)
+          if (match(messages[next])) {
             done();
-            resolve(messages[i]);
+            resolve(messages[next]);
             return true;
           }
         if (ended) {
