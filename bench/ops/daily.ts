@@ -8,7 +8,7 @@
 // line ends.
 
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, createReadStream, existsSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { cp, mkdir, open, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { storeEdition } from '../../loaders/edition/store-edition.js';
 import { readSnapshot } from '../../loaders/snapshot/read-snapshot.js';
 import type { ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 import { appendDays } from './append-days.js';
+import { canDropPageCache, dropPageCache } from './page-cache.js';
 
 export interface DailyContext {
   work: string;
@@ -49,28 +50,6 @@ async function reload(s: ServerProcess): Promise<{ seconds: number; line: string
   const seconds = (performance.now() - t) / 1000;
   if (!/now serving/.test(line)) throw new Error(`the reload did not serve a new edition: ${line}`);
   return { seconds, line };
-}
-
-const DROP_CACHES = '/proc/sys/vm/drop_caches';
-
-/** Whether this process may drop the page cache (root on Linux). */
-function canDropCaches(): boolean {
-  try {
-    accessSync(DROP_CACHES, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Every clean page of the page cache dropped (dirty ones written first): what a reload finds after
- * a day idle on a machine whose memory is wanted elsewhere, or which pages out memory left unread
- * (a VM handing it back to its host). The folder's files and the parts are then read from disk.
- */
-function dropPageCache(): void {
-  execFileSync('sync');
-  writeFileSync(DROP_CACHES, '1\n');
 }
 
 /** One value in the middle of `path` changed in place (same length): a volume's last digit. */
@@ -116,7 +95,7 @@ export async function dailyPart(result: Record<string, unknown>, ctx: DailyConte
               rounds: ctx.rounds,
               make: () => appendDays(folder, 1, true),
             },
-            ...(canDropCaches()
+            ...(canDropPageCache()
               ? [
                   {
                     name: 'one day, every market, appended to klines.csv, the page cache dropped first (an evening after a day idle)',

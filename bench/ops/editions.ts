@@ -17,7 +17,7 @@
 // between runs). The machine's other cores can be kept busy (`--hog`) for the figures "with
 // another CPU-heavy process beside it". Prints tables; the JSON goes to bench/results/editions.json.
 
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -31,6 +31,7 @@ import { partFileProblem } from '../../loaders/edition/part-check.js';
 import { type PartVerdict, verifyInChild } from '../../loaders/edition/part-verify.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 import { dailyPart } from './daily.js';
+import { dropPageCache } from './page-cache.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -436,7 +437,7 @@ async function firstRequestsPart(
   const firsts: number[] = [];
   const steadies: number[] = [];
   for (let r = 0; r < 3; r++) {
-    spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }); // the page cache too, where allowed
+    dropPageCache(); // the page cache too, where allowed
     const s = await startServer({
       state: restartState,
       env: { THREADS: '1', RESPONSE_CACHE_MB: '0', KLINE_TEXT_CACHE_MB: '0' },
@@ -584,7 +585,7 @@ async function verifyPart(result: Record<string, unknown>, full: { state: string
   }
   const content: { cache: string; wallMs: number; verdicts: PartVerdict[] }[] = [];
   for (const cache of ['cold (page cache dropped)', 'warm'] as const) {
-    if (cache !== 'warm') spawnSync('sh', ['-c', 'sync; echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' });
+    if (cache !== 'warm') dropPageCache();
     const verdicts: PartVerdict[] = [];
     const t = performance.now();
     const damaged = await verifyInChild(dirs, (v) => verdicts.push(v));
