@@ -1,6 +1,6 @@
 // A market's symbol search as an index: its lower-cased codes sorted (exact and prefix matches are
 // one binary search), and posting lists of the 1-, 2- and 3-character grams of every code and name
-// (a substring's candidates are the intersection of its grams' lists), so a search costs what its
+// (a longer substring's candidates are the list of its rarest gram), so a search costs what its
 // matches and its page cost, not a scan of every code and name.
 
 /** The matches of one term, each rank's symbol positions ascending (ties by symbol). */
@@ -15,10 +15,11 @@ const GRAM = 3;
 
 /**
  * Posting lists of the grams of some texts, in one array: the positions holding gram g are
- * `postings[starts[slot] … starts[slot + 1])`, ascending, `slot` found by the gram's key.
+ * `postings[starts[slot] … starts[slot + 1])`, ascending, `slot` found by the gram itself (a
+ * string key: a number packing three UTF-16 units would be a heap double, boxed at every lookup).
  */
 class GramPostings {
-  private readonly slots = new Map<number, number>();
+  private readonly slots = new Map<string, number>();
   private readonly starts: Int32Array;
   private readonly postings: Int32Array;
 
@@ -33,9 +34,9 @@ class GramPostings {
         const text = texts[i];
         for (let n = 1; n <= GRAM; n++)
           for (let at = 0; at + n <= text.length; at++) {
-            const key = gramKey(text, at, n);
-            let slot = slots.get(key);
-            if (slot === undefined) slots.set(key, (slot = counts.length)), counts.push(0), last.push(-1);
+            const gram = text.slice(at, at + n);
+            let slot = slots.get(gram);
+            if (slot === undefined) slots.set(gram, (slot = counts.length)), counts.push(0), last.push(-1);
             if (last[slot] !== i) (last[slot] = i), each(slot, i);
           }
       }
@@ -49,57 +50,38 @@ class GramPostings {
     visit((slot, i) => (this.postings[fill[slot]++] = i));
   }
 
-  /** Bytes the lists hold (the Map's entries counted at ~40 bytes each). */
+  /** Bytes the lists hold (the Map's entries and their short strings counted at ~56 bytes each). */
   get bytes(): number {
-    return this.postings.byteLength + this.starts.byteLength + this.slots.size * 40;
-  }
-
-  /** The positions whose gram list holds the key of `term`[from, from + n), ascending: a view (empty when none). */
-  list(term: string, from: number, n: number): Int32Array {
-    const slot = this.slots.get(gramKey(term, from, n));
-    return slot === undefined ? EMPTY : this.postings.subarray(this.starts[slot], this.starts[slot + 1]);
+    return this.postings.byteLength + this.starts.byteLength + this.slots.size * 56;
   }
 
   /**
    * The positions whose text (`texts`, the ones indexed) contains `term` (non-empty), ascending.
-   * A term of up to GRAM characters is one list; a longer one is the intersection of its grams'
-   * lists, from the shortest, each survivor then checked whole.
+   * A term of up to GRAM characters is its gram's list (a view); a longer one's candidates are the
+   * list of its rarest gram, each checked whole: a few short texts, cheaper than intersecting lists.
    */
   containing(term: string, texts: readonly string[]): Int32Array {
-    if (term.length <= GRAM) return this.list(term, 0, term.length);
-    const lists: Int32Array[] = [];
-    for (let at = 0; at + GRAM <= term.length; at++) lists.push(this.list(term, at, GRAM));
-    lists.sort((a, b) => a.length - b.length);
-    let found = 0;
-    const out = new Int32Array(lists[0].length);
-    next: for (const i of lists[0]) {
-      for (let l = 1; l < lists.length; l++) if (!has(lists[l], i)) continue next;
-      if (texts[i].includes(term)) out[found++] = i;
+    const { slots, starts, postings } = this;
+    if (term.length <= GRAM) {
+      const slot = slots.get(term);
+      return slot === undefined ? EMPTY : postings.subarray(starts[slot], starts[slot + 1]);
     }
+    let rarest = -1;
+    for (let at = 0; at + GRAM <= term.length; at++) {
+      const slot = slots.get(term.slice(at, at + GRAM));
+      if (slot === undefined) return EMPTY;
+      if (rarest < 0 || starts[slot + 1] - starts[slot] < starts[rarest + 1] - starts[rarest]) rarest = slot;
+    }
+    const from = starts[rarest];
+    const to = starts[rarest + 1];
+    const out = new Int32Array(to - from);
+    let found = 0;
+    for (let k = from; k < to; k++) if (texts[postings[k]].includes(term)) out[found++] = postings[k];
     return out.subarray(0, found);
   }
 }
 
 const EMPTY = new Int32Array(0);
-
-/** A gram's key: its length and its UTF-16 code units in one number (3 × 16 bits and 2 more: below 2^53). */
-function gramKey(text: string, from: number, n: number): number {
-  let key = 0;
-  for (let k = 0; k < n; k++) key = key * 65536 + text.charCodeAt(from + k);
-  return key * 4 + n;
-}
-
-/** Whether ascending `list` holds `i` (a binary search). */
-function has(list: Int32Array, i: number): boolean {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < i) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < list.length && list[lo] === i;
-}
 
 /** Compares strings by UTF-16 code unit (the order of codes and of `startsWith`). */
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
