@@ -1,7 +1,8 @@
 // A market's symbol search as an index: its lower-cased codes sorted (exact and prefix matches are
-// one binary search), and posting lists of the 1-, 2- and 3-character grams of every code and name
-// (a longer substring's candidates are the list of its rarest gram), so a search costs what its
-// matches and its page cost, not a scan of every code and name.
+// one binary search), every suffix of every code sorted (a code substring is one binary search and
+// its run), and posting lists of the 1-, 2- and 3-character grams of every name (a longer term's
+// candidates are the list of its rarest gram), so a search costs what its matches and its page
+// cost, not a scan of every code and name.
 
 /** The matches of one term, each rank's symbol positions ascending (ties by symbol). */
 export interface RankedMatches {
@@ -83,6 +84,54 @@ class GramPostings {
 
 const EMPTY = new Int32Array(0);
 
+/**
+ * Every suffix of some short texts (the codes), sorted by code unit: the texts containing a term
+ * own the run of suffixes that start with it, found by one binary search, so a code substring
+ * costs what its matches cost (the list of a code's rarest gram still runs to hundreds: `000`).
+ */
+class SortedSuffixes {
+  private readonly suffixes: string[];
+  private readonly owners: Int32Array;
+  /** Bytes of the suffixes' strings (a header and two bytes a code unit each). */
+  private readonly stringBytes: number;
+
+  constructor(texts: readonly string[]) {
+    const all: { suffix: string; owner: number }[] = [];
+    let stringBytes = 0;
+    texts.forEach((text, owner) => {
+      for (let at = 0; at < text.length; at++) all.push({ suffix: text.slice(at), owner });
+      stringBytes += text.length * 16 + text.length * (text.length + 1);
+    });
+    all.sort((a, b) => byCodeUnit(a.suffix, b.suffix) || a.owner - b.owner);
+    this.suffixes = all.map((e) => e.suffix);
+    this.owners = Int32Array.from(all, (e) => e.owner);
+    this.stringBytes = stringBytes;
+  }
+
+  get bytes(): number {
+    return this.owners.byteLength + 8 * this.suffixes.length + this.stringBytes;
+  }
+
+  /** The positions whose text contains `term` (non-empty), ascending, each once. */
+  containing(term: string): Int32Array {
+    const { suffixes } = this;
+    let lo = 0;
+    let hi = suffixes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (suffixes[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < suffixes.length && suffixes[end].startsWith(term)) end++;
+    const found = this.owners.slice(lo, end).sort();
+    // A text holding the term twice (`00` in sz000001) owns two suffixes of the run: it counts once.
+    let n = 0;
+    for (let k = 0; k < found.length; k++) if (n === 0 || found[k] !== found[n - 1]) found[n++] = found[k];
+    return found.subarray(0, n);
+  }
+}
+
 /** Compares strings by UTF-16 code unit (the order of codes and of `startsWith`). */
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -95,7 +144,7 @@ export class SearchIndex {
   /** Positions in the order of their lower-cased codes. */
   private readonly sorted: Int32Array;
   private readonly sortedCodes: string[];
-  private readonly codeGrams: GramPostings;
+  private readonly codeSuffixes: SortedSuffixes;
   private readonly nameGrams: GramPostings;
   /** The term a position was last matched for (`marks[i] === asked`): each symbol in its first rank only. */
   private readonly marks: Uint32Array;
@@ -107,7 +156,7 @@ export class SearchIndex {
   ) {
     this.sorted = Int32Array.from(codes.keys()).sort((a, b) => byCodeUnit(codes[a], codes[b]));
     this.sortedCodes = Array.from(this.sorted, (i) => codes[i]);
-    this.codeGrams = new GramPostings(codes);
+    this.codeSuffixes = new SortedSuffixes(codes);
     this.nameGrams = new GramPostings(names);
     this.marks = new Uint32Array(codes.length);
   }
@@ -118,7 +167,7 @@ export class SearchIndex {
    * grams a character (ashare's 36,000 characters of codes and CJK names: ~0.8 MB).
    */
   get bytes(): number {
-    return this.codeGrams.bytes + this.nameGrams.bytes + this.sorted.byteLength + 8 * this.sortedCodes.length;
+    return this.codeSuffixes.bytes + this.nameGrams.bytes + this.sorted.byteLength + 8 * this.sortedCodes.length;
   }
 
   /** The lower-cased `term`'s matches, ranked: exact code, code prefix, code substring, name substring. */
@@ -142,7 +191,7 @@ export class SearchIndex {
       for (const i of found) if (marks[i] !== asked) (marks[i] = asked), (out[n++] = i);
       return out.subarray(0, n);
     };
-    const inCode = term.length === 0 ? EMPTY : unmarked(this.codeGrams.containing(term, codes));
+    const inCode = term.length === 0 ? EMPTY : unmarked(this.codeSuffixes.containing(term));
     const inName = term.length === 0 ? EMPTY : unmarked(this.nameGrams.containing(term, names));
     return {
       ranks: [exact, prefix, inCode, inName],
