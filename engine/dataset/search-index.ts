@@ -114,16 +114,7 @@ class SortedSuffixes {
 
   /** The positions whose text contains `term` (non-empty), ascending, each once. */
   containing(term: string): Int32Array {
-    const { suffixes } = this;
-    let lo = 0;
-    let hi = suffixes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (suffixes[mid] < term) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    while (end < suffixes.length && suffixes[end].startsWith(term)) end++;
+    const [lo, end] = startingWith(this.suffixes, term);
     const found = this.owners.slice(lo, end).sort();
     // A text holding the term twice (`00` in sz000001) owns two suffixes of the run: it counts once.
     let n = 0;
@@ -175,7 +166,7 @@ export class SearchIndex {
     if (++this.asked === 2 ** 32) this.marks.fill(0), (this.asked = 1);
     const { codes, names, marks, asked } = this;
     // Exact and prefix: the run of sorted codes starting with the term (the exact one first, if any).
-    const [lo, hi] = this.prefixRun(term);
+    const [lo, hi] = startingWith(this.sortedCodes, term);
     let exact = EMPTY;
     const prefixed: number[] = [];
     for (let k = lo; k < hi; k++) {
@@ -198,25 +189,24 @@ export class SearchIndex {
       total: exact.length + prefix.length + inCode.length + inName.length,
     };
   }
+}
 
-  /** [lo, hi): the sorted codes that start with `term` (all of them for ''). */
-  private prefixRun(term: string): [number, number] {
-    const codes = this.sortedCodes;
-    let lo = 0;
-    let hi = codes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (codes[mid] < term) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    // Past the run: the first code from `lo` on that does not start with the term (codes starting with it are contiguous).
-    let top = codes.length;
-    while (end < top) {
-      const mid = (end + top) >>> 1;
-      if (codes[mid].startsWith(term)) end = mid + 1;
-      else top = mid;
-    }
-    return [lo, end];
+/** [lo, end): the run of `sorted` (ascending by code unit) that starts with `term` (all of it for ''). */
+function startingWith(sorted: readonly string[], term: string): [number, number] {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < term) lo = mid + 1;
+    else hi = mid;
   }
+  // Past the run: the first string from `lo` on that does not start with the term (those that do are contiguous).
+  let end = lo;
+  let top = sorted.length;
+  while (end < top) {
+    const mid = (end + top) >>> 1;
+    if (sorted[mid].startsWith(term)) end = mid + 1;
+    else top = mid;
+  }
+  return [lo, end];
 }
