@@ -1,8 +1,8 @@
-// A market's symbol search as an index: its lower-cased codes sorted (exact and prefix matches are
-// one binary search), every suffix of every code sorted (a code substring is one binary search and
-// its run), and posting lists of the 1-, 2- and 3-character grams of every name (a longer term's
-// candidates are the list of its rarest gram), so a search costs what its matches and its page
-// cost, not a scan of every code and name.
+// A market's symbol search as an index: every suffix of every lower-cased code sorted (one binary
+// search finds the codes that are the term, start with it or hold it), and posting lists of the
+// 1-, 2- and 3-character grams of every name (a longer term's candidates are the list of its
+// rarest gram), so a search costs what its matches and its page cost, not a scan of every code
+// and name.
 
 /** The matches of one term, each rank's symbol positions ascending (ties by symbol). */
 export interface RankedMatches {
@@ -84,47 +84,102 @@ class GramPostings {
 
 const EMPTY = new Int32Array(0);
 
-/**
- * Every suffix of some short texts (the codes), sorted by code unit: the texts containing a term
- * own the run of suffixes that start with it, found by one binary search, so a code substring
- * costs what its matches cost (the list of a code's rarest gram still runs to hundreds: `000`).
- */
-class SortedSuffixes {
-  private readonly suffixes: string[];
-  private readonly owners: Int32Array;
-  /** Bytes of the suffixes' strings (a header and two bytes a code unit each). */
-  private readonly stringBytes: number;
+/** A term's matches among the codes: exact, prefix and substring, each ascending. */
+interface CodeMatches {
+  exact: Int32Array;
+  prefix: Int32Array;
+  inside: Int32Array;
+}
 
-  constructor(texts: readonly string[]) {
-    const all: { suffix: string; owner: number }[] = [];
-    let stringBytes = 0;
-    texts.forEach((text, owner) => {
-      for (let at = 0; at < text.length; at++) all.push({ suffix: text.slice(at), owner });
-      stringBytes += text.length * 16 + text.length * (text.length + 1);
+/**
+ * Every suffix of every code, sorted by code unit: the codes holding a term own the run of
+ * suffixes that start with it, found by one binary search; a suffix at its code's start is a
+ * prefix match (exact when as long as the term). The codes' units lie back to back in one array
+ * and suffixes are positions in it, so a search compares in a few cache lines (the suffixes as
+ * strings were scattered over the heap: a cache miss at each step of the search).
+ */
+class CodeSuffixes {
+  private readonly units: Uint16Array;
+  /** Where each code begins in `units` (code i is [textStarts[i], textStarts[i + 1])). */
+  private readonly textStarts: Int32Array;
+  /** The suffixes in order: where each begins in `units`, and whose code it is. */
+  private readonly starts: Int32Array;
+  private readonly owners: Int32Array;
+
+  constructor(codes: readonly string[]) {
+    const textStarts = new Int32Array(codes.length + 1);
+    codes.forEach((code, i) => (textStarts[i + 1] = textStarts[i] + code.length));
+    const units = new Uint16Array(textStarts[codes.length]);
+    const owners = new Int32Array(units.length);
+    codes.forEach((code, i) => {
+      for (let k = 0; k < code.length; k++)
+        (units[textStarts[i] + k] = code.charCodeAt(k)), (owners[textStarts[i] + k] = i);
     });
-    all.sort((a, b) => byCodeUnit(a.suffix, b.suffix) || a.owner - b.owner);
-    this.suffixes = all.map((e) => e.suffix);
-    this.owners = Int32Array.from(all, (e) => e.owner);
-    this.stringBytes = stringBytes;
+    const endOf = (at: number): number => textStarts[owners[at] + 1];
+    const order = Int32Array.from(units.keys()).sort((a, b) => {
+      const aEnd = endOf(a);
+      const bEnd = endOf(b);
+      for (let x = a, y = b; x < aEnd && y < bEnd; x++, y++) if (units[x] !== units[y]) return units[x] - units[y];
+      return aEnd - a - (bEnd - b) || owners[a] - owners[b];
+    });
+    this.units = units;
+    this.textStarts = textStarts;
+    this.starts = order;
+    this.owners = Int32Array.from(order, (at) => owners[at]);
   }
 
   get bytes(): number {
-    return this.owners.byteLength + 8 * this.suffixes.length + this.stringBytes;
+    return this.units.byteLength + this.textStarts.byteLength + this.starts.byteLength + this.owners.byteLength;
   }
 
-  /** The positions whose text contains `term` (non-empty), ascending, each once. */
-  containing(term: string): Int32Array {
-    const [lo, end] = startingWith(this.suffixes, term);
-    const found = this.owners.slice(lo, end).sort();
-    // A text holding the term twice (`00` in sz000001) owns two suffixes of the run: it counts once.
+  /** The codes holding `term` (non-empty), by where they hold it. */
+  matches(term: string): CodeMatches {
+    const { starts, owners, textStarts } = this;
+    // The run of suffixes starting with the term: those not below it, up to the first that does not start with it.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(mid, term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    let top = starts.length;
+    while (end < top) {
+      const mid = (end + top) >>> 1;
+      if (this.compare(mid, term) === 0) end = mid + 1;
+      else top = mid;
+    }
+    let exact = EMPTY;
+    let prefixes = 0;
+    for (let k = lo; k < end; k++)
+      if (starts[k] === textStarts[owners[k]]) {
+        if (textStarts[owners[k] + 1] - starts[k] === term.length) exact = Int32Array.of(owners[k]);
+        else prefixes++;
+      }
+    const prefix = new Int32Array(prefixes);
+    const inside = new Int32Array(end - lo - prefixes - exact.length);
+    let p = 0;
     let n = 0;
-    for (let k = 0; k < found.length; k++) if (n === 0 || found[k] !== found[n - 1]) found[n++] = found[k];
-    return found.subarray(0, n);
+    for (let k = lo; k < end; k++)
+      if (starts[k] !== textStarts[owners[k]]) inside[n++] = owners[k];
+      else if (textStarts[owners[k] + 1] - starts[k] !== term.length) prefix[p++] = owners[k];
+    return { exact, prefix: prefix.sort(), inside: inside.sort() };
+  }
+
+  /** Suffix k against `term`: below (negative), starting with it (0), or above it. */
+  private compare(k: number, term: string): number {
+    const { units } = this;
+    const at = this.starts[k];
+    const end = this.textStarts[this.owners[k] + 1];
+    for (let x = 0; x < term.length; x++) {
+      if (at + x === end) return -1; // a shorter suffix equal so far is below
+      const d = units[at + x] - term.charCodeAt(x);
+      if (d !== 0) return d;
+    }
+    return 0;
   }
 }
-
-/** Compares strings by UTF-16 code unit (the order of codes and of `startsWith`). */
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The search index of one market's symbols, over their codes and names as lower-cased once
@@ -132,81 +187,55 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * symbol index (a Dataset's, or an as-of view's); it never changes.
  */
 export class SearchIndex {
-  /** Positions in the order of their lower-cased codes. */
-  private readonly sorted: Int32Array;
-  private readonly sortedCodes: string[];
-  private readonly codeSuffixes: SortedSuffixes;
+  private readonly codeSuffixes: CodeSuffixes;
   private readonly nameGrams: GramPostings;
   /** The term a position was last matched for (`marks[i] === asked`): each symbol in its first rank only. */
   private readonly marks: Uint32Array;
   private asked = 0;
+  /** Every position, ascending: what '' matches. */
+  private every: Int32Array | null = null;
 
   constructor(
     private readonly codes: readonly string[],
     private readonly names: readonly string[],
   ) {
-    this.sorted = Int32Array.from(codes.keys()).sort((a, b) => byCodeUnit(codes[a], codes[b]));
-    this.sortedCodes = Array.from(this.sorted, (i) => codes[i]);
-    this.codeSuffixes = new SortedSuffixes(codes);
+    this.codeSuffixes = new CodeSuffixes(codes);
     this.nameGrams = new GramPostings(names);
     this.marks = new Uint32Array(codes.length);
   }
 
   /**
-   * Bytes the index holds: its postings, gram tables, sorted positions and the sorted codes' slots
-   * (their strings are the symbol index's). Bounded by the characters it indexes: at most three
-   * grams a character (ashare's 36,000 characters of codes and CJK names: ~0.8 MB).
+   * Bytes the index holds: the codes' units and sorted suffixes (14 bytes a character), the names'
+   * postings and gram tables (at most three grams a character). Bounded by the characters it
+   * indexes: ashare's 24,000 characters of codes and 12,000 of CJK names take ~0.7 MB.
    */
   get bytes(): number {
-    return this.codeSuffixes.bytes + this.nameGrams.bytes + this.sorted.byteLength + 8 * this.sortedCodes.length;
+    return this.codeSuffixes.bytes + this.nameGrams.bytes;
   }
 
   /** The lower-cased `term`'s matches, ranked: exact code, code prefix, code substring, name substring. */
   matches(term: string): RankedMatches {
-    if (++this.asked === 2 ** 32) this.marks.fill(0), (this.asked = 1);
-    const { codes, names, marks, asked } = this;
-    // Exact and prefix: the run of sorted codes starting with the term (the exact one first, if any).
-    const [lo, hi] = startingWith(this.sortedCodes, term);
-    let exact = EMPTY;
-    const prefixed: number[] = [];
-    for (let k = lo; k < hi; k++) {
-      const i = this.sorted[k];
-      marks[i] = asked;
-      if (codes[i].length === term.length) exact = Int32Array.of(i);
-      else prefixed.push(i);
-    }
-    const prefix = Int32Array.from(prefixed).sort();
+    const { codes, names, marks } = this;
+    // '' starts every code: all of them, as prefixes (the list of every symbol).
+    if (term.length === 0)
+      return { ranks: [EMPTY, (this.every ??= Int32Array.from(codes.keys())), EMPTY, EMPTY], total: codes.length };
+    if (++this.asked === 2 ** 32) marks.fill(0), (this.asked = 1);
+    const { asked } = this;
+    const { exact, prefix, inside } = this.codeSuffixes.matches(term);
+    // A code holding the term at its start and again inside (`aa` in aabaa) is in its first rank only.
+    for (const i of exact) marks[i] = asked;
+    for (const i of prefix) marks[i] = asked;
     const unmarked = (found: Int32Array): Int32Array => {
       let n = 0;
       const out = new Int32Array(found.length);
       for (const i of found) if (marks[i] !== asked) (marks[i] = asked), (out[n++] = i);
       return out.subarray(0, n);
     };
-    const inCode = term.length === 0 ? EMPTY : unmarked(this.codeSuffixes.containing(term));
-    const inName = term.length === 0 ? EMPTY : unmarked(this.nameGrams.containing(term, names));
+    const inCode = unmarked(inside);
+    const inName = unmarked(this.nameGrams.containing(term, names));
     return {
       ranks: [exact, prefix, inCode, inName],
       total: exact.length + prefix.length + inCode.length + inName.length,
     };
   }
-}
-
-/** [lo, end): the run of `sorted` (ascending by code unit) that starts with `term` (all of it for ''). */
-function startingWith(sorted: readonly string[], term: string): [number, number] {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < term) lo = mid + 1;
-    else hi = mid;
-  }
-  // Past the run: the first string from `lo` on that does not start with the term (those that do are contiguous).
-  let end = lo;
-  let top = sorted.length;
-  while (end < top) {
-    const mid = (end + top) >>> 1;
-    if (sorted[mid].startsWith(term)) end = mid + 1;
-    else top = mid;
-  }
-  return [lo, end];
 }
