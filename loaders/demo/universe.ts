@@ -58,6 +58,13 @@ const ASHARE_BOARDS: readonly (readonly [string, number, number, number])[] = [
   ['sz', 300000, 301999, 0.2],
 ];
 
+/**
+ * The ashare codes every demo holds, whatever its scale: the ones the READMEs' and /docs' examples
+ * name (sh600001 and 000002.SZ in the clients' examples, also the fixture's), so each runs as
+ * printed against `npm start`'s data.
+ */
+const ASHARE_FIRST = ['sh600000', 'sh600001', 'sz000001', 'sz000002', 'sz300750', 'sh601318'];
+
 /** Draws codes until `count` distinct ones exist, after the fixed `first` ones. */
 function distinctCodes(rng: Rng, count: number, first: readonly string[], draw: (rng: Rng) => string): string[] {
   const seen = new Set(first);
@@ -88,7 +95,7 @@ export function universe(market: Market, count: number, seed: number): SymbolInf
   const names = new Set<string>();
   switch (market) {
     case 'ashare':
-      return distinctCodes(rng, count, ['sh600000', 'sz000001', 'sz300750', 'sh601318'], ashareCode).map((symbol) => ({
+      return distinctCodes(rng, count, ASHARE_FIRST, ashareCode).map((symbol) => ({
         symbol,
         name: uniqueName(rng, names, chineseName),
         marketName: symbol.startsWith('sh') ? '上交所' : '深交所',
