@@ -10,19 +10,24 @@ import { SymbolIndex } from '../../engine/dataset/symbol-index.js';
 import { searchSymbols } from '../../engine/queries/symbol-search.js';
 import { runs } from './kit.js';
 
-/** The rule, naively: every symbol tested against every rank in turn, a symbol in the first rank it meets. */
+/**
+ * The rule, naively: every symbol tested against every rank in turn, a symbol in the first rank it
+ * meets; the symbol the term names in another form (`named`, `SymbolIndex.find`'s: its own tests
+ * hold the forms) ranks as an exact code.
+ */
 function linearScan(
   codes: readonly string[],
   names: readonly string[],
   search: string,
   offset: number,
   limit: number,
+  named = -1,
 ): { total: number; indices: number[] } {
   const needle = search.toLowerCase();
   const ranks: number[][] = [[], [], [], []];
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i].toLowerCase();
-    if (code === needle) ranks[0].push(i);
+    if (code === needle || i === named) ranks[0].push(i);
     else if (code.startsWith(needle)) ranks[1].push(i);
     else if (code.includes(needle)) ranks[2].push(i);
     else if (names[i].toLowerCase().includes(needle)) ranks[3].push(i);
@@ -102,7 +107,7 @@ test('the search index answers every term as a linear scan of every code and nam
         for (const [term, offset, limit] of asks)
           assert.deepEqual(
             searchSymbols(symbols, term, offset, limit),
-            linearScan(codes, names, term, offset, limit),
+            linearScan(codes, names, term, offset, limit, term === '' ? -1 : symbols.find(term)),
             `'${term}' from ${offset}, ${limit}`,
           );
       },
@@ -130,9 +135,39 @@ test('over a two-letter alphabet (every gram of a term found, the term itself no
           marketTypes: codes.map(() => null),
         });
         for (const term of terms)
-          assert.deepEqual(searchSymbols(symbols, term, 0, 100), linearScan(codes, names, term, 0, 100), `'${term}'`);
+          assert.deepEqual(
+            searchSymbols(symbols, term, 0, 100),
+            linearScan(codes, names, term, 0, 100, term === '' ? -1 : symbols.find(term)),
+            `'${term}'`,
+          );
       },
     ),
     runs(300),
   );
+});
+
+test('a term naming a symbol in a form every route takes finds it first: 600000.SH, 0700.HK, KK, BTC-USDT', () => {
+  const labels = (codes: string[]) => ({
+    names: codes.map(() => null),
+    marketNames: codes.map(() => null),
+    marketTypes: codes.map(() => null),
+  });
+  const first = (market: string, codes: string[], term: string): { total: number; codes: string[] } => {
+    const page = searchSymbols(new SymbolIndex(codes, labels(codes), market), term, 0, 10);
+    return { total: page.total, codes: page.indices.map((i) => codes[i]) };
+  };
+  // Its code is no substring of the term: it joins the matches, first.
+  assert.deepEqual(first('ashare', ['sh600000', 'sh600001', 'sz000001'], '600000.SH'), {
+    total: 1,
+    codes: ['sh600000'],
+  });
+  assert.deepEqual(first('hkstock', ['hk00005', 'hk00700', 'hk07000'], '0700.HK'), { total: 1, codes: ['hk00700'] });
+  assert.deepEqual(first('crypto', ['BTCUSDT', 'ETHBTC'], 'btc-usdt'), { total: 1, codes: ['BTCUSDT'] });
+  // A substring of others' codes too: taken out of its rank, counted once, ahead of them.
+  assert.deepEqual(first('usstock', ['usBKK', 'usEKKD', 'usKK', 'usKKR'], 'KK'), {
+    total: 4,
+    codes: ['usKK', 'usBKK', 'usEKKD', 'usKKR'],
+  });
+  // Ambiguous (sh000001 and sz000001 both have 000001): no symbol goes first.
+  assert.deepEqual(first('indices', ['sh000001', 'sz000001'], '000001'), { total: 2, codes: ['sh000001', 'sz000001'] });
 });

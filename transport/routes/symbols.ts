@@ -13,7 +13,7 @@ export const symbolsRoute = route({
   operationId: 'listSymbols',
   summary: 'Search or list the symbols of a market',
   description:
-    'With `search`: exact code, then code prefix, then code substring, then name substring (case-insensitive), ties by symbol. Without: all symbols by symbol. While symbols remain, `Link: <…>; rel="next"` names the next page.',
+    'With `search`: exact code, then code prefix, then code substring, then name substring (case-insensitive), ties by symbol; a term naming a symbol in another form every route takes (`600000.SH`, `0700.HK`, `AAPL`, `BTC-USDT`) finds it first, as its code would. Without: all symbols by symbol. While symbols remain, `Link: <…>; rel="next"` names the next page.',
   tag: 'Reference',
   query: {
     search: text('Text matched against code and name (trimmed; empty lists every symbol).'),
