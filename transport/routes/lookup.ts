@@ -29,15 +29,23 @@ export function symbolOf(m: Pick<SnapshotView, 'market' | 'symbols'>, text: stri
 /** At most this many codes in an unknown symbol's `suggestions`. */
 const SUGGESTIONS = 3;
 
+/** A code that matched nothing is searched again without its last character, then its last two, keeping at least five. */
+const SHORTENED_BY = 2;
+const SHORTENED_TO = 5;
+
 /**
  * What `text` may have meant: every symbol an ambiguous alias names, else the symbol search's
- * best matches of the text, else of its letters and digits alone (`60000.SH` → `60000`).
+ * best matches of the text, else of its letters and digits alone (`60000.SH` → `60000`), else of
+ * those cut short by a character or two (a typo in the last digits: `sh600003` → `sh60000`).
  */
 export function suggestionsFor(symbols: SymbolIndex, text: string): string[] {
   const named = symbols.matches(text);
   if (named.length > 1) return named.slice(0, SUGGESTIONS).map((i) => symbols.codes[i]);
   const core = text.replace(/\.[A-Za-z]+$/, '').replace(/[^A-Za-z0-9]/g, '');
-  for (const term of new Set([text, core])) {
+  const shortened = Array.from({ length: Math.min(SHORTENED_BY, core.length - SHORTENED_TO) }, (_, k) =>
+    core.slice(0, -1 - k),
+  );
+  for (const term of new Set([text, core, ...shortened])) {
     if (term === '') continue;
     const { indices } = searchSymbols(symbols, term, 0, SUGGESTIONS);
     if (indices.length > 0) return indices.map((i) => symbols.codes[i]);

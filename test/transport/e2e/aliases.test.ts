@@ -254,6 +254,20 @@ test('unknown_symbol suggests the first three of the symbol search ranking for a
   }
 });
 
+test('a code with a typo in its last digits suggests what the search finds without them', async () => {
+  // sh600002 and sz000009 are not in the fixture: searched again as sh60000 and sz00000, then sz0000.
+  for (const [given, shortened] of [
+    ['sh600002', 'sh60000'],
+    ['sz000009', 'sz00000'],
+    ['SH600002.x', 'SH60000'],
+  ]) {
+    const expected = top3('ashare', shortened);
+    assert.ok(expected.length > 0, `the fixture has codes starting ${shortened}`);
+    assert.deepStrictEqual(top3('ashare', given), [], `no code holds ${given}`);
+    assertSuggests(await api(`/ashare/klines/${q(given)}`), expected, `klines ashare/${given}`);
+  }
+});
+
 test('unknown_symbol with nothing near suggests an empty array', async () => {
   for (const [market, route, given] of [
     ['ashare', 'klines', 'sh999999'],
