@@ -222,15 +222,26 @@ test('raw frames of any opcode, RSV bits, mask, length form and payload after a 
   await alive();
 });
 
-test('a frame over 64 KiB closes that connection at once; the others and the thread live on', async () => {
+test('a message over 64 KiB closes that connection with 1009 (over 1 MiB, at once); the others and the thread live on', async () => {
   const key = server.keys.internal!;
   const bystander = await welcomed(server.port, { key });
-  for (const size of [64 * 1024 + 1, 1024 * 1024]) {
+  for (const [size, code] of [
+    [64 * 1024 + 1, 1009],
+    [1024 * 1024, 1009],
+    [1024 * 1024 + 1, 1006],
+  ]) {
     const c = await welcomed(server.port, { key });
     c.send('x'.repeat(size));
     const closed = await c.closed;
-    assert.ok(closed.code === 1006 || closed.code === 1009, `closed ${closed.code}`);
+    assert.equal(closed.code, code, `a message of ${size} bytes`);
+    if (code === 1009) assert.equal(closed.reason, 'message_too_big');
   }
+  // 64 KiB exactly is a message like any other: read, and answered (an invalid one: an error, the socket kept).
+  const edge = await welcomed(server.port, { key });
+  const [head, tail] = ['{"action":"subscribe","channel":"editions","pad":"', '"}'];
+  edge.send(`${head}${'x'.repeat(64 * 1024 - head.length - tail.length)}${tail}`);
+  await edge.waitFor((m) => m.type === 'subscribed' || m.type === 'error');
+  edge.close();
   bystander.send({ action: 'subscribe', channel: 'editions' });
   await bystander.waitFor((m) => m.type === 'subscribed');
   bystander.close();

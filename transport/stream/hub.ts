@@ -22,6 +22,7 @@ import {
   CLOSE,
   DEFAULT_IDLE_SECONDS,
   ERROR_CODES,
+  MAX_BUFFERED_MESSAGE_BYTES,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_UNSENT_BYTES,
   STREAM_PATH,
@@ -68,7 +69,7 @@ export class StreamHub implements SubscriptionHost {
     this.app = app;
     app.ws<Conn>(STREAM_PATH, {
       compression: uWS.DISABLED,
-      maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+      maxPayloadLength: MAX_BUFFERED_MESSAGE_BYTES,
       maxBackpressure: UWS_MAX_BACKPRESSURE,
       closeOnBackpressureLimit: 0,
       idleTimeout: this.idleSeconds,
@@ -224,6 +225,7 @@ export class StreamHub implements SubscriptionHost {
 
   private received(ws: WebSocket<Conn>, data: ArrayBuffer, isBinary: boolean): void {
     const conn = ws.getUserData();
+    if (data.byteLength > MAX_CLIENT_MESSAGE_BYTES) return this.end(conn, CLOSE.tooBig);
     // Read now: uWS hands a view valid only until this handler returns.
     const text = isBinary ? null : Buffer.from(data).toString('utf8');
     if (conn.busy > 0) return this.enqueue(conn, () => this.handle(conn, text));

@@ -26,8 +26,14 @@ export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 /** A browser (no key in the upgrade) has this long to send its `auth` message. */
 export const AUTH_WITHIN_MS = 5000;
-/** A client frame larger than this closes the connection at once (uWS's maxPayloadLength). */
+/** A client message larger than this closes the connection with 1009 (message too big). */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+/**
+ * The largest message uWS takes in (its maxPayloadLength): one between MAX_CLIENT_MESSAGE_BYTES and
+ * this is refused with a close frame (1009) the client can read; a larger one, which uWS would
+ * have to buffer, ends the connection without one.
+ */
+export const MAX_BUFFERED_MESSAGE_BYTES = 1024 * 1024;
 /** Symbols one `bars` message may name (the frame bound allows a few thousand anyway). */
 export const MAX_BARS_SYMBOLS = 5000;
 /** Longest screen `id` a client may give. */
@@ -48,6 +54,8 @@ export const CLOSE = {
   unauthorized: { code: 4001, reason: 'unauthorized' },
   /** The key holds its plan's connections already. */
   tooManyConnections: { code: 4008, reason: 'too_many_connections' },
+  /** A client message over MAX_CLIENT_MESSAGE_BYTES. */
+  tooBig: { code: 1009, reason: 'message_too_big' },
 } as const;
 
 export const CHANNELS = ['editions', 'bars', 'screen'] as const;
