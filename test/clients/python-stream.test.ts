@@ -51,7 +51,7 @@ const REFUSED = `
 import asyncio, json, sys
 from mdq_client import Client, StreamError
 
-url, bad, free = sys.argv[1:]
+url, bad, free, pro = sys.argv[1:]
 out = {}
 try:
     next(Client(url, bad).stream([{"channel": "editions"}]))
@@ -68,6 +68,14 @@ try:
 except StreamError as error:
     out["over"] = [error.code, error.status, error.close_code]
 first.close()
+# 8,000 codes: ~100 KB, over the 64 KiB a client message may hold (closed 1009), not sent again.
+codes = ["sh6%05d" % i for i in range(8000)]
+big = Client(url, pro).stream([{"channel": "bars", "market": "ashare", "symbols": codes}])
+out["big"] = [next(big)["type"]]  # the subscriptions go after the welcome
+try:
+    next(big)
+except StreamError as error:
+    out["big"] += [error.code, error.status, error.close_code]
 print(json.dumps(out))
 `;
 
@@ -223,14 +231,15 @@ if (skip !== null) {
       });
     });
 
-    test('a bad key raises StreamError unauthorized (401), tried once; one connection over the plan raises too_many_connections (4008)', async () => {
+    test('a bad key raises StreamError unauthorized (401), tried once; one connection over the plan raises too_many_connections (4008); a subscription over 64 KiB, message_too_big (1009)', async () => {
       const refused = () => metric(server.port, 'mdq_http_requests_total', { route: '/api/v1/stream', status: '401' });
       const before = await refused();
-      const out = JSON.parse(await python('refused.py', base(), `${keys.pro}x`, keys.free!));
+      const out = JSON.parse(await python('refused.py', base(), `${keys.pro}x`, keys.free!, keys.pro!));
       assert.deepEqual(out, {
         bad: ['StreamError', 'unauthorized', 401, null],
         first: 'welcome',
         over: ['too_many_connections', null, 4008],
+        big: ['welcome', 'message_too_big', null, 1009],
       });
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(await refused(), before + 1, 'one upgrade asked: no retry');

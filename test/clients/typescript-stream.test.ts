@@ -204,6 +204,18 @@ test('a bad key ends the stream with StreamError unauthorized (401), tried once;
   await until('both closed', async () => (await metric(server.port, 'mdq_stream_connections')) === 0);
 });
 
+test('a subscription message over 64 KiB ends the stream with StreamError message_too_big (1009), not sent again', async () => {
+  // 8,000 codes: ~100 KB, over the frame limit and under what uWS takes in (the server reads it and closes 1009).
+  const symbols = Array.from({ length: 8000 }, (_, i) => `sh6${String(i).padStart(5, '0')}`);
+  const big = stream(keys.pro!, [{ channel: 'bars', market: 'ashare', symbols }]);
+  assert.equal((await take(big, 1))[0].type, 'welcome'); // the subscriptions go after it
+  const error = await failure(big);
+  assert.ok(error instanceof mdq.StreamError, String(error));
+  assert.deepEqual([error.code, error.status, error.closeCode], ['message_too_big', null, 1009]);
+  assert.deepEqual(await big.next(), { value: undefined, done: true }, 'ended after its error');
+  await until('its socket closed', async () => (await metric(server.port, 'mdq_stream_connections')) === 0);
+});
+
 test("a client of format msgpack streams msgpack frames: the same messages as JSON's", async () => {
   const subscriptions = [{ channel: 'screen', market: 'ashare', id: 'top', query: { sort: 'close', limit: 3 } }];
   const json = await take(stream(keys.enterprise!, subscriptions), 3);

@@ -44,7 +44,7 @@ function description(plans: Plans): string {
     '',
     `**Auth.** The key in the upgrade (\`X-API-Key\` or \`Authorization: Bearer\`; a bad one: the upgrade is answered 401 problem+json, an empty bucket 429), or, for browsers, a first message \`{"action":"auth","key":"mdq_…"}\` within ${AUTH_WITHIN_MS / 1000} s (a bad or missing key: close ${CLOSE.unauthorized.code} \`${CLOSE.unauthorized.reason}\`).`,
     '',
-    `**Frames.** Client messages are JSON text frames of at most ${MAX_CLIENT_MESSAGE_BYTES / 1024} KiB (larger: the connection is closed ${CLOSE.tooBig.code} \`${CLOSE.tooBig.reason}\`; over ${MAX_BUFFERED_MESSAGE_BYTES / MIB} MiB, at once, without a close frame). Server messages are one JSON object per text frame, \`type\` first; with \`?format=msgpack\` each is a msgpack binary frame holding the same value.`,
+    `**Frames.** Client messages are JSON text frames of at most ${MAX_CLIENT_MESSAGE_BYTES / 1024} KiB (larger: the connection is closed ${CLOSE.tooBig.code} \`${CLOSE.tooBig.reason}\`; over ${MAX_BUFFERED_MESSAGE_BYTES / 1024} KiB, at once, without a close frame). Server messages are one JSON object per text frame, \`type\` first; with \`?format=msgpack\` each is a msgpack binary frame holding the same value.`,
     '',
     '**Limits per plan** (a `bars` subscription counts one per symbol, `"*"` counts ' +
       `${BARS_ALL_WEIGHT}; editions and a screen count one). A connection over the key's limit is closed ${CLOSE.tooManyConnections.code} \`${CLOSE.tooManyConnections.reason}\`; a subscription over the connection's limit is an \`error\` \`too_many_subscriptions\`. Every client message takes one token from the key's bucket (empty: an \`error\` \`rate_limited\`, the message ignored).`,

@@ -30,10 +30,11 @@ export const AUTH_WITHIN_MS = 5000;
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 /**
  * The largest message uWS takes in (its maxPayloadLength): one between MAX_CLIENT_MESSAGE_BYTES and
- * this is refused with a close frame (1009) the client can read; a larger one, which uWS would
- * have to buffer, ends the connection without one.
+ * this is refused with a close frame (1009) the client can read; a larger one ends the connection
+ * without one. uWS holds a message coming in, up to this, per socket (one with no key yet too):
+ * twice the limit is room for a client's near miss (a `bars` list of a few thousand codes).
  */
-export const MAX_BUFFERED_MESSAGE_BYTES = 1024 * 1024;
+export const MAX_BUFFERED_MESSAGE_BYTES = 2 * MAX_CLIENT_MESSAGE_BYTES;
 /** Symbols one `bars` message may name (the frame bound allows a few thousand anyway). */
 export const MAX_BARS_SYMBOLS = 5000;
 /** Longest screen `id` a client may give. */

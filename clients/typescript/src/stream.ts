@@ -2,9 +2,9 @@
 // from the service's AsyncAPI document into src/stream-schema.ts): authenticated by header in Node (the
 // `ws` package) or by a first `auth` message with a browser's own WebSocket, subscribed to the channels
 // asked, made again after a drop (jittered exponential backoff) and subscribed again, ended for good by
-// a refused key (4001, or 401 on the upgrade) or too many connections (4008) with a StreamError, closed
-// by `return()` (a `break` out of `for await`). Loads nothing else at run time: a browser page can
-// import it as it is (`@mdq/client/stream`).
+// a refused key (4001, or 401 on the upgrade), too many connections (4008) or a subscription message
+// over 64 KiB (1009) with a StreamError, closed by `return()` (a `break` out of `for await`). Loads
+// nothing else at run time: a browser page can import it as it is (`@mdq/client/stream`).
 
 import type { ScreenQuery } from './index.js';
 import { flatQuery, screenQuery } from './query.js';
@@ -42,7 +42,7 @@ export interface StreamTarget {
 
 /** Why a stream ended: its key refused, too many connections, or given up after `reconnects` drops. */
 export class StreamError extends Error {
-  /** `unauthorized` (a bad, disabled or rotated key), `too_many_connections` (the plan's connections per key), `disconnected` (given up), or the code of the problem a refused upgrade answered. */
+  /** `unauthorized` (a bad, disabled or rotated key), `too_many_connections` (the plan's connections per key), `message_too_big` (a subscription message over 64 KiB), `disconnected` (given up), or the code of the problem a refused upgrade answered. */
   readonly code: string;
   readonly detail: string;
   /** The HTTP status of a refused upgrade (Node: the key travels in it), else null. */
@@ -61,7 +61,11 @@ export class StreamError extends Error {
 }
 
 /** The close codes that end a stream for good (the key, the plan's connections): reconnecting would be refused the same way. */
-const FINAL_CLOSES: Record<number, string> = { 4001: 'unauthorized', 4008: 'too_many_connections' };
+const FINAL_CLOSES: Record<number, string> = {
+  4001: 'unauthorized',
+  4008: 'too_many_connections',
+  1009: 'message_too_big', // a subscription over 64 KiB: sent again, it would be refused again
+};
 
 /** What the stream uses of a WebSocket: the standard (browser) interface, which `ws` implements too. */
 interface Socket {

@@ -1,10 +1,11 @@
 """Push over WebSocket (``GET /api/v1/stream``) as a generator of messages, over the websockets
 package (Debian's python3-websockets; optional: the rest of the client works without it). The key
 travels in the upgrade; the subscriptions are sent after each ``welcome``, so a connection made again
-after a drop (jittered exponential backoff) is subscribed again; a refused key (401, or close 4001)
-or too many connections (4008) ends the generator with StreamError. The socket lives on a private
-event loop on its own thread: it answers the server's pings while the caller's code runs between
-messages, and the generator works where an event loop runs already (Jupyter)."""
+after a drop (jittered exponential backoff) is subscribed again; a refused key (401, or close 4001),
+too many connections (4008) or a subscription message over 64 KiB (1009) ends the generator with
+StreamError. The socket lives on a private event loop on its own thread: it answers the server's
+pings while the caller's code runs between messages, and the generator works where an event loop
+runs already (Jupyter)."""
 
 import asyncio
 import inspect
@@ -16,12 +17,13 @@ import time
 PACKAGE_HINT = "apt-get install python3-websockets on Debian (or pip install websockets in a venv)"
 
 #: Close codes that end a stream for good: reconnecting would be refused the same way.
-FINAL_CLOSES = {4001: "unauthorized", 4008: "too_many_connections"}
+FINAL_CLOSES = {4001: "unauthorized", 4008: "too_many_connections", 1009: "message_too_big"}
 
 
 class StreamError(Exception):
     """Why a stream ended: ``code`` (``unauthorized``: a bad, disabled or rotated key;
-    ``too_many_connections``: the plan's connections per key; ``disconnected``: given up after
+    ``too_many_connections``: the plan's connections per key; ``message_too_big``: a
+    subscription message over 64 KiB; ``disconnected``: given up after
     ``reconnects`` drops in a row; or the code of the problem a refused upgrade answered),
     ``detail``, ``status`` (the HTTP status of a refused upgrade, else None) and ``close_code``
     (the WebSocket close code that ended it, else None)."""
