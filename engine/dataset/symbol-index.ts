@@ -161,11 +161,30 @@ export class SymbolIndex {
 
   /** `find` of text[from, to), read in place: a canonical code makes no string of its own. */
   findIn(text: string, from: number, to: number): number {
+    const i = this.canonical(text, from, to);
+    return i >= 0 ? i : this.findTyped(from === 0 && to === text.length ? text : text.slice(from, to));
+  }
+
+  /**
+   * `find` of a text typed once (a search's term), not kept with its answer: a flood of terms
+   * typed as they come would push out the forms desks send in every batch.
+   */
+  findOnce(text: string): number {
+    const i = this.canonical(text, 0, text.length);
+    if (i >= 0) return i;
+    const known = this.typed.get(text);
+    if (known !== undefined) return known;
+    const matches = this.matches(text);
+    return matches.length === 1 ? matches[0] : -1;
+  }
+
+  /** Position of text[from, to) as a canonical code, exactly; -1 for none. */
+  private canonical(text: string, from: number, to: number): number {
     const { exact, exactMask } = this;
     const h = fnv1a(text, from, to);
     for (let s = h & exactMask; exact[2 * s + 1] !== 0; s = (s + 1) & exactMask)
       if (exact[2 * s] === h && this.isCode(exact[2 * s + 1] - 1, text, from, to)) return exact[2 * s + 1] - 1;
-    return this.findTyped(from === 0 && to === text.length ? text : text.slice(from, to));
+    return -1;
   }
 
   /** `find` of a text that is not a canonical code: kept with its answer. */

@@ -26,7 +26,7 @@ export function searchSymbols(symbols: SymbolIndex, search: string | null, offse
   }
   const { ranks, total } = namedFirst(
     symbols.search.matches(search.toLowerCase()),
-    search === '' ? -1 : symbols.find(search),
+    search === '' ? -1 : symbols.findOnce(search),
   );
   // The page: [offset, offset + limit) of the ranks laid end to end.
   const indices: number[] = [];
