@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Dataset, DatasetOrigin, MarketData } from '../dataset/dataset.js';
 import { allocateSnapshotRows, deriveRows, type SnapshotTable, withScreenOrders } from '../kernels/derive-snapshot.js';
 import { MARKETS, type Market } from '../markets.js';
@@ -55,6 +56,8 @@ export class KernelPool {
   constructor(
     readonly threads = defaultPoolThreads(),
     private readonly sourceModule?: string,
+    /** Each worker's V8 limits (the opener of `sourceModule` may need its own: layout.ts PART_READER_OLD_GENERATION_MB). */
+    private readonly resourceLimits?: ResourceLimits,
   ) {}
 
   /**
@@ -75,6 +78,7 @@ export class KernelPool {
       maxThreads: this.threads,
       idleTimeout: Infinity, // keep attached versions warm
       workerData: { sourceModule: this.sourceModule },
+      resourceLimits: this.resourceLimits,
     }));
   }
 

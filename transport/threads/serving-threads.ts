@@ -62,6 +62,8 @@ export class ServingThreads {
   private constructor(
     private readonly onFailure: ThreadFailure,
     private readonly screens: ScreensAt | null,
+    /** Each thread's old-generation cap (V8's default without). */
+    private readonly oldGenerationMb: number | undefined,
   ) {}
 
   /**
@@ -73,9 +75,9 @@ export class ServingThreads {
     start: Omit<ThreadStart<S>, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
-    screens: ScreensAt | null = null,
+    options: { screens?: ScreensAt | null; oldGenerationMb?: number } = {},
   ): Promise<ServingThreads> {
-    const pool = new ServingThreads(onFailure, screens);
+    const pool = new ServingThreads(onFailure, options.screens ?? null, options.oldGenerationMb);
     const listening: Promise<void>[] = [];
     for (let i = 1; i <= count; i++) {
       const channel = new MessageChannel();
@@ -108,7 +110,10 @@ export class ServingThreads {
     const worker = new Worker(ENTRY, {
       workerData: data,
       transferList: [data.forwardPort],
-      resourceLimits: { maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB },
+      resourceLimits: {
+        maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB,
+        maxOldGenerationSizeMb: this.oldGenerationMb,
+      },
     });
     const thread: Thread = {
       worker,
