@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED, generateDemoSnapshot } from '../../loaders/demo/index.js';
-import { PART_READER_OLD_GENERATION_MB } from '../../loaders/edition/layout.js';
 import { repoint, type ServerProcess, startServerProcess } from '../../test/helpers/server-process.js';
 import type { LoadConfig, LoadResult } from './load-client.js';
 
@@ -214,13 +213,7 @@ async function main(): Promise<void> {
 
   say('starting the server over A on a fresh state (stores A: ~30 s)');
   const t0 = performance.now();
-  // Node as `npm start` and the service unit run it: the main thread reads parts with the heap cap the others have.
-  const server = await startServerProcess({
-    snapshot: LINK,
-    state: STATE,
-    timeoutMs: 300_000,
-    nodeArgs: [`--max-old-space-size=${PART_READER_OLD_GENERATION_MB}`],
-  });
+  const server = await startServerProcess({ snapshot: LINK, state: STATE, timeoutMs: 300_000 });
   const cleanup = async () => void (await server.kill());
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   try {

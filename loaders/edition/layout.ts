@@ -64,16 +64,16 @@ export const MAPPED_VALUE_BYTES = 16 * 1024 * 1024;
 export const PART_MAP_BYTES = 2 ** 36;
 
 /**
- * The cap (MB) of the old generation of every thread that reads parts. lmdb-js hands a mapped value
+ * The cap (MB) of the old generation of the threads that read parts. lmdb-js hands a mapped value
  * out of a buffer over a 4 GiB window of the map, which V8 counts as external memory; a jump of
  * more than half the old generation's cap since its last full collection (2 GiB by default here)
  * is answered at once by a full, memory-reducing one: one per part opened, again per part let go,
- * 6–28 ms each, back to back at a reload on every serving thread (the reload bench's p99.9 98 ms,
- * 49 with the cap). Above 8 GiB the jump is under the half, and V8 marks incrementally instead
- * (pauses of about a millisecond). A cap, not a reservation: a heap takes what its thread keeps.
- * The serving threads and pool workers are given it; the main thread's is the process's, so
- * `npm start` and the service unit run node with `--max-old-space-size` of this (a V8 flag costs
- * each start Node's embedded code cache, 15–30 ms).
+ * 6–28 ms each, back to back at a reload on every serving thread. Above 8 GiB the jump is under
+ * the half, and V8 marks incrementally instead (pauses of about a millisecond). A cap, not a
+ * reservation: a heap takes what its thread keeps.
+ * The serving threads and pool workers are given it. The main thread's is the process's: it keeps
+ * V8's default, as `--max-old-space-size` costs each start Node's embedded code cache (~35 ms,
+ * more than its four collections then); docs/operators.md offers the flag for its reload pauses.
  */
 export const PART_READER_OLD_GENERATION_MB = 8448;
 

@@ -9,7 +9,6 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../../loaders/config/read-settings.js';
 import { SERVER } from '../../loaders/config/settings.js';
-import { PART_READER_OLD_GENERATION_MB } from '../../loaders/edition/layout.js';
 import { tempDir } from '../helpers/snapshot-folder.js';
 import { needsCommand } from '../helpers/system-command.js';
 
@@ -48,14 +47,6 @@ test('reload is SIGHUP to the main process, stop is SIGTERM with time for the dr
   assert.deepEqual(service('RestartPreventExitStatus'), ['2']);
   assert.match(service('ExecStart')[0], / dist\/main\.js$/, 'the built entry, no compile at start');
   assert.match(service('RestrictAddressFamilies')[0], /AF_UNIX/, 'the state folder lock is a Unix socket');
-});
-
-test("the main thread reads parts with the serving threads' old-generation cap: the unit and npm start run node with it", () => {
-  const flag = `--max-old-space-size=${PART_READER_OLD_GENERATION_MB}`;
-  assert.ok(PART_READER_OLD_GENERATION_MB / 2 > 4096, "half the cap above lmdb-js's 4 GiB window of a map");
-  assert.equal(service('ExecStart')[0].split(' ')[1], flag);
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  assert.equal(pkg.scripts.start.split(' ')[2], flag, pkg.scripts.start);
 });
 
 test('every Environment= variable is a server setting, and the server accepts the values', async (t) => {
