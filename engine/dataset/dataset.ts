@@ -20,6 +20,16 @@ export interface MarketData {
   readonly lastDate: number | null;
 }
 
+/**
+ * Where a stored market's K-lines came from: `id` names them, `appendsTo` the stored K-lines they
+ * hold unchanged with only rows dated after each symbol's last one added (null: stored anew, any
+ * row may differ). What a new edition tells of a market's history (edition-changes.ts).
+ */
+export interface MarketLineage {
+  readonly id: string;
+  readonly appendsTo: string | null;
+}
+
 /** What the snapshot answers (detail, screen) read of a market: its own, or one as of a past day (as-of.ts). */
 export type SnapshotView = Pick<MarketData, 'market' | 'symbols' | 'snapshots'>;
 
@@ -35,6 +45,8 @@ export interface Dataset {
   /** Macro rows by indicator order then date; empty when the snapshot had no macro.csv. */
   readonly macro: readonly MacroRow[];
   readonly hasMacro: boolean;
+  /** Each stored market's lineage; absent for a Dataset made in memory (every market then counts as stored anew). */
+  readonly lineage?: Readonly<Partial<Record<Market, MarketLineage>>>;
   /**
    * Where another thread (a pool worker) opens the same columns itself, opaque to the engine
    * (the loaders' edition reference): the columns are views of a memory map, which cannot be

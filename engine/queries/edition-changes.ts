@@ -21,6 +21,12 @@ export interface MarketChange {
   readonly daysAdded: Int32Array;
   /** K-line rows dated after `lastBefore` (every row when the market had none before). */
   readonly rowsAdded: number;
+  /**
+   * Whether its K-lines up to `lastBefore` may differ from what `before` held (a row corrected,
+   * inserted at an earlier date or withdrawn): true unless the market's K-lines were stored as
+   * `before`'s with only later rows appended (Dataset.lineage). False for a market that had none.
+   */
+  readonly historyChanged: boolean;
 }
 
 /** The markets `after` changed against `before`, in market order. */
@@ -40,7 +46,16 @@ export function editionChanges(before: Dataset, after: Dataset): MarketChange[] 
         const { from, to } = addedRows(a, lastBefore, i);
         rowsAdded += to - from;
       }
-    changes.push({ before: b, after: a, lastBefore, daysAdded, rowsAdded });
+    const appendsTo = after.lineage?.[market]?.appendsTo;
+    const kept = appendsTo != null && appendsTo === before.lineage?.[market]?.id;
+    changes.push({
+      before: b,
+      after: a,
+      lastBefore,
+      daysAdded,
+      rowsAdded,
+      historyChanged: lastBefore !== null && !kept,
+    });
   }
   return changes;
 }

@@ -107,6 +107,12 @@ export interface EditionMarket {
   market: Market;
   part: string;
   rows: number;
+  /**
+   * The part (of the edition served when this one was stored) whose K-lines this part holds
+   * unchanged, with only rows dated after each symbol's last one added: a merge of appended days.
+   * Absent when the market was read whole, or a merged row went in before a stored one.
+   */
+  appendsTo?: string;
 }
 
 /** The content of edition.json. */

@@ -43,12 +43,13 @@ export interface MergeTask {
  * (symbol, date) order, labels and fundamentals as the files say. The checks a full read makes
  * on the new rows (and, for a symbol they touch, on its whole history: a new factor moves every
  * qfq price) are made; a (symbol, date) both stored and new, or new twice, is refused with both
- * places.
+ * places. `appendedOnly`: every new row is dated after its symbol's last stored one (the stored
+ * K-lines are held as they were).
  */
 export function mergeMarket(
   task: MergeTask,
   packInto: (size: number) => Buffer = (size) => Buffer.alloc(size),
-): Promise<{ parsed: MergedMarket; reads: FileRead[] }> {
+): Promise<{ parsed: MergedMarket; reads: FileRead[]; appendedOnly: boolean }> {
   return withPart(task.partDir, (meta, old) =>
     merge(task, meta, old.klines, old.fundamentals, old.tradingDays ?? storedDays(old.klines), packInto),
   );
@@ -64,7 +65,7 @@ async function merge(
   oldFundamentals: FundamentalColumns,
   oldDays: Int32Array,
   packInto: (size: number) => Buffer,
-): Promise<{ parsed: MergedMarket; reads: FileRead[] }> {
+): Promise<{ parsed: MergedMarket; reads: FileRead[]; appendedOnly: boolean }> {
   const reads: FileRead[] = [];
   const registry = new SymbolRegistry();
   const oldRank = new Map(meta.symbols.map((s, i) => [s, i]));
@@ -144,6 +145,8 @@ async function merge(
   const whole = new Uint8Array(symbols.length);
   /** Where the new rows went (ascending): checked alone for a symbol whose factors stayed. */
   const newRows = new Int32Array(joined.symbolIds.length);
+  /** Whether every new row is dated after its symbol's last stored one: the stored K-lines are kept as they were. */
+  let appendedOnly = true;
   let placed = 0;
   let at = 0;
   for (let r = 0; r < symbols.length; r++) {
@@ -160,6 +163,7 @@ async function merge(
     copyRun(old, i, runEnd, out, at);
     at += runEnd - i;
     i = runEnd;
+    if (i < iEnd && j < jEnd) appendedOnly = false; // a new row goes before a stored one
     while (i < iEnd || j < jEnd) {
       const oldDate = i < iEnd ? old.date[i] : Number.POSITIVE_INFINITY;
       const row = j < jEnd ? newAt(j) : -1;
@@ -216,6 +220,7 @@ async function merge(
       pack: { bytes, index, days: views.tradingDays! },
     },
     reads,
+    appendedOnly,
   };
 }
 

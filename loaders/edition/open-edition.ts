@@ -200,6 +200,7 @@ export function openEdition(stateDir: string, version: string): OpenEdition {
     markets,
     macro: groupMacro(meta.macro),
     hasMacro: meta.macro.length > 0,
+    lineage: Object.fromEntries(meta.markets.map((m) => [m.market, { id: m.part, appendsTo: m.appendsTo ?? null }])),
     origin: { key: `${stateDir}\n${version}`, ref },
   };
   let closed: Promise<void> | null = null;

@@ -228,9 +228,12 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
   ]);
   parsed.push(...wholeMarkets);
   const rowsOf = new Map<Market, number>();
-  for (const merged of mergedMarkets) {
+  /** Markets whose merge only appended later rows: the served part each holds as it was. */
+  const appendsTo = new Map<Market, string>();
+  for (const [k, merged] of mergedMarkets.entries()) {
     rowsOf.set(merged.market, merged.rows);
     reads.push(...merged.reads);
+    if (merged.appendedOnly) appendsTo.set(merged.market, toMerge[k].base);
   }
   // What was read must be what was recorded (else the file changed in between); K-line files learn their lines and rows.
   for (const read of reads) {
@@ -272,10 +275,12 @@ async function store(folder: string, stateDir: string, options: StoreOptions, po
   for (const p of plan) {
     if (!(await partUsable(partDir(stateDir, p.part))))
       throw new Error(`part ${p.part} went missing while this store ran (deleted by hand?); store the folder again`);
+    const base = appendsTo.get(p.files.market);
     markets.push({
       market: p.files.market,
       part: p.part,
       rows: rowsOf.get(p.files.market) ?? (await partRows(stateDir, p.part)),
+      ...(base === undefined ? {} : { appendsTo: base }),
     });
   }
   const meta: EditionMeta = {
@@ -375,7 +380,7 @@ async function merge(
   changes: Record<string, FileChange>,
   records: Record<string, FileRecord>,
   pool: Workers,
-): Promise<{ market: Market; rows: number; reads: FileRead[] }> {
+): Promise<{ market: Market; rows: number; reads: FileRead[]; appendedOnly: boolean }> {
   const rowsBefore: Record<string, number> = {};
   const reads: FileRead[] = [];
   const planned: { file: FileRef; piece: KlinePiece; known: FileRecord | null }[] = [];
@@ -467,7 +472,7 @@ async function merge(
   const r = await pool.run({ kind: 'merge', task, dir: into, sync: false });
   if (r.kind !== 'merge') throw new Error('expected a merged market');
   if (!r.ok) throw new SnapshotError(r.file, r.line, r.reason);
-  return { market: m.market, rows: r.meta.rows, reads: [...reads, ...r.reads] };
+  return { market: m.market, rows: r.meta.rows, reads: [...reads, ...r.reads], appendedOnly: r.appendedOnly };
 }
 
 /** Whether a market's symbols.csv or fundamentals.csv differs from the served edition's (added, changed or gone). */

@@ -24,7 +24,7 @@ export type Rejected = { ok: false; file: string; line: number; reason: string }
 
 export type StoreTaskResult =
   | MarketTaskResult
-  | ({ kind: 'merge' } & ({ ok: true; meta: PartMeta; reads: FileRead[] } | Rejected))
+  | ({ kind: 'merge' } & ({ ok: true; meta: PartMeta; reads: FileRead[]; appendedOnly: boolean } | Rejected))
   | ({ kind: 'record' } & ({ ok: true; record: FileRecord; change: FileChange } | Rejected))
   | { kind: 'write'; meta: PartMeta };
 
@@ -50,6 +50,7 @@ export async function runStoreTask(task: StoreTask, onRows: (rows: number) => vo
         ok: true,
         meta: await writePart(merged.parsed, task.dir, { sync: task.sync, part: part ?? undefined }),
         reads: merged.reads,
+        appendedOnly: merged.appendedOnly,
       };
     }
     case 'record':

@@ -221,7 +221,7 @@ if (skip !== null) {
         ['edition', 'bars'],
       );
       assert.equal(edition.data_version, version);
-      assert.deepEqual(edition.markets, [{ market: 'ashare', rows_added: 2, last_date: day }]);
+      assert.deepEqual(edition.markets, [{ market: 'ashare', rows_added: 2, last_date: day, history_changed: false }]);
       assert.deepEqual(bars, {
         type: 'bars',
         market: 'ashare',

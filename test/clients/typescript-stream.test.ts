@@ -173,7 +173,7 @@ test('a server killed and started again on its port and state: the stream reconn
   const [edition, bars] = await take(s, 2);
   assert.equal(edition.type, 'edition');
   assert.equal(edition.data_version, version);
-  assert.deepEqual(edition.markets, [{ market: 'ashare', rows_added: 2, last_date: day }]);
+  assert.deepEqual(edition.markets, [{ market: 'ashare', rows_added: 2, last_date: day, history_changed: false }]);
   assert.deepEqual(bars, {
     type: 'bars',
     market: 'ashare',

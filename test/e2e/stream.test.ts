@@ -459,7 +459,8 @@ test('a SIGHUP onto new days: edition, then bars equal to the batch K-lines of t
     type: 'edition',
     data_version: version,
     previous: versions[0],
-    markets: [{ market: 'ashare', rows_added: 5, last_date: '2025-03-18' }],
+    // B also corrects a row of 2025-03-14 (sz000003's close): its history changed, its row is not "added".
+    markets: [{ market: 'ashare', rows_added: 5, last_date: '2025-03-18', history_changed: true }],
   });
   const bars = await watcher.waitFor((m) => m.type === 'bars', 5000, from);
   const rest = (

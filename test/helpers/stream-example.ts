@@ -56,7 +56,7 @@ export function assertStreamExample(messages: Message[], x: ExampleExpected): vo
     type: 'edition',
     data_version: x.version,
     previous: x.first,
-    markets: [{ market: 'ashare', rows_added: 2, last_date: x.day }],
+    markets: [{ market: 'ashare', rows_added: 2, last_date: x.day, history_changed: false }],
   });
   assert.deepEqual(pushed, {
     type: 'bars',

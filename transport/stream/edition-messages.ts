@@ -21,6 +21,7 @@ export function editionMessage(previous: Dataset, next: Dataset, changes: readon
       market: c.after.market,
       rows_added: c.rowsAdded,
       last_date: c.after.lastDate === null ? null : dateText(c.after.lastDate),
+      history_changed: c.historyChanged,
     })),
   };
 }

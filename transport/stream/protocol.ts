@@ -301,6 +301,11 @@ export const SERVER_MESSAGES = {
           market: marketSchema,
           rows_added: { ...int, description: "K-line rows dated after the market's last day before this edition." },
           last_date: { ...nullableDate, description: "The market's last K-line day now." },
+          history_changed: {
+            type: 'boolean',
+            description:
+              "True when K-lines dated on or before the market's last day before this edition may differ from what was served (a row corrected, inserted at an earlier day or withdrawn): fetch again what you hold of it. False when the edition only added later rows (then `bars` holds all that changed).",
+          },
         }),
       ),
     },

@@ -313,3 +313,31 @@ test('a row appended twice, or a day in two day files, is refused naming both pl
   const editions = (await readdir(join(state, 'snapshots'))).filter((n) => n.startsWith('fixture'));
   assert.deepEqual(editions, [before.version], 'the edition before is the only one stored');
 });
+
+test("an edition records the part a market's merge only appended to: not when a merged row goes before a stored one, nor when the market is read whole", async () => {
+  const folder = await fixtureCopy(join(root, 'lineage-src'));
+  const state = join(root, 'lineage-state');
+  const first = await storeEdition(folder, state, { threads: 0 });
+  const partOf = (version: string) =>
+    readEditionMetaOrNull(state, version)!.markets.find((m) => m.market === 'ashare')!;
+  const klines = join(folder, 'ashare/klines.csv');
+  // A day after sz000002's only row (2025-03-14): appended.
+  await appendFile(klines, 'sz000002,2025-03-17,7.33,7.40,7.30,7.38,10000,7380000.00,1\n');
+  const appended = await storeEdition(folder, state, { threads: 0 });
+  assert.deepEqual(appended.merged, ['ashare']);
+  assert.equal(partOf(appended.version).appendsTo, partOf(first.version).part);
+  // A day before it (a late correction in the tail): merged, but the stored history changed.
+  await appendFile(klines, 'sz000002,2025-03-13,7.20,7.30,7.10,7.25,9000,6525000.00,1\n');
+  const inserted = await storeEdition(folder, state, { threads: 0 });
+  assert.deepEqual(inserted.merged, ['ashare']);
+  assert.equal(partOf(inserted.version).appendsTo, undefined);
+  // Appended again, then the file edited in place (read whole): none either.
+  await appendFile(klines, 'sz000002,2025-03-18,7.38,7.45,7.35,7.40,10000,7400000.00,1\n');
+  const again = await storeEdition(folder, state, { threads: 0 });
+  assert.equal(partOf(again.version).appendsTo, partOf(inserted.version).part);
+  const text = await readFile(klines, 'utf8');
+  await writeFile(klines, text.replace('sz000002,2025-03-14,7.31,', 'sz000002,2025-03-14,7.32,'));
+  const edited = await storeEdition(folder, state, { threads: 0 });
+  assert.deepEqual(edited.parsed, ['ashare']);
+  assert.equal(partOf(edited.version).appendsTo, undefined);
+});
