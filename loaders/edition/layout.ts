@@ -109,8 +109,8 @@ export interface EditionMarket {
   rows: number;
   /**
    * The part (of the edition served when this one was stored) whose K-lines this part holds
-   * unchanged, with only rows dated after each symbol's last one added: a merge of appended days.
-   * Absent when the market was read whole, or a merged row went in before a stored one.
+   * unchanged, with only rows dated after the market's last day added: a merge of appended days.
+   * Absent when the market was read whole, or a merged row is dated on or before that day.
    */
   appendsTo?: string;
 }

@@ -43,8 +43,8 @@ export interface MergeTask {
  * (symbol, date) order, labels and fundamentals as the files say. The checks a full read makes
  * on the new rows (and, for a symbol they touch, on its whole history: a new factor moves every
  * qfq price) are made; a (symbol, date) both stored and new, or new twice, is refused with both
- * places. `appendedOnly`: every new row is dated after its symbol's last stored one (the stored
- * K-lines are held as they were).
+ * places. `appendedOnly`: every new row is dated after the market's last stored day (the stored
+ * K-lines are held as they were, and the new rows are the days an edition adds).
  */
 export function mergeMarket(
   task: MergeTask,
@@ -145,8 +145,14 @@ async function merge(
   const whole = new Uint8Array(symbols.length);
   /** Where the new rows went (ascending): checked alone for a symbol whose factors stayed. */
   const newRows = new Int32Array(joined.symbolIds.length);
-  /** Whether every new row is dated after its symbol's last stored one: the stored K-lines are kept as they were. */
+  /**
+   * Whether every new row is dated after the market's last stored day: the stored K-lines kept as
+   * they were, and every new row among the days the edition adds (a row back-filled for a symbol
+   * that did not trade then is not: a subscriber's bars would not hold it).
+   */
   let appendedOnly = true;
+  for (let r = 0; r < joined.columns.date.length && appendedOnly; r++)
+    if (meta.lastDate !== null && joined.columns.date[r] <= meta.lastDate) appendedOnly = false;
   let placed = 0;
   let at = 0;
   for (let r = 0; r < symbols.length; r++) {
@@ -163,7 +169,6 @@ async function merge(
     copyRun(old, i, runEnd, out, at);
     at += runEnd - i;
     i = runEnd;
-    if (i < iEnd && j < jEnd) appendedOnly = false; // a new row goes before a stored one
     while (i < iEnd || j < jEnd) {
       const oldDate = i < iEnd ? old.date[i] : Number.POSITIVE_INFINITY;
       const row = j < jEnd ? newAt(j) : -1;

@@ -314,19 +314,24 @@ test('a row appended twice, or a day in two day files, is refused naming both pl
   assert.deepEqual(editions, [before.version], 'the edition before is the only one stored');
 });
 
-test("an edition records the part a market's merge only appended to: not when a merged row goes before a stored one, nor when the market is read whole", async () => {
+test("an edition records the part a market's merge only appended to: not when a merged row is dated on or before the market's last day, nor when the market is read whole", async () => {
   const folder = await fixtureCopy(join(root, 'lineage-src'));
   const state = join(root, 'lineage-state');
   const first = await storeEdition(folder, state, { threads: 0 });
   const partOf = (version: string) =>
     readEditionMetaOrNull(state, version)!.markets.find((m) => m.market === 'ashare')!;
   const klines = join(folder, 'ashare/klines.csv');
-  // A day after sz000002's only row (2025-03-14): appended.
+  // A day after the market's last (2025-03-14): appended.
   await appendFile(klines, 'sz000002,2025-03-17,7.33,7.40,7.30,7.38,10000,7380000.00,1\n');
   const appended = await storeEdition(folder, state, { threads: 0 });
   assert.deepEqual(appended.merged, ['ashare']);
   assert.equal(partOf(appended.version).appendsTo, partOf(first.version).part);
-  // A day before it (a late correction in the tail): merged, but the stored history changed.
+  // sz000003's row of that day, late (after its own last row, not after the market's): merged, history changed.
+  await appendFile(klines, 'sz000003,2025-03-17,3.11,3.15,3.10,3.12,9000,2808000.00,1.031000\n');
+  const backfilled = await storeEdition(folder, state, { threads: 0 });
+  assert.deepEqual(backfilled.merged, ['ashare']);
+  assert.equal(partOf(backfilled.version).appendsTo, undefined);
+  // A day before sz000002's stored row (a late correction in the tail): the same.
   await appendFile(klines, 'sz000002,2025-03-13,7.20,7.30,7.10,7.25,9000,6525000.00,1\n');
   const inserted = await storeEdition(folder, state, { threads: 0 });
   assert.deepEqual(inserted.merged, ['ashare']);
