@@ -15,7 +15,10 @@ export function fundamentalColumns(market: Market): string[] {
   });
 }
 
-/** The quarter ends within [firstDay, lastDay], ascending; the last day if none. */
+/**
+ * The quarter ends within [firstDay, lastDay], ascending, then the last day: the latest record, the
+ * one a snapshot reads beside the last day's quote (a quarter end's avg_price was off that day's range).
+ */
 function quarterEnds(firstDay: number, lastDay: number): number[] {
   const out: number[] = [];
   let [y, m] = civilFromDays(lastDay);
@@ -27,7 +30,8 @@ function quarterEnds(firstDay: number, lastDay: number): number[] {
     m -= 3;
     if (m < 1) (m += 12), y--;
   }
-  return out.length > 0 ? out : [lastDay];
+  if (out.length === 0 || out[out.length - 1] < lastDay) out.push(lastDay);
+  return out;
 }
 
 /** Index of the last trading day on or before `day`. */
@@ -69,7 +73,8 @@ function levels(market: Market, rng: Rng) {
 
 /**
  * The fundamentals.csv rows (without header) of one symbol, one line per quarter end since its
- * first day: a point-in-time (as_of) screen on pe_ratio has a figure to read in any year.
+ * first day (a point-in-time, as_of, screen on pe_ratio has a figure to read in any year) and one
+ * on its last day.
  */
 export function symbolFundamentals(
   market: Market,
@@ -95,8 +100,11 @@ export function symbolFundamentals(
     const inner = Math.round(volume * rng.range(0.35, 0.65));
     const value = (col: string): string => {
       switch (col) {
-        case 'avg_price':
-          return (close * rng.range(0.985, 1.015)).toFixed(trace.decimals);
+        case 'avg_price': {
+          // Within the day's range, as a day's average price is.
+          const [low, high] = [trace.low[at], trace.high[at]].map((t) => t / 10 ** trace.decimals);
+          return Math.min(high, Math.max(low, close * rng.range(0.985, 1.015))).toFixed(trace.decimals);
+        }
         case 'inner_volume':
           return String(inner);
         case 'outer_volume':

@@ -9,7 +9,7 @@ import type { Rng } from './prng.js';
 /** Header of every klines.csv. */
 export const KLINE_HEADER = 'symbol,date,open,high,low,close,volume,amount,adj_factor\n';
 
-/** What the fundamentals of a symbol need from its walk; `close`/`volume` are per day index. */
+/** What the fundamentals of a symbol need from its walk; `close`/`low`/`high`/`volume` are per day index. */
 export interface PriceTrace {
   /** Price decimals of the symbol (2, or more for small crypto prices). */
   decimals: number;
@@ -17,6 +17,9 @@ export interface PriceTrace {
   lot: number;
   /** Last visible close in ticks, per day index (carried over suspensions; NaN before listing). */
   readonly close: Float64Array;
+  /** The day's low and high in ticks, as close is (the close itself on a suspended day). */
+  readonly low: Float64Array;
+  readonly high: Float64Array;
   /** Visible volume per day index (0 while suspended). */
   readonly volume: Float64Array;
 }
@@ -77,6 +80,8 @@ export function writeSymbolKlines(
     rows = 0,
     resumed = true;
   trace.close.fill(NaN, 0, first);
+  trace.low.fill(NaN, 0, first);
+  trace.high.fill(NaN, 0, first);
   trace.volume.fill(0, 0, first);
 
   for (let i = first; i < n; i++) {
@@ -112,13 +117,15 @@ export function writeSymbolKlines(
 
     while (g < gaps.length && i >= gaps[g + 1]) g += 2;
     if (g < gaps.length && i >= gaps[g]) {
-      trace.close[i] = trace.close[i - 1];
+      trace.close[i] = trace.low[i] = trace.high[i] = trace.close[i - 1];
       trace.volume[i] = 0;
       resumed = true;
       continue;
     }
     resumed = false;
     trace.close[i] = close;
+    trace.low[i] = low;
+    trace.high[i] = high;
     trace.volume[i] = volume;
     const amount = Math.round(volume * (open + high + low + close) * 0.25 * cashPerTickLot);
     // Row: symbol,date,open,high,low,close,volume,amount,adj_factor

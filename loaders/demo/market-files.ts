@@ -49,6 +49,8 @@ export function writeMarket(
     decimals: 2,
     lot: 1,
     close: new Float64Array(longest),
+    low: new Float64Array(longest),
+    high: new Float64Array(longest),
     volume: new Float64Array(longest),
   };
   const dateCache = new Map<Int32Array, Uint8Array>();

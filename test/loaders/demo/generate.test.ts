@@ -241,7 +241,7 @@ describe('K-line rows', () => {
 });
 
 describe('fundamentals and macro', () => {
-  test('each symbol has a fundamentals row per quarter end since its first K-line, some cells empty', () => {
+  test('each symbol has a fundamentals row per quarter end since its first K-line and one on its last day, some cells empty', () => {
     let cells = 0,
       empty = 0;
     for (const m of MARKETS) {
@@ -264,8 +264,8 @@ describe('fundamentals and macro', () => {
         }
         assert.deepEqual(
           dates,
-          quarterEnds.length > 0 ? quarterEnds : [dates[0]],
-          `${m} ${symbol}: a row per quarter end`,
+          [...quarterEnds.filter((d) => d < '2026-10-30'), '2026-10-30'],
+          `${m} ${symbol}: a row per quarter end, and one on the last day`,
         );
       }
       for (const r of csv.rows) {
@@ -275,6 +275,29 @@ describe('fundamentals and macro', () => {
       }
     }
     assert.ok(empty > 0.03 * cells, 'some cells are empty');
+  });
+
+  test("avg_price lies within the low and high of the symbol's K-line row that day", () => {
+    let checked = 0;
+    for (const m of MARKETS) {
+      const csv = readCsv(join(wider, m, 'fundamentals.csv'));
+      const at = csv.header.indexOf('avg_price');
+      if (at < 0) continue;
+      const bars = new Map<string, [low: number, high: number]>();
+      for (const r of readCsv(join(wider, m, 'klines.csv')).rows)
+        bars.set(`${r[0]},${r[1]}`, [Number(r[4]), Number(r[3])]);
+      for (const r of csv.rows) {
+        const bar = bars.get(`${r[0]},${r[1]}`);
+        if (bar === undefined || r[at] === '') continue; // a quarter end that was no trading day
+        const avg = Number(r[at]);
+        assert.ok(
+          avg >= bar[0] && avg <= bar[1],
+          `${m} ${r[0]} ${r[1]}: avg_price ${avg} within [${bar[0]}, ${bar[1]}]`,
+        );
+        checked++;
+      }
+    }
+    assert.ok(checked > 100, `${checked} rows checked`);
   });
 
   test('macro has gdp quarterly, cpi_ppi and pmi monthly, each with exactly its keys', () => {
