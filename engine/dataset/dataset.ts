@@ -22,7 +22,7 @@ export interface MarketData {
 
 /**
  * Where a stored market's K-lines came from: `id` names them, `appendsTo` the stored K-lines they
- * hold unchanged with only rows dated after each symbol's last one added (null: stored anew, any
+ * hold unchanged with only rows dated after the market's last day added (null: stored anew, any
  * row may differ). What a new edition tells of a market's history (edition-changes.ts).
  */
 export interface MarketLineage {

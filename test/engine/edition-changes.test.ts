@@ -108,3 +108,26 @@ test('a market with no rows before: its whole history is its rows added, but no 
   assert.equal(c.daysAdded.length, 0);
   assert.equal(c.rowsAdded, before_.markets.hkstock.klines.date.length);
 });
+
+test("historyChanged: false only when the market's K-lines were stored as before's with later days appended (Dataset.lineage)", () => {
+  const [c] = editionChanges(before_, after_);
+  // B corrects an old row and adds a symbol with an old date: read whole, its history changed.
+  assert.equal(c.historyChanged, true);
+  const part = (d: Dataset) => d.lineage!.ashare!.id;
+  const appended = (d: Dataset, appendsTo: string | null): Dataset => ({
+    ...d,
+    lineage: { ...d.lineage, ashare: { id: part(d), appendsTo } },
+  });
+  // The same columns, as if a merge had appended to before's part: kept.
+  assert.equal(editionChanges(before_, appended(after_, part(before_)))[0].historyChanged, false);
+  // Appended to another part than the one served before (a skipped edition): changed.
+  assert.equal(editionChanges(before_, appended(after_, 'ashare-0000000000000000'))[0].historyChanged, true);
+  // No lineage (a Dataset made in memory): changed.
+  assert.equal(editionChanges(before_, { ...after_, lineage: undefined })[0].historyChanged, true);
+  // A market that had no rows: nothing of its history to change.
+  const empty = {
+    ...before_,
+    markets: { ...before_.markets, hkstock: { ...before_.markets.crypto, market: 'hkstock' as const } },
+  };
+  assert.equal(editionChanges(empty, before_)[0].historyChanged, false);
+});
