@@ -11,6 +11,7 @@ import {
   clientMessageSchema,
   DEFAULT_IDLE_SECONDS,
   ERROR_CODES,
+  MAX_AWAITING_AUTH,
   MAX_BUFFERED_MESSAGE_BYTES,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_UNSENT_BYTES,
@@ -55,7 +56,7 @@ function description(plans: Plans): string {
     '',
     "**Charges.** The rows of `bars` and `screen` messages count against the key's daily quota like REST rows; `welcome`, `edition`, `subscribed`, `unsubscribed` and `error` charge nothing. With no rows left: one `error` `quota_exhausted` per subscription, whose data messages stop until the quota day resets; the socket stays open.",
     '',
-    `**Closes.** ${CLOSE.backpressure.code} \`${CLOSE.backpressure.reason}\`: more than ${MAX_UNSENT_BYTES / MIB} MiB unsent when a message is due (read faster). ${CLOSE.goingAway.code} \`${CLOSE.goingAway.reason}\`: the server is stopping. ${CLOSE.unauthorized.code}: the key was disabled or rotated. A socket silent for ${DEFAULT_IDLE_SECONDS} s is closed as dead (the server pings live ones; any WebSocket client answers pings). A reload never closes a socket.`,
+    `**Closes.** ${CLOSE.backpressure.code} \`${CLOSE.backpressure.reason}\`: more than ${MAX_UNSENT_BYTES / MIB} MiB unsent when a message is due (read faster). ${CLOSE.goingAway.code} \`${CLOSE.goingAway.reason}\`: the server is stopping. ${CLOSE.unauthorized.code}: the key was disabled or rotated. ${CLOSE.authBusy.code} \`${CLOSE.authBusy.reason}\`: ${MAX_AWAITING_AUTH} sockets of the serving thread wait for their \`auth\` message already (try again later). A socket silent for ${DEFAULT_IDLE_SECONDS} s is closed as dead (the server pings live ones; any WebSocket client answers pings). A reload never closes a socket.`,
     '',
     `\`error\` codes: ${ERROR_CODES.map((c) => `\`${c}\``).join(', ')}.`,
   ].join('\n');

@@ -22,6 +22,7 @@ import {
   CLOSE,
   DEFAULT_IDLE_SECONDS,
   ERROR_CODES,
+  MAX_AWAITING_AUTH,
   MAX_BUFFERED_MESSAGE_BYTES,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_UNSENT_BYTES,
@@ -47,6 +48,8 @@ export class StreamHub implements SubscriptionHost {
   readonly runner: ScreenRunner;
   private readonly subscriptions: Subscriptions;
   private readonly conns = new Set<Conn>();
+  /** Sockets waiting for their `auth` message (MAX_AWAITING_AUTH at most). */
+  private awaitingAuth = 0;
   private app: TemplatedApp | null = null;
   /** The Dataset whose messages went out last: a new edition is told against it. */
   private served: Dataset | null;
@@ -150,19 +153,28 @@ export class StreamHub implements SubscriptionHost {
     conn.ws = ws;
     this.conns.add(conn);
     this.figures.connected(1);
-    if (conn.key !== null) this.accept(conn, conn.key, conn.presented!);
-    else
-      conn.authTimer = setTimeout(() => {
-        conn.authTimer = null;
-        if (!conn.closed && conn.key === null) this.end(conn, CLOSE.unauthorized);
-      }, AUTH_WITHIN_MS);
+    if (conn.key !== null) return this.accept(conn, conn.key, conn.presented!);
+    if (this.awaitingAuth >= MAX_AWAITING_AUTH) return this.end(conn, CLOSE.authBusy);
+    this.awaitingAuth++;
+    conn.authTimer = setTimeout(() => {
+      this.stopAuthWait(conn);
+      if (!conn.closed && conn.key === null) this.end(conn, CLOSE.unauthorized);
+    }, AUTH_WITHIN_MS);
+  }
+
+  /** The socket no longer waits for its `auth` message (given, timed out, or closed). */
+  private stopAuthWait(conn: Conn): void {
+    if (conn.authTimer === null) return;
+    clearTimeout(conn.authTimer);
+    conn.authTimer = null;
+    this.awaitingAuth--;
   }
 
   /** The key is good: one of its connections taken (else closed 4008), then `welcome`. */
   private accept(conn: Conn, key: KeyState, presented: string): void {
     conn.key = key;
     conn.presented = presented;
-    if (conn.authTimer !== null) clearTimeout(conn.authTimer), (conn.authTimer = null);
+    this.stopAuthWait(conn);
     if (!this.ctx.guard.openStream(key)) return this.end(conn, CLOSE.tooManyConnections);
     conn.holdsSlot = true;
     conn.viaPublish = !this.ctx.guard.isShared(key);
@@ -182,7 +194,7 @@ export class StreamHub implements SubscriptionHost {
     const conn = ws.getUserData();
     conn.closed = true;
     conn.ws = null; // uWS's object is invalid from here on
-    if (conn.authTimer !== null) clearTimeout(conn.authTimer), (conn.authTimer = null);
+    this.stopAuthWait(conn);
     this.subscriptions.closed(conn);
     if (conn.holdsSlot) this.ctx.guard.closeStream(conn.key!), (conn.holdsSlot = false);
     if (this.conns.delete(conn)) this.figures.connected(-1);

@@ -26,6 +26,12 @@ export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 /** A browser (no key in the upgrade) has this long to send its `auth` message. */
 export const AUTH_WITHIN_MS = 5000;
+/**
+ * Sockets of one thread waiting for their `auth` message at once: one more is closed 1013 (try
+ * again later). Each may hold a message coming in (MAX_BUFFERED_MESSAGE_BYTES) with no key yet:
+ * this bounds what sockets nobody vouched for can take (32 MiB a thread).
+ */
+export const MAX_AWAITING_AUTH = 256;
 /** A client message larger than this closes the connection with 1009 (message too big). */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 /**
@@ -57,6 +63,8 @@ export const CLOSE = {
   tooManyConnections: { code: 4008, reason: 'too_many_connections' },
   /** A client message over MAX_CLIENT_MESSAGE_BYTES. */
   tooBig: { code: 1009, reason: 'message_too_big' },
+  /** MAX_AWAITING_AUTH sockets of the thread wait for their `auth` message already. */
+  authBusy: { code: 1013, reason: 'too_many_awaiting_auth' },
 } as const;
 
 export const CHANNELS = ['editions', 'bars', 'screen'] as const;
