@@ -214,25 +214,30 @@ export class SearchIndex {
     return this.codeSuffixes.bytes + this.nameGrams.bytes;
   }
 
-  /** The lower-cased `term`'s matches, ranked: exact code, code prefix, code substring, name substring. */
-  matches(term: string): RankedMatches {
+  /**
+   * The lower-cased `term`'s matches, ranked: exact code (with `named`, the symbol the term names in
+   * another form such as `600000.sh`, or −1), code prefix, code substring, name substring.
+   */
+  matches(term: string, named = -1): RankedMatches {
     const { codes, names, marks } = this;
     // '' starts every code: all of them, as prefixes (the list of every symbol).
     if (term.length === 0)
       return { ranks: [EMPTY, (this.every ??= Int32Array.from(codes.keys())), EMPTY, EMPTY], total: codes.length };
     if (++this.asked === 2 ** 32) marks.fill(0), (this.asked = 1);
     const { asked } = this;
-    const { exact, prefix, inside } = this.codeSuffixes.matches(term);
-    // A code holding the term at its start and again inside (`aa` in aabaa) is in its first rank only.
+    const byCode = this.codeSuffixes.matches(term);
+    const exact =
+      named < 0 || byCode.exact.includes(named) ? byCode.exact : Int32Array.from([...byCode.exact, named]).sort();
+    // Each symbol in its first rank only (`aa` in aabaa: a prefix, not again inside; the named one not again after).
     for (const i of exact) marks[i] = asked;
-    for (const i of prefix) marks[i] = asked;
     const unmarked = (found: Int32Array): Int32Array => {
       let n = 0;
       const out = new Int32Array(found.length);
       for (const i of found) if (marks[i] !== asked) (marks[i] = asked), (out[n++] = i);
       return out.subarray(0, n);
     };
-    const inCode = unmarked(inside);
+    const prefix = unmarked(byCode.prefix);
+    const inCode = unmarked(byCode.inside);
     const inName = unmarked(this.nameGrams.containing(term, names));
     return {
       ranks: [exact, prefix, inCode, inName],

@@ -171,11 +171,7 @@ export class SymbolIndex {
    */
   findOnce(text: string): number {
     const i = this.canonical(text, 0, text.length);
-    if (i >= 0) return i;
-    const known = this.typed.get(text);
-    if (known !== undefined) return known;
-    const matches = this.matches(text);
-    return matches.length === 1 ? matches[0] : -1;
+    return i >= 0 ? i : this.findTyped(text, false);
   }
 
   /** Position of text[from, to) as a canonical code, exactly; -1 for none. */
@@ -187,12 +183,13 @@ export class SymbolIndex {
     return -1;
   }
 
-  /** `find` of a text that is not a canonical code: kept with its answer. */
-  private findTyped(text: string): number {
+  /** `find` of a text that is not a canonical code: kept with its answer, unless `keep` is false. */
+  private findTyped(text: string, keep = true): number {
     let i = this.typed.get(text);
     if (i !== undefined) return i;
     const matches = this.matches(text);
     i = matches.length === 1 ? matches[0] : -1;
+    if (!keep) return i;
     if (this.typedCharacters + text.length > TYPED_CHARACTERS) this.typed.clear(), (this.typedCharacters = 0);
     this.typed.set(text, i);
     this.typedCharacters += text.length;

@@ -2,7 +2,6 @@
 // substring, name substring), from the market's search index: a search costs what its matches and
 // its page cost, whatever the market's size.
 
-import type { RankedMatches } from '../dataset/search-index.js';
 import type { SymbolIndex } from '../dataset/symbol-index.js';
 
 export interface SymbolPage {
@@ -24,10 +23,7 @@ export function searchSymbols(symbols: SymbolIndex, search: string | null, offse
     for (let i = offset; i < end; i++) indices.push(i);
     return { total: symbols.size, indices };
   }
-  const { ranks, total } = namedFirst(
-    symbols.search.matches(search.toLowerCase()),
-    search === '' ? -1 : symbols.findOnce(search),
-  );
+  const { ranks, total } = symbols.search.matches(search.toLowerCase(), search === '' ? -1 : symbols.findOnce(search));
   // The page: [offset, offset + limit) of the ranks laid end to end.
   const indices: number[] = [];
   let skip = offset;
@@ -41,18 +37,4 @@ export function searchSymbols(symbols: SymbolIndex, search: string | null, offse
     if (indices.length === limit) break;
   }
   return { total, indices };
-}
-
-/** `matches` with symbol `named` (−1: none) in the first rank, taken out of any later one. */
-function namedFirst(matches: RankedMatches, named: number): RankedMatches {
-  const [exact, ...rest] = matches.ranks;
-  if (named < 0 || exact.includes(named)) return matches;
-  let total = matches.total + 1;
-  const later = rest.map((rank) => {
-    if (!rank.includes(named)) return rank;
-    total--;
-    return rank.filter((i) => i !== named);
-  });
-  const first = Int32Array.from([...exact, named]).sort();
-  return { ranks: [first, later[0], later[1], later[2]], total };
 }
