@@ -39,7 +39,7 @@ const { SettingError } = await import('./loaders/config/read-settings.js');
 const { lockStateFolder, StateFolderInUse } = await import('./loaders/state/instance-lock.js');
 const { Editions } = await import('./loaders/edition/editions.js');
 const { POOL_SOURCE_MODULE } = await import('./loaders/edition/open-edition.js');
-const { PART_READER_OLD_GENERATION_MB } = await import('./loaders/edition/layout.js');
+const { PART_READER_LIMITS } = await import('./loaders/edition/layout.js');
 const { pointedOrNewest } = await import('./loaders/edition/stored-editions.js');
 const { Reloader } = await import('./loaders/reload/reloader.js');
 const { OperatorStore } = await import('./loaders/state/operator-store.js');
@@ -218,9 +218,7 @@ const sync = (parts.sync = StateSync.start(store, syncedGuard, {
 
 // ---- The pool: screens, as-of tables and every serving thread's standing screens. Its workers open each edition
 // themselves (pool-source.js): its columns are views of the memory map, never posted.
-const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE, {
-  maxOldGenerationSizeMb: PART_READER_OLD_GENERATION_MB,
-}));
+const kernels = (parts.kernels = new KernelPool(settings.poolThreads, POOL_SOURCE_MODULE, PART_READER_LIMITS));
 const standingScreens = new PooledScreens(kernels);
 
 // ---- The operator dashboard: /dashboard and /admin/api on the same server.

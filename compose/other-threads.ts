@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { KeyRecord, Plans } from '../engine/plans.js';
-import { PART_READER_OLD_GENERATION_MB } from '../loaders/edition/layout.js';
+import { PART_READER_LIMITS } from '../loaders/edition/layout.js';
 import type { ServiceInfo } from '../loaders/service-info.js';
 import type { Guard } from '../transport/guard/guard.js';
 import { acceptForwarded } from '../transport/http/forwarded.js';
@@ -46,6 +46,6 @@ export function startOtherThreads(count: number, p: OtherThreadsParts): Promise<
     },
     { listenPort: p.server.forwardPort!, token },
     p.failed,
-    { screens: p.screens, oldGenerationMb: PART_READER_OLD_GENERATION_MB },
+    { screens: p.screens, resourceLimits: PART_READER_LIMITS },
   );
 }

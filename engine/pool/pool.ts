@@ -56,7 +56,7 @@ export class KernelPool {
   constructor(
     readonly threads = defaultPoolThreads(),
     private readonly sourceModule?: string,
-    /** Each worker's V8 limits (the opener of `sourceModule` may need its own: layout.ts PART_READER_OLD_GENERATION_MB). */
+    /** Each worker's V8 limits (the opener of `sourceModule` may need its own: layout.ts PART_READER_LIMITS). */
     private readonly resourceLimits?: ResourceLimits,
   ) {}
 

@@ -1,6 +1,7 @@
 // Where stored editions live under STATE_DIR, and how an edition and its market parts are laid out.
 
 import { join } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Market } from '../../engine/markets.js';
 import type { MacroPoint, Manifest } from '../snapshot/parsed-snapshot.js';
 import type { FileRecord } from './file-hashes.js';
@@ -64,7 +65,7 @@ export const MAPPED_VALUE_BYTES = 16 * 1024 * 1024;
 export const PART_MAP_BYTES = 2 ** 36;
 
 /**
- * The cap (MB) of the old generation of the threads that read parts. lmdb-js hands a mapped value
+ * The limits of the threads that read parts besides the main one: their old generation's cap. lmdb-js hands a mapped value
  * out of a buffer over a 4 GiB window of the map, which V8 counts as external memory; a jump of
  * more than half the old generation's cap since its last full collection (2 GiB by default here)
  * is answered at once by a full, memory-reducing one: one per part opened, again per part let go,
@@ -75,7 +76,7 @@ export const PART_MAP_BYTES = 2 ** 36;
  * V8's default, as `--max-old-space-size` costs each start Node's embedded code cache (~35 ms,
  * more than its four collections then); docs/operators.md offers the flag for its reload pauses.
  */
-export const PART_READER_OLD_GENERATION_MB = 8448;
+export const PART_READER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 8448 };
 
 /** A part's environment: `meta` (msgpack, PartMeta) in the root; the market's pack (market-pack.ts) under DATA_KEY in db DATA_DB. */
 export const DATA_DB = 'market';

@@ -2,7 +2,7 @@
 // edition as the main thread takes it (each opens it itself) and hands each a new key table, runs
 // their standing screens, collects their figures, drains them.
 
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { DatasetOrigin } from '../../engine/dataset/dataset.js';
 import type { Market } from '../../engine/markets.js';
 import type { KeyRecord } from '../../engine/plans.js';
@@ -62,8 +62,8 @@ export class ServingThreads {
   private constructor(
     private readonly onFailure: ThreadFailure,
     private readonly screens: ScreensAt | null,
-    /** Each thread's old-generation cap (V8's default without). */
-    private readonly oldGenerationMb: number | undefined,
+    /** Each thread's V8 limits besides its young generation (V8's defaults without). */
+    private readonly resourceLimits: ResourceLimits,
   ) {}
 
   /**
@@ -75,9 +75,9 @@ export class ServingThreads {
     start: Omit<ThreadStart<S>, 'thread' | 'forwardPort' | 'forwardSignal' | 'drainFlag'>,
     forward: ForwardTarget,
     onFailure: ThreadFailure,
-    options: { screens?: ScreensAt | null; oldGenerationMb?: number } = {},
+    options: { screens?: ScreensAt | null; resourceLimits?: ResourceLimits } = {},
   ): Promise<ServingThreads> {
-    const pool = new ServingThreads(onFailure, options.screens ?? null, options.oldGenerationMb);
+    const pool = new ServingThreads(onFailure, options.screens ?? null, options.resourceLimits ?? {});
     const listening: Promise<void>[] = [];
     for (let i = 1; i <= count; i++) {
       const channel = new MessageChannel();
@@ -110,10 +110,7 @@ export class ServingThreads {
     const worker = new Worker(ENTRY, {
       workerData: data,
       transferList: [data.forwardPort],
-      resourceLimits: {
-        maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB,
-        maxOldGenerationSizeMb: this.oldGenerationMb,
-      },
+      resourceLimits: { ...this.resourceLimits, maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB },
     });
     const thread: Thread = {
       worker,
