@@ -102,8 +102,9 @@ export function symbolFundamentals(
       switch (col) {
         case 'avg_price': {
           // Within the day's range, as a day's average price is.
-          const [low, high] = [trace.low[at], trace.high[at]].map((t) => t / 10 ** trace.decimals);
-          return Math.min(high, Math.max(low, close * rng.range(0.985, 1.015))).toFixed(trace.decimals);
+          const scale = 10 ** trace.decimals;
+          const avg = close * rng.range(0.985, 1.015);
+          return Math.min(trace.high[at] / scale, Math.max(trace.low[at] / scale, avg)).toFixed(trace.decimals);
         }
         case 'inner_volume':
           return String(inner);

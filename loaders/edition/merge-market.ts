@@ -150,9 +150,8 @@ async function merge(
    * they were, and every new row among the days the edition adds (a row back-filled for a symbol
    * that did not trade then is not: a subscriber's bars would not hold it).
    */
-  let appendedOnly = true;
-  for (let r = 0; r < joined.columns.date.length && appendedOnly; r++)
-    if (meta.lastDate !== null && joined.columns.date[r] <= meta.lastDate) appendedOnly = false;
+  const last = meta.lastDate;
+  const appendedOnly = last === null || joined.columns.date.every((d) => d > last);
   let placed = 0;
   let at = 0;
   for (let r = 0; r < symbols.length; r++) {

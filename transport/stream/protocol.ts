@@ -312,7 +312,7 @@ export const SERVER_MESSAGES = {
           history_changed: {
             type: 'boolean',
             description:
-              "True when K-lines dated on or before the market's last day before this edition may differ from what was served (a row corrected, inserted at an earlier day or withdrawn): fetch again what you hold of it. False when the edition only added later rows (then `bars` holds all that changed).",
+              "About stored (bfq) K-line rows. False when the edition only added rows dated after the market's last day before it (then `bars` holds every new row, and `factor_changed` the symbols whose qfq history moved); true when a row of an earlier day may differ (corrected, added late, withdrawn; any market read whole): fetch again what you hold of the market.",
           },
         }),
       ),
