@@ -237,11 +237,14 @@ test('a message over 64 KiB closes that connection with 1009 (over 128 KiB, at o
     assert.equal(closed.code, code, `a message of ${size} bytes`);
     if (code === 1009) assert.equal(closed.reason, 'message_too_big');
   }
-  // 64 KiB exactly is a message like any other: read, and answered (an invalid one: an error, the socket kept).
+  // 64 KiB exactly is a message like any other: read and answered (its unknown field an error naming it), the socket kept.
   const edge = await welcomed(server.port, { key });
   const [head, tail] = ['{"action":"subscribe","channel":"editions","pad":"', '"}'];
   edge.send(`${head}${'x'.repeat(64 * 1024 - head.length - tail.length)}${tail}`);
-  await edge.waitFor((m) => m.type === 'subscribed' || m.type === 'error');
+  const refused = await edge.waitFor((m) => m.type === 'error');
+  assert.match(String(refused.detail), /pad/, JSON.stringify(refused).slice(0, 300));
+  edge.send({ action: 'subscribe', channel: 'editions' });
+  await edge.waitFor((m) => m.type === 'subscribed');
   edge.close();
   bystander.send({ action: 'subscribe', channel: 'editions' });
   await bystander.waitFor((m) => m.type === 'subscribed');
